@@ -1,0 +1,181 @@
+// The one drizzle schema of Coursefront. Migrations in /migrations are generated from it.
+// Rule (tested in app/db/schema.test.ts): every tenant-owned table has `tenant_id NOT NULL` and
+// an index led by tenant_id. Platform-level tables are listed in PLATFORM_TABLES with a reason.
+
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+const timestamps = {
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}
+
+export const tenants = sqliteTable(
+  'tenants',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['active', 'suspended'] }).notNull().default('active'),
+    language: text('language', { enum: ['en', 'pl'] }).notNull(),
+    currency: text('currency').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
+)
+
+export const domains = sqliteTable(
+  'domains',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    hostname: text('hostname').notNull(),
+    kind: text('kind', { enum: ['platform_subdomain', 'custom'] }).notNull(),
+    verificationStatus: text('verification_status', { enum: ['pending', 'active', 'failed'] })
+      .notNull()
+      .default('pending'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('domains_hostname_unique').on(t.hostname), index('domains_tenant_idx').on(t.tenantId)],
+)
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    // Always stored lower-cased; the same address may hold separate accounts in two schools.
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'student'] }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_tenant_email_unique').on(t.tenantId, t.email), index('users_tenant_role_idx').on(t.tenantId, t.role)],
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // SHA-256 of the token's secret half (hex); the secret itself is never stored.
+    secretHash: text('secret_hash').notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: integer('created_at').notNull(),
+    lastVerifiedAt: integer('last_verified_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('sessions_tenant_user_idx').on(t.tenantId, t.userId)],
+)
+
+// One row per throttle key (email + IP). tenant_id is 'platform' for operator logins.
+export const loginAttempts = sqliteTable(
+  'login_attempts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    throttleKey: text('throttle_key').notNull(),
+    failures: integer('failures').notNull(),
+    firstFailureAt: integer('first_failure_at').notNull(),
+    lockedUntil: integer('locked_until'),
+  },
+  (t) => [uniqueIndex('login_attempts_tenant_key_unique').on(t.tenantId, t.throttleKey)],
+)
+
+// One-use tokens: password reset links and the signup hand-over to the school's own host.
+export const authTokens = sqliteTable(
+  'auth_tokens',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['password_reset', 'login_handover'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_tenant_user_idx').on(t.tenantId, t.userId)],
+)
+
+export const emailOutbox = sqliteTable(
+  'email_outbox',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    template: text('template').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('email_outbox_tenant_created_idx').on(t.tenantId, t.createdAt), index('email_outbox_status_idx').on(t.status, t.createdAt)],
+)
+
+// Platform staff. Not tenant-owned.
+export const operators = sqliteTable(
+  'operators',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('operators_email_unique').on(t.email)],
+)
+
+export const operatorSessions = sqliteTable(
+  'operator_sessions',
+  {
+    id: text('id').primaryKey(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastVerifiedAt: integer('last_verified_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+)
+
+/** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
+export const PLATFORM_TABLES: Record<string, string> = {
+  tenants: 'the tenant itself',
+  operators: 'platform staff, not a member of any school',
+  operator_sessions: 'sessions of platform staff',
+  d1_migrations: "wrangler's migration bookkeeping",
+  _cf_KV: "D1's internal table",
+  sqlite_sequence: "SQLite's internal table",
+}
+
+export type Tenant = typeof tenants.$inferSelect
+export type Domain = typeof domains.$inferSelect
+export type User = typeof users.$inferSelect
+export type Session = typeof sessions.$inferSelect
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect
+export type Operator = typeof operators.$inferSelect
+export type UserRole = User['role']
+

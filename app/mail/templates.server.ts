@@ -1,0 +1,43 @@
+// Transactional email bodies, rendered in the school's language. Values are escaped for HTML.
+import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
+import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+function layout(paragraphs: string[], action?: { label: string; url: string }) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`)
+  if (action) {
+    body.splice(
+      2,
+      0,
+      `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>`,
+    )
+  }
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:0 auto;padding:24px">${body.join('')}</body></html>`
+}
+
+export function passwordResetEmail({ locale, school, name, to, url }: { locale: Locale; school: string; name: string; to: string; url: string }): OutgoingEmail {
+  const t = getTranslator(locale)
+  const lines = [t('mail.greeting', { name }), t('mail.reset.intro', { school }), t('mail.reset.expiry'), t('mail.reset.ignore'), t('mail.signature', { school })]
+  return {
+    template: 'password_reset',
+    to,
+    subject: t('mail.reset.subject', { school }),
+    text: [lines[0], lines[1], `${t('mail.reset.action')}: ${url}`, ...lines.slice(2)].join('\n\n'),
+    html: layout(lines, { label: t('mail.reset.action'), url }),
+  }
+}
+
+export function schoolWelcomeEmail({ locale, school, name, to, url }: { locale: Locale; school: string; name: string; to: string; url: string }): OutgoingEmail {
+  const t = getTranslator(locale)
+  const lines = [t('mail.greeting', { name }), t('mail.welcome.intro', { school, url }), t('mail.welcome.login', { email: to })]
+  return {
+    template: 'school_welcome',
+    to,
+    subject: t('mail.welcome.subject', { school }),
+    text: lines.join('\n\n'),
+    html: layout(lines),
+  }
+}

@@ -1,0 +1,48 @@
+// One-use tokens (password reset, signup hand-over). Only a SHA-256 of the token is stored.
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { authTokens } from '#app/db/schema.server.ts'
+import { newId, sha256Hex } from '#app/utils/ids.server.ts'
+
+export type TokenPurpose = (typeof authTokens.$inferSelect)['purpose']
+
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  password_reset: 60 * 60 * 1000,
+  login_handover: 60 * 1000,
+}
+
+export function buildAuthToken(tenantId: string, userId: string, purpose: TokenPurpose, now = Date.now()) {
+  const token = newId(32)
+  const row = { id: newId(), tenantId, userId, purpose, tokenHash: sha256Hex(token), expiresAt: now + TOKEN_TTL_MS[purpose], usedAt: null, createdAt: now }
+  return { token, row }
+}
+
+export async function createAuthToken(db: Db, tenantId: string, userId: string, purpose: TokenPurpose) {
+  const { token, row } = buildAuthToken(tenantId, userId, purpose)
+  await db.insert(authTokens).values(row)
+  return token
+}
+
+function liveTokenWhere(tenantId: string, purpose: TokenPurpose, token: string, now: number) {
+  return and(
+    eq(authTokens.tenantId, tenantId),
+    eq(authTokens.purpose, purpose),
+    eq(authTokens.tokenHash, sha256Hex(token)),
+    isNull(authTokens.usedAt),
+    gt(authTokens.expiresAt, now),
+  )
+}
+
+/** Look at a token without using it (to show the reset form or the invalid-token message). */
+export async function peekAuthToken(db: Db, tenantId: string, purpose: TokenPurpose, token: string) {
+  if (!/^[a-z2-7]{20,80}$/.test(token)) return null
+  return (await db.query.authTokens.findFirst({ where: liveTokenWhere(tenantId, purpose, token, Date.now()) })) ?? null
+}
+
+/** Use a token exactly once: the conditional UPDATE wins for one request only. */
+export async function consumeAuthToken(db: Db, tenantId: string, purpose: TokenPurpose, token: string) {
+  if (!/^[a-z2-7]{20,80}$/.test(token)) return null
+  const now = Date.now()
+  const [row] = await db.update(authTokens).set({ usedAt: now }).where(liveTokenWhere(tenantId, purpose, token, now)).returning()
+  return row ?? null
+}

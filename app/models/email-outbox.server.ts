@@ -1,0 +1,65 @@
+// Every email is first a row in the outbox (D1), then a message on the mail queue. The mail
+// worker sends it; the dev mail viewer reads the same rows.
+import { and, desc, eq } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { emailOutbox } from '#app/db/schema.server.ts'
+import type { MailJob } from '#app/utils/env.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+
+export type OutgoingEmail = { template: string; to: string; subject: string; text: string; html: string }
+
+export async function enqueueEmail(db: Db, queue: Queue<MailJob> | undefined, tenantId: string, email: OutgoingEmail) {
+  const id = newId()
+  await db.insert(emailOutbox).values({
+    id,
+    tenantId,
+    template: email.template,
+    toAddress: email.to,
+    subject: email.subject,
+    textBody: email.text,
+    htmlBody: email.html,
+    status: 'queued',
+    attempts: 0,
+    createdAt: Date.now(),
+  })
+  // The row is the source of truth; if the queue is unavailable the worker's sweep picks it up.
+  try {
+    await queue?.send({ outboxId: id, tenantId })
+  } catch (error) {
+    console.error(JSON.stringify({ event: 'mail_queue_send_failed', tenantId, outboxId: id, error: String(error) }))
+  }
+  return id
+}
+
+export async function getOutboxEmail(db: Db, tenantId: string, id: string) {
+  return db.query.emailOutbox.findFirst({ where: and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)) })
+}
+
+export async function markEmailSent(db: Db, tenantId: string, id: string, providerMessageId: string | null) {
+  await db
+    .update(emailOutbox)
+    .set({ status: 'sent', sentAt: Date.now(), providerMessageId, lastError: null })
+    .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)))
+}
+
+export async function markEmailAttemptFailed(db: Db, tenantId: string, id: string, error: string, final: boolean) {
+  const row = await getOutboxEmail(db, tenantId, id)
+  if (!row) return
+  await db
+    .update(emailOutbox)
+    .set({ attempts: row.attempts + 1, lastError: error.slice(0, 500), status: final ? 'failed' : 'queued' })
+    .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)))
+}
+
+// Dev mail viewer (platform host, development only): deliberately lists every school's mail.
+export async function listOutboxForDevViewer(db: Db, limit = 100) {
+  return db
+    .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId, toAddress: emailOutbox.toAddress, subject: emailOutbox.subject, status: emailOutbox.status, createdAt: emailOutbox.createdAt })
+    .from(emailOutbox)
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(limit)
+}
+
+export async function getOutboxForDevViewer(db: Db, id: string) {
+  return db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
+}

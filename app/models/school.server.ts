@@ -1,0 +1,60 @@
+// Creating a school: tenant, its platform subdomain, its owner and the sign-in hand-over token,
+// written in one D1 batch (all or nothing).
+import type { Db } from '#app/db/client.server.ts'
+import { authTokens, domains, tenants, users } from '#app/db/schema.server.ts'
+import { buildAuthToken } from './auth-token.server.ts'
+import { buildUser } from './user.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+
+export const RESERVED_SLUGS = new Set([
+  'www', 'app', 'api', 'admin', 'administrator', 'operator', 'platform', 'mail', 'email', 'smtp', 'static', 'assets',
+  'media', 'cdn', 'img', 'images', 'files', 'dev', 'staging', 'test', 'demo', 'help', 'support', 'status', 'docs',
+  'blog', 'login', 'signup', 'register', 'account', 'billing', 'pay', 'payments', 'checkout', 'webhooks', 'hooks',
+  'auth', 'sso', 'dashboard', 'home', 'panel', 'coursefront', 'security', 'abuse', 'postmaster', 'hostmaster',
+  'root', 'ns1', 'ns2', 'ftp', 'localhost',
+])
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/
+
+export type NewSchool = {
+  schoolName: string
+  slug: string
+  language: 'en' | 'pl'
+  currency: string
+  ownerName: string
+  ownerEmail: string
+  ownerPasswordHash: string
+  platformHost: string
+}
+
+export class SlugTakenError extends Error {}
+
+export async function createSchool(db: Db, input: NewSchool) {
+  const now = Date.now()
+  const tenantId = newId()
+  const owner = buildUser(tenantId, { email: input.ownerEmail, name: input.ownerName, passwordHash: input.ownerPasswordHash, role: 'owner' }, now)
+  const handover = buildAuthToken(tenantId, owner.id, 'login_handover', now)
+  try {
+    await db.batch([
+      db.insert(tenants).values({ id: tenantId, slug: input.slug, name: input.schoolName, status: 'active', language: input.language, currency: input.currency, createdAt: now, updatedAt: now }),
+      db.insert(domains).values({
+        id: newId(),
+        tenantId,
+        hostname: `${input.slug}.${input.platformHost}`,
+        kind: 'platform_subdomain',
+        verificationStatus: 'active',
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(users).values(owner),
+      db.insert(authTokens).values(handover.row),
+    ])
+  } catch (error) {
+    // Two signups racing for one slug: the unique index decides, the batch rolls back.
+    if (/UNIQUE constraint failed: (tenants\.slug|domains\.hostname)/.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message))) {
+      throw new SlugTakenError(input.slug)
+    }
+    throw error
+  }
+  return { tenantId, ownerId: owner.id, handoverToken: handover.token }
+}

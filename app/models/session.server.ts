@@ -1,0 +1,86 @@
+import { and, desc, eq, gt, ne } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { sessions, users } from '#app/db/schema.server.ts'
+import {
+  generateSessionToken,
+  parseSessionToken,
+  secretMatches,
+  SESSION_REFRESH_INTERVAL_MS,
+  SESSION_TTL_MS,
+} from '#app/utils/session-token.server.ts'
+
+export function buildSession(tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}, now = Date.now()) {
+  const { id, token, secretHash } = generateSessionToken()
+  const row = {
+    id,
+    tenantId,
+    userId,
+    secretHash,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+    ip: meta.ip ?? null,
+    createdAt: now,
+    lastVerifiedAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+  }
+  return { row, token }
+}
+
+export async function createSession(db: Db, tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
+  const { row, token } = buildSession(tenantId, userId, meta)
+  await db.insert(sessions).values(row)
+  return { token, session: row }
+}
+
+/** The session and its user, only if the token belongs to this tenant and is still valid. */
+export async function validateSessionToken(db: Db, tenantId: string, token: string | null | undefined) {
+  const parsed = parseSessionToken(token)
+  if (!parsed) return null
+  const now = Date.now()
+  const rows = await db
+    .select({ session: sessions, user: { id: users.id, name: users.name, email: users.email, role: users.role } })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+    .limit(1)
+  const found = rows[0]
+  if (!found || !secretMatches(parsed.secret, found.session.secretHash)) return null
+  if (found.session.expiresAt <= now) {
+    await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+    return null
+  }
+  if (now - found.session.lastVerifiedAt >= SESSION_REFRESH_INTERVAL_MS) {
+    found.session.lastVerifiedAt = now
+    found.session.expiresAt = now + SESSION_TTL_MS
+    await db
+      .update(sessions)
+      .set({ lastVerifiedAt: now, expiresAt: found.session.expiresAt })
+      .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+  }
+  return found
+}
+
+export async function deleteSession(db: Db, tenantId: string, sessionId: string) {
+  await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
+}
+
+/** Revoke one of the user's own sessions; false when no such session of this user exists. */
+export async function revokeUserSession(db: Db, tenantId: string, userId: string, sessionId: string) {
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .returning({ id: sessions.id })
+  return deleted.length > 0
+}
+
+export function deleteUserSessionsQuery(db: Db, tenantId: string, userId: string, exceptSessionId?: string) {
+  const scope = and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId))
+  return db.delete(sessions).where(exceptSessionId ? and(scope, ne(sessions.id, exceptSessionId)) : scope)
+}
+
+export async function listUserSessions(db: Db, tenantId: string, userId: string) {
+  return db
+    .select({ id: sessions.id, userAgent: sessions.userAgent, ip: sessions.ip, createdAt: sessions.createdAt, lastVerifiedAt: sessions.lastVerifiedAt })
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), gt(sessions.expiresAt, Date.now())))
+    .orderBy(desc(sessions.lastVerifiedAt))
+}

@@ -1,0 +1,62 @@
+import { and, desc, eq, or, sql } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { domains, tenants, type Tenant } from '#app/db/schema.server.ts'
+
+export type TenantStatus = Tenant['status']
+
+export async function getTenantBySlug(db: Db, slug: string) {
+  return db.query.tenants.findFirst({ where: eq(tenants.slug, slug) })
+}
+
+export async function getTenantById(db: Db, id: string) {
+  return db.query.tenants.findFirst({ where: eq(tenants.id, id) })
+}
+
+/** A custom domain resolves only once it is verified (status active). */
+export async function getTenantByCustomHostname(db: Db, hostname: string) {
+  const rows = await db
+    .select({ tenant: tenants })
+    .from(domains)
+    .innerJoin(tenants, eq(tenants.id, domains.tenantId))
+    .where(and(eq(domains.hostname, hostname), eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
+    .limit(1)
+  return rows[0]?.tenant
+}
+
+export async function isSlugTaken(db: Db, slug: string) {
+  const row = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1)
+  return row.length > 0
+}
+
+// Operator console: tenants are platform-level rows, so these queries are not tenant-scoped.
+export async function listTenantsForOperator(
+  db: Db,
+  { query, status, limit = 50, offset = 0 }: { query?: string; status?: TenantStatus; limit?: number; offset?: number },
+) {
+  const filters = []
+  if (query) {
+    const pattern = `%${query.replace(/[%_\\]/g, (c) => `\\${c}`)}%`
+    filters.push(or(sql`${tenants.name} LIKE ${pattern} ESCAPE '\\'`, sql`${tenants.slug} LIKE ${pattern} ESCAPE '\\'`))
+  }
+  if (status) filters.push(eq(tenants.status, status))
+  const where = filters.length ? and(...filters) : undefined
+  const [rows, [{ count }]] = await Promise.all([
+    db.select().from(tenants).where(where).orderBy(desc(tenants.createdAt)).limit(limit).offset(offset),
+    db.select({ count: sql<number>`count(*)` }).from(tenants).where(where),
+  ])
+  return { rows, total: count }
+}
+
+export async function setTenantStatus(db: Db, tenantId: string, status: TenantStatus) {
+  const updated = await db
+    .update(tenants)
+    .set({ status, updatedAt: Date.now() })
+    .where(eq(tenants.id, tenantId))
+    .returning({ id: tenants.id })
+  return updated.length > 0
+}
+
+export async function listDomainsForTenant(db: Db, tenantId: string) {
+  return db.query.domains.findMany({ where: eq(domains.tenantId, tenantId), orderBy: domains.createdAt })
+}
+

@@ -1,0 +1,209 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
+import { cx } from '#app/components/ui.tsx'
+import { getTranslator, LOCALES } from '#app/i18n/i18n.ts'
+import stylesheet from '#app/styles/tailwind.css?url'
+import { getCurrentUser } from '#app/utils/auth.server.ts'
+import { isDevelopment } from '#app/utils/env.server.ts'
+import { useT } from '#app/utils/i18n-react.ts'
+import { useNonce } from '#app/utils/nonce.ts'
+import { getCurrentOperator } from '#app/utils/operator-auth.server.ts'
+import { getLocale } from '#app/utils/request.server.ts'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = getLocale(request, context)
+  const { site } = context
+  if (site.kind === 'school') {
+    const user = await getCurrentUser(request, context)
+    return {
+      locale,
+      site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug },
+      user: user ? { name: user.name, role: user.role } : null,
+      operator: null,
+      devMail: false,
+    }
+  }
+  const operator = await getCurrentOperator(request, context)
+  return {
+    locale,
+    site: { kind: 'platform' as const, name: 'Coursefront', slug: null },
+    user: null,
+    operator: operator ? { name: operator.name } : null,
+    devMail: isDevelopment(context.cloudflare.env),
+  }
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? 'Coursefront' }]
+
+function SchoolHeader({ data }: { data: RootLoaderData }) {
+  const t = getTranslator(data.locale)
+  const navClass = ({ isActive }: { isActive: boolean }) =>
+    cx('rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')
+  return (
+    <>
+      <Link to="/" className="text-lg font-bold tracking-tight text-slate-900">
+        {data.site.name}
+      </Link>
+      <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-1">
+        <NavLink to="/courses" className={navClass}>
+          {t('nav.courses')}
+        </NavLink>
+        {data.user ? (
+          <>
+            {data.user.role === 'student' ? null : (
+              <NavLink to="/home" className={navClass}>
+                {t('nav.home')}
+              </NavLink>
+            )}
+            <NavLink to="/panel" className={navClass}>
+              {t('nav.panel')}
+            </NavLink>
+            <Form method="post" action="/logout">
+              <button type="submit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+                {t('nav.logout')}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <>
+            <NavLink to="/login" className={navClass}>
+              {t('nav.login')}
+            </NavLink>
+            <Link to="/register" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              {t('nav.register')}
+            </Link>
+          </>
+        )}
+      </nav>
+    </>
+  )
+}
+
+function PlatformHeader({ data }: { data: RootLoaderData }) {
+  const t = getTranslator(data.locale)
+  const location = useLocation()
+  const back = location.pathname + location.search
+  return (
+    <>
+      <Link to="/" className="text-lg font-bold tracking-tight text-brand-700">
+        Coursefront
+      </Link>
+      <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-2">
+        {data.devMail ? (
+          <Link to="/dev/mail" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            {t('platform.nav.mail')}
+          </Link>
+        ) : null}
+        {data.operator ? (
+          <Link to="/operator" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            {t('platform.nav.operator')}
+          </Link>
+        ) : null}
+        <div className="flex items-center gap-1 text-sm" aria-label={t('lang.label')} role="group">
+          {LOCALES.map((l) => (
+            <a
+              key={l}
+              href={`/set-language?lang=${l}&redirectTo=${encodeURIComponent(back)}`}
+              aria-current={l === data.locale ? 'true' : undefined}
+              lang={l}
+              className={cx('rounded px-2 py-1', l === data.locale ? 'bg-slate-200 font-semibold' : 'text-slate-600 hover:bg-slate-100')}
+            >
+              {t(`lang.${l}`)}
+            </a>
+          ))}
+        </div>
+        <Link to="/signup" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          {t('platform.nav.signup')}
+        </Link>
+      </nav>
+    </>
+  )
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData('root') as RootLoaderData | undefined
+  const nonce = useNonce()
+  const locale = data?.locale ?? 'en'
+  const t = getTranslator(locale)
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          {t('nav.skip')}
+        </a>
+        {data ? (
+          <header className="border-b border-slate-200 bg-white">
+            <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+              {data.site.kind === 'school' ? <SchoolHeader data={data} /> : <PlatformHeader data={data} />}
+            </div>
+          </header>
+        ) : null}
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
+          {children}
+        </main>
+        <footer className="border-t border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-500 sm:px-6">
+            <span>{t('footer.copyright', { year: new Date().getFullYear(), name: data?.site.name ?? 'Coursefront' })}</span>
+            {data?.site.kind === 'school' ? <span>{t('footer.powered')}</span> : null}
+          </div>
+        </footer>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const t = useT()
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  useEffect(() => {
+    // Seed 000 §7: an expired session (419) sends the user to /login.
+    if (status === 419) window.location.assign('/login')
+  }, [status])
+  if (status !== 404 && status !== 419) console.error(error)
+  const title = status === 404 ? t('error.not_found.title') : status === 419 ? t('error.session_expired') : t('error.generic.title')
+  const text = status === 404 ? t('error.not_found.text') : status === 419 ? t('error.session_expired_reload') : t('error.generic.text')
+  return (
+    <div className="mx-auto max-w-xl py-16 text-center">
+      <p className="text-sm font-semibold tracking-widest text-slate-400">{status}</p>
+      <h1 className="mt-2 text-3xl font-bold">{title}</h1>
+      <p className="mt-3 text-slate-600">{text}</p>
+      <Link to="/" className="mt-6 inline-block font-semibold text-brand-700 underline">
+        {t('error.back_home')}
+      </Link>
+    </div>
+  )
+}

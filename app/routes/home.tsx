@@ -1,0 +1,91 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { Card, PageTitle } from '#app/components/ui.tsx'
+import { listDomainsForTenant } from '#app/models/tenant.server.ts'
+import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { formatDate } from '#app/utils/dates.ts'
+import { useLocale, useT } from '#app/utils/i18n-react.ts'
+import { getT, requireSchool } from '#app/utils/request.server.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
+  await requireUser(request, context, ['owner', 'admin'])
+  const [domains, counts, students, team] = await Promise.all([
+    listDomainsForTenant(context.db, tenant.id),
+    countUsersByRole(context.db, tenant.id),
+    listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),
+    listUsers(context.db, tenant.id, { limit: 20 }).then((all) => all.filter((u) => u.role !== 'student')),
+  ])
+  const port = new URL(request.url).port
+  return {
+    title: `${getT(request, context)('home.title')} · ${tenant.name}`,
+    school: tenant.name,
+    domains: domains.map((d) => ({ hostname: d.hostname, kind: d.kind, status: d.verificationStatus, port })),
+    studentCount: counts.student ?? 0,
+    students,
+    team,
+  }
+}
+
+export default function InstructorHome() {
+  const data = useLoaderData<typeof loader>()
+  const t = useT()
+  const locale = useLocale()
+  return (
+    <div className="space-y-6">
+      <PageTitle subtitle={t('home.live', { name: data.school })}>{t('home.title')}</PageTitle>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <h2 className="text-lg font-semibold">{t('home.addresses')}</h2>
+          <ul className="mt-3 space-y-2">
+            {data.domains.map((d) => (
+              <li key={d.hostname} className="flex flex-wrap items-baseline justify-between gap-2">
+                <span className="text-sm text-slate-500">{t(d.kind === 'custom' ? 'home.address.custom' : 'home.address.subdomain')}</span>
+                <span className="font-mono text-sm">
+                  {d.hostname}
+                  {d.port ? `:${d.port}` : ''}
+                  {d.status === 'active' ? null : <span className="ml-2 text-amber-700">({t('home.address.pending')})</span>}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card>
+          <h2 className="text-lg font-semibold">{t('home.team.title')}</h2>
+          <ul className="mt-3 space-y-2">
+            {data.team.map((u) => (
+              <li key={u.id} className="flex justify-between gap-2 text-sm">
+                <span>
+                  {u.name} <span className="text-slate-500">({u.email})</span>
+                </span>
+                <span className="text-slate-500">{t(`role.${u.role}`)}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+      <Card>
+        <h2 className="text-lg font-semibold">
+          {t('home.students.title')} <span className="text-sm font-normal text-slate-500">· {t('home.students.count', { count: data.studentCount })}</span>
+        </h2>
+        {data.students.length === 0 ? (
+          <p className="mt-2 text-slate-600">{t('home.students.empty')}</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-100">
+            {data.students.map((s) => (
+              <li key={s.id} className="flex flex-wrap justify-between gap-2 py-2 text-sm">
+                <span>
+                  {s.name} <span className="text-slate-500">({s.email})</span>
+                </span>
+                <span className="text-slate-500">{t('date.joined', { date: formatDate(s.createdAt, locale) })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  )
+}

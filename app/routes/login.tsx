@@ -1,0 +1,82 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { z } from 'zod'
+import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { getUserByEmail } from '#app/models/user.server.ts'
+import { getCurrentUser, homePathFor, signIn } from '#app/utils/auth.server.ts'
+import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
+import { attemptLogin } from '#app/utils/login.server.ts'
+import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
+import { email, parseForm, safeRedirect, type FieldErrors } from '#app/utils/validation.ts'
+
+const LoginSchema = z.object({
+  email: email(),
+  password: z.string().min(1).max(200),
+  redirectTo: z.string().max(500).optional(),
+})
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
+  const user = await getCurrentUser(request, context)
+  if (user) throw redirect(homePathFor(user.role))
+  const t = getT(request, context)
+  const handover = new URL(request.url).searchParams.get('handover') === 'expired'
+  return { title: `${t('auth.login.title')} · ${tenant.name}`, school: tenant.name, handoverExpired: handover }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const tenant = requireSchool(context)
+  const parsed = await parseForm(LoginSchema, request)
+  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, values: parsed.values }
+  const { email, password, redirectTo } = parsed.data
+  const result = await attemptLogin({
+    db: context.db,
+    scope: tenant.id,
+    email,
+    password,
+    ip: clientIp(request),
+    findAccount: () => getUserByEmail(context.db, tenant.id, email),
+  })
+  if (!result.ok) return { errors: { form: result.error } as FieldErrors, values: { email } as Record<string, string> }
+  return signIn(request, context, result.account.id, safeRedirect(redirectTo, homePathFor(result.account.role)))
+}
+
+export default function LoginPage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [params] = useSearchParams()
+  const t = useT()
+  const message = useFieldMessage()
+  const busy = useNavigation().state === 'submitting'
+  const errors = actionData?.errors
+  return (
+    <div className="mx-auto max-w-md">
+      <PageTitle subtitle={t('auth.login.subtitle', { school: data.school })}>{t('auth.login.title')}</PageTitle>
+      <Card>
+        <Form method="post" className="space-y-4" noValidate>
+          {data.handoverExpired ? <Alert tone="info">{t('auth.login.handover_expired')}</Alert> : null}
+          {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
+          <input type="hidden" name="redirectTo" value={params.get('redirectTo') ?? ''} />
+          <Field label={t('auth.email')} name="email" type="email" defaultValue={actionData?.values?.email} autoComplete="email" required maxLength={254} error={errors?.email} />
+          <Field label={t('auth.password')} name="password" type="password" autoComplete="current-password" required error={errors?.password} />
+          <div className="flex items-center justify-between gap-4">
+            <Link to="/forgot-password" className="text-sm font-medium text-brand-700 hover:underline">
+              {t('auth.login.forgot')}
+            </Link>
+            <Button type="submit" disabled={busy}>
+              {t('auth.login.submit')}
+            </Button>
+          </div>
+        </Form>
+      </Card>
+      <p className="mt-4 text-center text-sm text-slate-600">
+        {t('auth.login.no_account')}{' '}
+        <Link to="/register" className="font-semibold text-brand-700 hover:underline">
+          {t('nav.register')}
+        </Link>
+      </p>
+    </div>
+  )
+}

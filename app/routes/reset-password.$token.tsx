@@ -1,0 +1,79 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { consumeAuthToken, peekAuthToken } from '#app/models/auth-token.server.ts'
+import { deleteUserSessionsQuery } from '#app/models/session.server.ts'
+import { updateUserPassword } from '#app/models/user.server.ts'
+import { signIn } from '#app/utils/auth.server.ts'
+import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { parseForm, PASSWORD_MIN, withConfirmation, type FieldErrors } from '#app/utils/validation.ts'
+
+const ResetSchema = withConfirmation({})
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
+  const token = await peekAuthToken(context.db, tenant.id, 'password_reset', params.token ?? '')
+  return { title: `${getT(request, context)('auth.reset.title')} · ${tenant.name}`, valid: Boolean(token) }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const tenant = requireSchool(context)
+  const parsed = await parseForm(ResetSchema, request)
+  if (!parsed.ok) return { errors: parsed.errors as FieldErrors }
+  // Hash before using the token, so a slow hash can't leave a used token and an old password.
+  const passwordHash = await hashPassword(parsed.data.password)
+  const token = await consumeAuthToken(context.db, tenant.id, 'password_reset', params.token ?? '')
+  if (!token) return { errors: { form: { key: 'auth.reset.invalid' } } as FieldErrors }
+  // New password: every other device is signed out.
+  await context.db.batch([
+    updateUserPassword(context.db, tenant.id, token.userId, passwordHash),
+    deleteUserSessionsQuery(context.db, tenant.id, token.userId),
+  ])
+  return signIn(request, context, token.userId, '/panel')
+}
+
+export default function ResetPasswordPage() {
+  const data = useLoaderData<typeof loader>()
+  const errors = useActionData<typeof action>()?.errors
+  const t = useT()
+  const message = useFieldMessage()
+  const busy = useNavigation().state === 'submitting'
+  const invalid = !data.valid || errors?.form?.key === 'auth.reset.invalid'
+  return (
+    <div className="mx-auto max-w-md">
+      <PageTitle>{t('auth.reset.title')}</PageTitle>
+      <Card>
+        {invalid ? (
+          <div className="space-y-4">
+            <Alert>{t('auth.reset.invalid')}</Alert>
+            <Link to="/forgot-password" className="font-semibold text-brand-700 hover:underline">
+              {t('auth.reset.request_new')}
+            </Link>
+          </div>
+        ) : (
+          <Form method="post" className="space-y-4" noValidate>
+            {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
+            <Field
+              label={t('auth.password')}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_MIN}
+              hint={t('auth.password_hint', { count: PASSWORD_MIN })}
+              error={errors?.password}
+            />
+            <Field label={t('auth.password_confirmation')} name="password_confirmation" type="password" autoComplete="new-password" required error={errors?.password_confirmation} />
+            <Button type="submit" disabled={busy} className="w-full">
+              {t('auth.reset.submit')}
+            </Button>
+          </Form>
+        )}
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,99 @@
+// Tenant resolution: the request's Host decides which school (or the platform) answers.
+// Forwarding headers (X-Forwarded-Host, Forwarded) are never read.
+import type { Db } from '#app/db/client.server.ts'
+import type { Tenant } from '#app/db/schema.server.ts'
+import { getTenantByCustomHostname, getTenantBySlug } from '#app/models/tenant.server.ts'
+
+export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency'>
+
+export type Site =
+  | { kind: 'platform'; hostname: string }
+  | { kind: 'school'; hostname: string; via: 'subdomain' | 'custom'; tenant: SchoolTenant }
+  | { kind: 'unknown'; hostname: string }
+
+type Resolved = { kind: 'platform' } | { kind: 'school'; via: 'subdomain' | 'custom'; tenant: SchoolTenant } | { kind: 'unknown' }
+
+const POSITIVE_TTL_MS = 60_000
+const NEGATIVE_TTL_MS = 15_000
+const MAX_ENTRIES = 5_000
+
+/** Lower-cased hostname without port or trailing dot. */
+export function normalizeHostname(host: string) {
+  let h = host.trim().toLowerCase()
+  if (h.startsWith('[')) return h // IPv6 literal: never a school
+  const colon = h.lastIndexOf(':')
+  if (colon !== -1) h = h.slice(0, colon)
+  if (h.endsWith('.')) h = h.slice(0, -1)
+  return h
+}
+
+/** `{slug}.{platformHost}` → slug, for exactly one label. */
+export function subdomainSlug(hostname: string, platformHost: string) {
+  const suffix = `.${platformHost}`
+  if (!hostname.endsWith(suffix)) return null
+  const label = hostname.slice(0, -suffix.length)
+  return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+}
+
+function summarize(t: Tenant): SchoolTenant {
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency }
+}
+
+/**
+ * Per-isolate cache in front of D1: at most one query per host per TTL (negative results too),
+ * and concurrent requests for a cold host share one in-flight query.
+ */
+export class SiteCache {
+  private entries = new Map<string, { value: Resolved; expiresAt: number }>()
+  private inflight = new Map<string, Promise<Resolved>>()
+
+  constructor(private now: () => number = Date.now) {}
+
+  async resolve(db: Db, rawHost: string, platformHost: string): Promise<Site> {
+    const hostname = normalizeHostname(rawHost)
+    const platform = normalizeHostname(platformHost)
+    if (hostname === platform || hostname === `www.${platform}`) return { kind: 'platform', hostname }
+
+    const cached = this.entries.get(hostname)
+    if (cached && cached.expiresAt > this.now()) return { ...cached.value, hostname }
+
+    let pending = this.inflight.get(hostname)
+    if (!pending) {
+      pending = this.lookup(db, hostname, platform).finally(() => this.inflight.delete(hostname))
+      this.inflight.set(hostname, pending)
+    }
+    const value = await pending
+    return { ...value, hostname }
+  }
+
+  private async lookup(db: Db, hostname: string, platform: string): Promise<Resolved> {
+    const slug = subdomainSlug(hostname, platform)
+    let value: Resolved = { kind: 'unknown' }
+    if (slug) {
+      const tenant = await getTenantBySlug(db, slug)
+      if (tenant) value = { kind: 'school', via: 'subdomain', tenant: summarize(tenant) }
+    } else if (hostname.includes('.') && hostname.length <= 253) {
+      const tenant = await getTenantByCustomHostname(db, hostname)
+      if (tenant) value = { kind: 'school', via: 'custom', tenant: summarize(tenant) }
+    }
+    const ttl = value.kind === 'unknown' ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    this.entries.set(hostname, { value, expiresAt: this.now() + ttl })
+    return value
+  }
+
+  /** Forget every cached host of a tenant (after suspension, domain changes, …) in this isolate. */
+  invalidateTenant(tenantId: string) {
+    for (const [host, entry] of this.entries) {
+      if (entry.value.kind === 'school' && entry.value.tenant.id === tenantId) this.entries.delete(host)
+    }
+  }
+
+  invalidateHost(hostname: string) {
+    this.entries.delete(normalizeHostname(hostname))
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+}

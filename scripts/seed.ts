@@ -1,0 +1,26 @@
+// Applies migrations to a local D1 and seeds the demo schools. Safe to run again.
+//   tsx scripts/seed.ts [--persist-to DIR] [--platform-host HOST]
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { buildSeedSql, loadDemoTenants } from './lib/demo-tenants.ts'
+
+const args = process.argv.slice(2)
+const option = (name: string) => {
+  const i = args.indexOf(name)
+  return i === -1 ? undefined : args[i + 1]
+}
+const root = resolve(import.meta.dirname, '..')
+const persistTo = option('--persist-to')
+const platformHost = option('--platform-host') ?? 'localhost'
+const wrangler = join(root, 'node_modules', '.bin', 'wrangler')
+const persist = persistTo ? ['--persist-to', persistTo] : []
+
+execFileSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CI: 'true' } })
+
+const sql = await buildSeedSql(loadDemoTenants(join(root, 'tenants')), platformHost)
+mkdirSync(join(root, '.wrangler'), { recursive: true })
+const file = join(root, '.wrangler', 'seed.sql')
+writeFileSync(file, sql)
+execFileSync(wrangler, ['d1', 'execute', 'DB', '--local', ...persist, '--file', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+console.log('Seeded demo schools.')
