@@ -1,0 +1,72 @@
+// Test data built through the same model functions the app uses.
+import { env, exports } from 'cloudflare:workers'
+import { getDb } from '#app/db/client.server.ts'
+import { domains } from '#app/db/schema.server.ts'
+import { createSchool } from '#app/models/school.server.ts'
+import { createUser } from '#app/models/user.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+
+export const PLATFORM = 'localhost'
+export const db = () => getDb((env as unknown as { DB: D1Database }).DB)
+
+const hashes = new Map<string, Promise<string>>()
+function cachedHash(password: string) {
+  let h = hashes.get(password)
+  if (!h) hashes.set(password, (h = hashPassword(password)))
+  return h
+}
+
+let counter = 0
+export type TestSchool = Awaited<ReturnType<typeof createTestSchool>>
+
+export async function createTestSchool(opts: { slug?: string; name?: string; language?: 'en' | 'pl'; customDomain?: string; customDomainStatus?: 'pending' | 'active' } = {}) {
+  const slug = opts.slug ?? `school-${Date.now().toString(36)}-${++counter}`
+  const owner = { email: `owner@${slug}.test`, password: 'owner-pass-1' }
+  const created = await createSchool(db(), {
+    schoolName: opts.name ?? `School ${slug}`,
+    slug,
+    language: opts.language ?? 'en',
+    currency: 'USD',
+    ownerName: 'Owner Person',
+    ownerEmail: owner.email,
+    ownerPasswordHash: await cachedHash(owner.password),
+    platformHost: PLATFORM,
+  })
+  if (opts.customDomain) {
+    const now = Date.now()
+    await db().insert(domains).values({ id: newId(), tenantId: created.tenantId, hostname: opts.customDomain, kind: 'custom', verificationStatus: opts.customDomainStatus ?? 'active', createdAt: now, updatedAt: now })
+  }
+  return { ...created, slug, host: `${slug}.${PLATFORM}`, owner: { ...owner, id: created.ownerId } }
+}
+
+export async function createTestStudent(tenantId: string, opts: { email?: string; password?: string; name?: string } = {}) {
+  const email = opts.email ?? `student-${++counter}@example.com`
+  const password = opts.password ?? 'student-pass-1'
+  const user = await createUser(db(), tenantId, { email, name: opts.name ?? 'Student Person', passwordHash: await cachedHash(password), role: 'student' })
+  if (!user) throw new Error('student exists')
+  return { id: user.id, email, password }
+}
+
+/** A request to the app worker as a browser on `host` would send it (same-origin for mutations). */
+export function appFetch(host: string, path: string, init: RequestInit & { form?: Record<string, string>; cookie?: string } = {}) {
+  const url = `http://${host}${path}`
+  const headers = new Headers(init.headers)
+  if (init.cookie) headers.set('Cookie', init.cookie)
+  let body = init.body
+  if (init.form) {
+    body = new URLSearchParams(init.form).toString()
+    headers.set('Content-Type', 'application/x-www-form-urlencoded')
+  }
+  const method = init.method ?? (init.form ? 'POST' : 'GET')
+  if (method !== 'GET' && !headers.has('Sec-Fetch-Site')) headers.set('Sec-Fetch-Site', 'same-origin')
+  return (exports as unknown as { default: Fetcher }).default.fetch(url, { ...init, method, headers, body, redirect: 'manual' })
+}
+
+/** Log in through the real login form; returns the Cookie header value. */
+export async function login(host: string, email: string, password: string) {
+  const res = await appFetch(host, '/login', { form: { email, password } })
+  const setCookie = res.headers.get('Set-Cookie')
+  if (res.status !== 302 || !setCookie) throw new Error(`login failed: ${res.status}`)
+  return setCookie.split(';')[0]
+}
