@@ -1,7 +1,12 @@
-import type { Env } from '#app/utils/env.server.ts'
+// Types for `env` from cloudflare:test / cloudflare:workers in tests: the app's bindings plus
+// the migrations the test setup applies.
+import type { D1Migration } from 'cloudflare:test'
+import type { Env as AppEnv } from '../app/utils/env.server.ts'
 
-declare module 'cloudflare:test' {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[]
+declare global {
+  namespace Cloudflare {
+    interface Env extends AppEnv {
+      TEST_MIGRATIONS: D1Migration[]
+    }
   }
 }

@@ -167,7 +167,6 @@ export const PLATFORM_TABLES: Record<string, string> = {
   operators: 'platform staff, not a member of any school',
   operator_sessions: 'sessions of platform staff',
   d1_migrations: "wrangler's migration bookkeeping",
-  _cf_KV: "D1's internal table",
   sqlite_sequence: "SQLite's internal table",
 }
 

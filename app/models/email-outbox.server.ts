@@ -1,6 +1,6 @@
 // Every email is first a row in the outbox (D1), then a message on the mail queue. The mail
 // worker sends it; the dev mail viewer reads the same rows.
-import { and, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, lt } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { emailOutbox } from '#app/db/schema.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
@@ -62,4 +62,18 @@ export async function listOutboxForDevViewer(db: Db, limit = 100) {
 
 export async function getOutboxForDevViewer(db: Db, id: string) {
   return db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
+}
+
+// Platform-level, used only by the mail worker's cron sweep: deliberately reads across every
+// school. Finds rows that were written but never reached a consumer (enqueueEmail keeps the row
+// when the queue send fails): still 'queued', never attempted, older than `olderThanMs`. Rows with
+// attempts > 0 are owned by the queue's own retries and are left alone.
+export async function listStrandedQueuedEmailsAcrossTenants(db: Db, opts: { now?: number; olderThanMs?: number; limit?: number } = {}) {
+  const cutoff = (opts.now ?? Date.now()) - (opts.olderThanMs ?? 10 * 60_000)
+  return db
+    .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, 'queued'), eq(emailOutbox.attempts, 0), lt(emailOutbox.createdAt, cutoff)))
+    .orderBy(asc(emailOutbox.createdAt))
+    .limit(opts.limit ?? 100)
 }

@@ -59,6 +59,11 @@ export async function validateSessionToken(db: Db, tenantId: string, token: stri
   return found
 }
 
+export async function sessionExists(db: Db, tenantId: string, sessionId: string) {
+  const rows = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId))).limit(1)
+  return rows.length > 0
+}
+
 export async function deleteSession(db: Db, tenantId: string, sessionId: string) {
   await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
 }

@@ -6,6 +6,7 @@ import { passwordResetEmail } from '#app/mail/templates.server.ts'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { getUserByEmail } from '#app/models/user.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { email, parseForm, type FieldErrors } from '#app/utils/validation.ts'
@@ -22,10 +23,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const parsed = await parseForm(ForgotSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, sent: false }
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const user = await getUserByEmail(context.db, tenant.id, parsed.data.email)
   // Seed 001 §8 asks for this message when the address is unknown.
-  if (!user) return { errors: { email: { key: 'auth.forgot.not_found' } } as FieldErrors, sent: false }
+  if (!user) return formError({ email: { key: 'auth.forgot.not_found' } }, { email: parsed.data.email }, 404)
   const token = await createAuthToken(context.db, tenant.id, user.id, 'password_reset')
   const url = new URL(`/reset-password/${token}`, request.url).toString()
   await enqueueEmail(
@@ -34,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     tenant.id,
     passwordResetEmail({ locale: tenant.language, school: tenant.name, name: user.name, to: user.email, url }),
   )
-  return { errors: undefined, sent: true }
+  return { errors: undefined, values: {}, sent: true }
 }
 
 export default function ForgotPasswordPage() {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { getUserByEmail } from '#app/models/user.server.ts'
 import { getCurrentUser, homePathFor, signIn } from '#app/utils/auth.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { attemptLogin } from '#app/utils/login.server.ts'
 import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
@@ -22,14 +23,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request, context)
   if (user) throw redirect(homePathFor(user.role))
   const t = getT(request, context)
-  const handover = new URL(request.url).searchParams.get('handover') === 'expired'
-  return { title: `${t('auth.login.title')} · ${tenant.name}`, school: tenant.name, handoverExpired: handover }
+  return { title: `${t('auth.login.title')} · ${tenant.name}`, school: tenant.name }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const parsed = await parseForm(LoginSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, values: parsed.values }
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { email, password, redirectTo } = parsed.data
   const result = await attemptLogin({
     db: context.db,
@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip: clientIp(request),
     findAccount: () => getUserByEmail(context.db, tenant.id, email),
   })
-  if (!result.ok) return { errors: { form: result.error } as FieldErrors, values: { email } as Record<string, string> }
+  if (!result.ok) return formError({ form: result.error }, { email }, result.error.key === 'auth.login.throttled' ? 429 : 401)
   return signIn(request, context, result.account.id, safeRedirect(redirectTo, homePathFor(result.account.role)))
 }
 
@@ -56,7 +56,6 @@ export default function LoginPage() {
       <PageTitle subtitle={t('auth.login.subtitle', { school: data.school })}>{t('auth.login.title')}</PageTitle>
       <Card>
         <Form method="post" className="space-y-4" noValidate>
-          {data.handoverExpired ? <Alert tone="info">{t('auth.login.handover_expired')}</Alert> : null}
           {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
           <input type="hidden" name="redirectTo" value={params.get('redirectTo') ?? ''} />
           <Field label={t('auth.email')} name="email" type="email" defaultValue={actionData?.values?.email} autoComplete="email" required maxLength={254} error={errors?.email} />

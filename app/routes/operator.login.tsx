@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { PLATFORM_SCOPE } from '#app/models/login-throttle.server.ts'
 import { getOperatorByEmail } from '#app/models/operator.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { attemptLogin } from '#app/utils/login.server.ts'
 import { getCurrentOperator, signInOperator } from '#app/utils/operator-auth.server.ts'
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requirePlatform(context)
   const parsed = await parseForm(OperatorLoginSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, values: parsed.values }
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { email, password } = parsed.data
   const result = await attemptLogin({
     db: context.db,
@@ -33,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip: clientIp(request),
     findAccount: () => getOperatorByEmail(context.db, email),
   })
-  if (!result.ok) return { errors: { form: result.error } as FieldErrors, values: { email } as Record<string, string> }
+  if (!result.ok) return formError({ form: result.error }, { email }, result.error.key === 'auth.login.throttled' ? 429 : 401)
   return signInOperator(request, context, result.account.id)
 }
 

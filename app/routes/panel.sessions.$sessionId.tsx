@@ -1,18 +1,22 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
-import { revokeUserSession } from '#app/models/session.server.ts'
+import { revokeUserSession, sessionExists } from '#app/models/session.server.ts'
 import { clearSessionCookie, requireUser } from '#app/utils/auth.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { notFound, requireSchool } from '#app/utils/request.server.ts'
 
 export async function loader() {
-  return redirect('/panel')
+  notFound()
 }
 
-/** Sign out one of the user's own devices. Any other id — another user's, another school's — is 404. */
+/**
+ * Sign out one of the user's own devices. The id is looked up in this school first, so another
+ * school's id is 404 for everyone; another user's session in this school is 404 too.
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const user = await requireUser(request, context)
-  const tenantId = context.site.kind === 'school' ? context.site.tenant.id : notFound()
+  const tenant = requireSchool(context)
   const sessionId = params.sessionId ?? ''
-  if (!(await revokeUserSession(context.db, tenantId, user.id, sessionId))) notFound()
+  if (!(await sessionExists(context.db, tenant.id, sessionId))) notFound()
+  const user = await requireUser(request, context)
+  if (!(await revokeUserSession(context.db, tenant.id, user.id, sessionId))) notFound()
   if (sessionId === user.sessionId) return redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie(request) } })
   return redirect('/panel')
 }

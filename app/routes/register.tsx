@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { createUser } from '#app/models/user.server.ts'
 import { getCurrentUser, homePathFor, signIn } from '#app/utils/auth.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
@@ -22,10 +23,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const parsed = await parseForm(RegisterSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, values: parsed.values }
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { name, email, password } = parsed.data
   const user = await createUser(context.db, tenant.id, { name, email, passwordHash: await hashPassword(password), role: 'student' })
-  if (!user) return { errors: { email: { key: 'validation.account_exists' } } as FieldErrors, values: { name, email } as Record<string, string> }
+  if (!user) return formError({ email: { key: 'validation.account_exists' } }, { name, email }, 409)
   return signIn(request, context, user.id, '/panel')
 }
 

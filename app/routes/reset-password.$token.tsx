@@ -1,10 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { consumeAuthToken, peekAuthToken } from '#app/models/auth-token.server.ts'
 import { deleteUserSessionsQuery } from '#app/models/session.server.ts'
 import { updateUserPassword } from '#app/models/user.server.ts'
 import { signIn } from '#app/utils/auth.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
@@ -17,17 +18,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
   const token = await peekAuthToken(context.db, tenant.id, 'password_reset', params.token ?? '')
-  return { title: `${getT(request, context)('auth.reset.title')} · ${tenant.name}`, valid: Boolean(token) }
+  const result = { title: `${getT(request, context)('auth.reset.title')} · ${tenant.name}`, valid: Boolean(token) }
+  // An unknown, used or foreign token is a missing page, whatever the host.
+  return data(result, { status: token ? 200 : 404 })
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const parsed = await parseForm(ResetSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors }
+  if (!parsed.ok) return formError(parsed.errors)
   // Hash before using the token, so a slow hash can't leave a used token and an old password.
   const passwordHash = await hashPassword(parsed.data.password)
   const token = await consumeAuthToken(context.db, tenant.id, 'password_reset', params.token ?? '')
-  if (!token) return { errors: { form: { key: 'auth.reset.invalid' } } as FieldErrors }
+  if (!token) return formError({ form: { key: 'auth.reset.invalid' } }, {}, 404)
   // New password: every other device is signed out.
   await context.db.batch([
     updateUserPassword(context.db, tenant.id, token.userId, passwordHash),

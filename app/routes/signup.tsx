@@ -7,6 +7,7 @@ import { schoolWelcomeEmail } from '#app/mail/templates.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { createSchool, RESERVED_SLUGS, SLUG_PATTERN, SlugTakenError } from '#app/models/school.server.ts'
 import { isSlugTaken } from '#app/models/tenant.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
@@ -51,9 +52,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requirePlatform(context)
   const { env } = context.cloudflare
   const parsed = await parseForm(SignupSchema, request)
-  if (!parsed.ok) return { errors: parsed.errors as FieldErrors, values: parsed.values }
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const input = parsed.data
-  if (await isSlugTaken(context.db, input.slug)) return { errors: { slug: { key: 'validation.slug_taken' } } as FieldErrors, values: echo(input) }
+  if (await isSlugTaken(context.db, input.slug)) return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
   let created
   try {
     created = await createSchool(context.db, {
@@ -67,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       platformHost: env.PLATFORM_HOST,
     })
   } catch (error) {
-    if (error instanceof SlugTakenError) return { errors: { slug: { key: 'validation.slug_taken' } } as FieldErrors, values: echo(input) }
+    if (error instanceof SlugTakenError) return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
     throw error
   }
   const home = schoolUrl(request, env.PLATFORM_HOST, input.slug)

@@ -1,0 +1,160 @@
+// The local stack: every worker config, seeded D1, one `wrangler dev` process serving them all.
+// Used by scripts/start.mjs (npm start) and tests/e2e/run.mjs.
+import { spawn } from 'node:child_process'
+import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { bin, root, run } from './env.mjs'
+
+const CONFIG_NAMES = ['wrangler.toml', 'wrangler.jsonc', 'wrangler.json']
+
+/** wrangler.toml of the app first, then every workers/<name>/wrangler.* (picked up automatically). */
+export function workerConfigs() {
+  const configs = ['wrangler.toml']
+  const dir = join(root, 'workers')
+  if (existsSync(dir)) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!entry.isDirectory()) continue
+      const name = CONFIG_NAMES.find((n) => existsSync(join(dir, entry.name, n)))
+      if (name) configs.push(`workers/${entry.name}/${name}`)
+    }
+  }
+  return configs
+}
+
+/** Quiet, offline-friendly wrangler: no telemetry, no fetch of Request.cf from workers.cloudflare.com. */
+export const wranglerEnv = {
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+}
+
+export function isPortFree(port, host = '127.0.0.1') {
+  return new Promise((resolvePromise) => {
+    const server = createServer()
+    server.once('error', () => resolvePromise(false))
+    server.listen(port, host, () => server.close(() => resolvePromise(true)))
+  })
+}
+
+export function freePort(host = '127.0.0.1') {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, host, () => {
+      const { port } = server.address()
+      server.close(() => resolvePromise(port))
+    })
+  })
+}
+
+/** Apply migrations and seed the demo schools (idempotent). Output only shows on failure. */
+export function seed({ persistTo, platformHost, quiet = true } = {}) {
+  const args = [join(root, 'scripts', 'seed.ts')]
+  if (persistTo) args.push('--persist-to', persistTo)
+  if (platformHost) args.push('--platform-host', platformHost)
+  return run(bin('tsx'), args, { env: wranglerEnv, quiet })
+}
+
+/**
+ * `wrangler dev` with every worker config, in its own process group (so the whole tree —
+ * wrangler, workerd, esbuild — can be stopped at once). `logFile` sends its output there
+ * instead of the terminal.
+ */
+export function startWrangler({ port, persistTo, logFile, extraArgs = [] }) {
+  const args = ['dev']
+  for (const config of workerConfigs()) args.push('-c', config)
+  args.push('--ip', '127.0.0.1', '--port', String(port), '--show-interactive-dev-session=false')
+  if (persistTo) args.push('--persist-to', persistTo)
+  args.push(...extraArgs)
+  const log = logFile ? createWriteStream(logFile) : null
+  const child = spawn(bin('wrangler'), args, {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', log ? 'pipe' : 'inherit', log ? 'pipe' : 'inherit'],
+    env: { ...process.env, ...wranglerEnv },
+  })
+  if (log) {
+    child.stdout.pipe(log)
+    child.stderr.pipe(log)
+  }
+  child.exited = new Promise((resolvePromise) => child.once('exit', (code, signal) => resolvePromise({ code, signal })))
+  child.args = args
+  // Never leave workerd behind, however this process ends.
+  const killOnExit = () => killGroup(child.pid, 'SIGKILL')
+  process.once('exit', killOnExit)
+  child.exited.then(() => process.removeListener('exit', killOnExit))
+  return child
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal)
+    return true
+  } catch {
+    return false // ESRCH: nothing left in the group
+  }
+}
+
+const groupAlive = (pid) => killGroup(pid, 0)
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** SIGTERM to the process group, SIGKILL after `graceMs`; resolves when nothing of it is left. */
+export async function stopProcessGroup(child, graceMs = 5000) {
+  if (!child?.pid) return
+  killGroup(child.pid, 'SIGTERM')
+  const deadline = Date.now() + graceMs
+  while (groupAlive(child.pid) && Date.now() < deadline) await sleep(100)
+  if (groupAlive(child.pid)) {
+    killGroup(child.pid, 'SIGKILL')
+    const hard = Date.now() + 5000
+    while (groupAlive(child.pid) && Date.now() < hard) await sleep(100)
+  }
+}
+
+/** GET through 127.0.0.1 with an explicit Host header (no DNS, works for *.localhost and *.test). */
+export function httpGet(port, host, path = '/', timeoutMs = 5000) {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { Host: `${host}:${port}` }, timeout: timeoutMs }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (d) => (body += d))
+      res.on('end', () => resolvePromise({ status: res.statusCode, headers: res.headers, body }))
+    })
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** Wait until the platform home page answers 200 (the worker, D1 and the build are all up). */
+export async function waitForReady({ port, child, timeoutMs = 90_000, host = 'localhost' }) {
+  const deadline = Date.now() + timeoutMs
+  let last = 'no answer'
+  let exited = null
+  child?.exited.then((e) => (exited = e))
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`wrangler dev exited early (code ${exited.code}, signal ${exited.signal})`)
+    try {
+      const res = await httpGet(port, host, '/')
+      if (res.status === 200) return
+      last = `HTTP ${res.status}`
+    } catch (error) {
+      last = error.message
+    }
+    await sleep(300)
+  }
+  throw new Error(`wrangler dev did not answer on port ${port} within ${timeoutMs / 1000}s (last: ${last})`)
+}
+
+/** The demo schools and operators, as declared in tenants/*.json. */
+export function loadDemo() {
+  const dir = join(root, 'tenants')
+  const tenants = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'operators.json')
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
+  const operatorsFile = join(dir, 'operators.json')
+  const operators = existsSync(operatorsFile) ? JSON.parse(readFileSync(operatorsFile, 'utf8')) : []
+  return { tenants, operators }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// npm start: install (if needed) → build → migrate + seed the local D1 → `wrangler dev` with every
+// worker config on 127.0.0.1:8787 (PORT overrides) → banner with URLs and demo logins.
+// Ctrl-C stops everything. D1 state stays in .wrangler/state, so a restart keeps your data.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { bold, cyan, dim, ensureDependencies, green, red, root, run, step, yellow } from './lib/env.mjs'
+import { isPortFree, loadDemo, seed, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from './lib/stack.mjs'
+
+const port = Number(process.env.PORT || 8787)
+if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number, got "${process.env.PORT}"`)
+
+function fail(message) {
+  console.error(red(`\n✖ ${message}`))
+  process.exit(1)
+}
+
+if (!(await ensureDependencies())) fail('npm install failed')
+
+if (!(await isPortFree(port))) fail(`Port ${port} on 127.0.0.1 is already in use. Stop whatever uses it, or run: PORT=8788 npm start`)
+
+step('Building (npm run build)')
+if ((await run('npm', ['run', 'build', '--silent'])) !== 0) fail('Build failed')
+
+step('Applying migrations and seeding demo schools (.wrangler/state)')
+if ((await seed()) !== 0) fail('Seeding failed')
+
+const configs = workerConfigs()
+step(`Starting wrangler dev: ${configs.join(', ')}`)
+const child = startWrangler({ port })
+
+let stopping = false
+async function shutdown(code) {
+  if (stopping) return
+  stopping = true
+  console.log(dim('\nStopping wrangler dev …'))
+  await stopProcessGroup(child)
+  process.exit(code)
+}
+process.on('SIGINT', () => shutdown(130))
+process.on('SIGTERM', () => shutdown(143))
+process.on('SIGHUP', () => shutdown(129))
+child.exited.then(({ code, signal }) => {
+  if (stopping) return
+  console.error(red(`\nwrangler dev stopped (code ${code ?? '-'}${signal ? `, signal ${signal}` : ''}).`))
+  shutdown(code || 1)
+})
+
+try {
+  await waitForReady({ port, child, timeoutMs: 120_000 })
+} catch (error) {
+  console.error(red(`\n✖ ${error.message}`))
+  await shutdown(1)
+}
+
+printBanner()
+
+function platformHost() {
+  try {
+    const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8')
+    return /^\s*PLATFORM_HOST\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? 'localhost'
+  } catch {
+    return 'localhost'
+  }
+}
+
+function printBanner() {
+  const host = platformHost()
+  const { tenants, operators } = loadDemo()
+  const url = (h, path = '') => `http://${h}:${port}${path}`
+  const row = (label, value) => `    ${label.padEnd(18)}${value}`
+  const login = (u) => `    ${(u.role ?? 'operator').padEnd(9)}${u.name.padEnd(20)}${bold(u.email)}  /  ${bold(u.password)}`
+  const customHosts = tenants.flatMap((t) => t.customDomains ?? [])
+  const lines = [
+    '',
+    green(bold(`  ✔ Coursefront is running on 127.0.0.1:${port}`)) + dim('   (Ctrl-C stops everything)'),
+    dim(`    workers: ${configs.join(', ')}`),
+    '',
+    bold('  Platform'),
+    row('Home', url(host, '/')),
+    row('Creator signup', url(host, '/signup')),
+    row('Operator console', url(host, '/operator')),
+    row('Dev mail viewer', url(host, '/dev/mail')),
+    '',
+  ]
+  for (const t of tenants) {
+    lines.push(bold(`  ${t.name}`) + dim(` (${t.language}, ${t.currency})`))
+    lines.push(row('Subdomain', url(`${t.slug}.${host}`, '/')))
+    for (const d of t.customDomains ?? []) lines.push(row('Custom domain', url(d, '/')))
+    for (const u of t.users) lines.push(login(u))
+    lines.push('')
+  }
+  if (operators.length) {
+    lines.push(bold('  Operator logins') + dim(` (${url(host, '/operator/login')})`))
+    for (const o of operators) lines.push(login(o))
+    lines.push('')
+  }
+  if (customHosts.length) {
+    const example = url(customHosts[0], '/')
+    lines.push(bold('  Custom domains in a browser') + dim(' (*.localhost already resolves to 127.0.0.1 in Chrome and Firefox)'))
+    lines.push(`    ${cyan(`chromium --user-data-dir=/tmp/coursefront-chromium --host-resolver-rules="MAP *.test 127.0.0.1, MAP *.localhost 127.0.0.1" ${example}`)}`)
+    lines.push(dim('    or add this line to /etc/hosts:'))
+    lines.push(`    ${cyan(`127.0.0.1 ${customHosts.join(' ')}`)}`)
+    lines.push(dim('    or from a shell:'))
+    lines.push(`    ${cyan(`curl -H 'Host: ${customHosts[0]}:${port}' http://127.0.0.1:${port}/`)}`)
+    lines.push('')
+  }
+  lines.push(yellow(`  Data lives in .wrangler/state (kept across restarts). Reset: rm -rf .wrangler/state && npm start`))
+  lines.push('')
+  console.log(lines.join('\n'))
+}

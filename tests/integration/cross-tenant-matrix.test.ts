@@ -1,0 +1,84 @@
+import { env } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createAuthToken } from '#app/models/auth-token.server.ts'
+import { enqueueEmail } from '#app/models/email-outbox.server.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
+
+// Route modules, by file name, as Remix's flat-routes convention names them.
+const routeFiles = Object.keys(import.meta.glob('/app/routes/*.tsx')).map((p) => p.replace(/^.*\/routes\//, '').replace(/\.tsx$/, ''))
+
+let victim: TestSchool
+let attacker: TestSchool
+let objects: VictimObjects
+let victimStudentCookie: string
+const identities: Record<string, string | undefined> = {}
+
+beforeAll(async () => {
+  victim = await createTestSchool({ slug: 'victim-school', customDomain: 'victim.test' })
+  attacker = await createTestSchool({ slug: 'attacker-school', customDomain: 'attacker.test' })
+  const victimStudent = await createTestStudent(victim.tenantId, { email: 'same@example.com' })
+  // Same email in the attacking school, a different account.
+  const attackerStudent = await createTestStudent(attacker.tenantId, { email: 'same@example.com', password: 'other-pass-1' })
+
+  victimStudentCookie = await login(victim.host, victimStudent.email, victimStudent.password)
+  identities.owner = await login(attacker.host, attacker.owner.email, attacker.owner.password)
+  identities.student = await login(attacker.host, attackerStudent.email, attackerStudent.password)
+  identities.anonymous = undefined
+
+  objects = {
+    tenantId: victim.tenantId,
+    studentSessionId: victimStudentCookie.split('=')[1].split('.')[0],
+    resetToken: await createAuthToken(db(), victim.tenantId, victimStudent.id, 'password_reset'),
+    handoverToken: victim.handoverToken,
+    mailId: await enqueueEmail(db(), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
+  }
+})
+
+describe('cross-tenant matrix', () => {
+  it('registers every route file that takes an id', () => {
+    const idRoutes = routeFiles.filter((name) => name.includes('$'))
+    expect(idRoutes.length).toBeGreaterThan(0)
+    expect(idRoutes.filter((name) => !(name in ID_ROUTES))).toEqual([])
+    // And the registry names no route that does not exist.
+    expect(Object.keys(ID_ROUTES).filter((name) => !routeFiles.includes(name))).toEqual([])
+  })
+
+  for (const [route, probes] of Object.entries(ID_ROUTES)) {
+    for (const probe of probes) {
+      for (const who of ['owner', 'student', 'anonymous']) {
+        for (const via of ['subdomain', 'custom domain']) {
+          it(`${probe.method} ${route} as ${who} of another school (${via}) → 404`, async () => {
+            const host = via === 'subdomain' ? attacker.host : 'attacker.test'
+            const res = await appFetch(host, probe.path(objects), { method: probe.method, form: probe.form, cookie: identities[who] })
+            expect(res.status).toBe(404)
+          })
+        }
+      }
+    }
+  }
+
+  it('left every victim object untouched', async () => {
+    const session = await env.DB.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
+    expect(session).not.toBeNull()
+    const tenant = await env.DB.prepare('SELECT status FROM tenants WHERE id = ?').bind(victim.tenantId).first<{ status: string }>()
+    expect(tenant?.status).toBe('active')
+    const tokens = await env.DB.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
+    expect(tokens?.n).toBe(0)
+  })
+
+  it('serves the same objects to their rightful owner (controls)', async () => {
+    for (const probes of Object.values(ID_ROUTES)) {
+      for (const probe of probes) {
+        if (!probe.control) continue
+        const res = await appFetch(victim.host, probe.path(objects), { method: probe.method, form: probe.form })
+        expect(res.status).toBe(probe.control.status)
+      }
+    }
+    const revoke = await appFetch(victim.host, `/panel/sessions/${objects.studentSessionId}`, { method: 'POST', cookie: victimStudentCookie })
+    expect(revoke.status).toBe(302)
+    const handover = await appFetch(victim.host, `/auth/handover?token=${objects.handoverToken}`)
+    expect(handover.status).toBe(302)
+    expect(handover.headers.get('Set-Cookie')).toMatch(/cf_session=/)
+  })
+})

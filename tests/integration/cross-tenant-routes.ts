@@ -1,0 +1,34 @@
+// Registry of every ID-bearing route (isolation harness b). Each entry says how to address the
+// victim school's object; the matrix test replays it from another school and expects 404.
+// A route file with a URL parameter that is missing here fails the matrix test.
+
+export type VictimObjects = {
+  tenantId: string
+  studentSessionId: string
+  resetToken: string
+  handoverToken: string
+  mailId: string
+}
+
+export type IdRouteProbe = {
+  method: 'GET' | 'POST'
+  path: (v: VictimObjects) => string
+  form?: Record<string, string>
+  /** What the rightful user gets on the victim's own host (proves the route works). */
+  control?: { status: number }
+}
+
+export const ID_ROUTES: Record<string, IdRouteProbe[]> = {
+  'reset-password.$token': [
+    { method: 'GET', path: (v) => `/reset-password/${v.resetToken}`, control: { status: 200 } },
+    { method: 'POST', path: (v) => `/reset-password/${v.resetToken}`, form: { password: 'hijacked-1', password_confirmation: 'hijacked-1' } },
+  ],
+  'panel.sessions.$sessionId': [
+    { method: 'GET', path: (v) => `/panel/sessions/${v.studentSessionId}` },
+    { method: 'POST', path: (v) => `/panel/sessions/${v.studentSessionId}` },
+  ],
+  'operator.schools.$tenantId': [{ method: 'POST', path: (v) => `/operator/schools/${v.tenantId}`, form: { intent: 'suspend' } }],
+  'dev.mail.$id': [{ method: 'GET', path: (v) => `/dev/mail/${v.mailId}` }],
+  // The ID travels in the query string here.
+  'auth.handover': [{ method: 'GET', path: (v) => `/auth/handover?token=${v.handoverToken}` }],
+}

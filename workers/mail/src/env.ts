@@ -1,0 +1,13 @@
+import type { Env, MailJob } from '#app/utils/env.server.ts'
+
+/** Bindings and vars of the mail worker (workers/mail/wrangler.toml): a subset of the app's. */
+export type MailWorkerEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'ENVIRONMENT' | 'MAIL_TRANSPORT' | 'MAIL_FROM' | 'RESEND_API_KEY' | 'RESEND_API_URL'>
+
+export type { MailJob }
+
+/** One JSON line per event, like the app's logs. */
+export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
+  const line = JSON.stringify({ event, ...fields })
+  if (level === 'error') console.error(line)
+  else console.log(line)
+}

@@ -1,0 +1,18 @@
+// Cron sweep: enqueueEmail keeps the outbox row even when the queue send fails, so some rows
+// never reach the consumer. Put them back on the queue; the consumer is idempotent, so a row that
+// was merely slow to be consumed costs at most a duplicate message, never a duplicate email.
+import { getDb } from '#app/db/client.server.ts'
+import { listStrandedQueuedEmailsAcrossTenants } from '#app/models/email-outbox.server.ts'
+import { logEvent, type MailJob, type MailWorkerEnv } from './env.ts'
+
+export const STRANDED_AFTER_MS = 10 * 60_000
+// sendBatch takes at most 100 messages; the next run (5 minutes later) picks up the rest.
+const SWEEP_LIMIT = 100
+
+export async function sweepStrandedEmails(env: Pick<MailWorkerEnv, 'DB' | 'MAIL_QUEUE'>, now = Date.now()) {
+  const rows = await listStrandedQueuedEmailsAcrossTenants(getDb(env.DB), { now, olderThanMs: STRANDED_AFTER_MS, limit: SWEEP_LIMIT })
+  if (rows.length === 0) return 0
+  await env.MAIL_QUEUE.sendBatch(rows.map((row): MessageSendRequest<MailJob> => ({ body: { outboxId: row.id, tenantId: row.tenantId } })))
+  logEvent('mail_sweep_requeued', { count: rows.length })
+  return rows.length
+}
