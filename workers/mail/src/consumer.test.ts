@@ -9,7 +9,7 @@ import { backoffSeconds, MAX_DELIVERIES } from './consumer.ts'
 import type { MailWorkerEnv } from './env.ts'
 import defaultWorker, { createMailWorker } from './index.ts'
 
-const testEnv = env as unknown as MailWorkerEnv
+const testEnv: MailWorkerEnv = env
 const peer = createResendPeer({ apiKey: 're_worker_key' })
 // The production worker, except that Resend is the local peer.
 const worker = createMailWorker({ transport: () => new ResendTransport({ apiKey: 're_worker_key', baseUrl: peer.baseUrl, fetch: peer.fetch }) })

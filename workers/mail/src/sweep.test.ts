@@ -6,7 +6,7 @@ import { createTestSchool, db } from '#tests/factories.ts'
 import type { MailWorkerEnv } from './env.ts'
 import { STRANDED_AFTER_MS, sweepStrandedEmails } from './sweep.ts'
 
-const testEnv = env as unknown as MailWorkerEnv
+const testEnv: MailWorkerEnv = env
 
 /** Records what the sweep puts on the queue, without a consumer picking it up mid-test. */
 function recordingQueue() {

@@ -1,0 +1,240 @@
+// Harness of the e2e suite (run by tests/e2e/run.mjs, which starts the stack and sets E2E_PORT).
+// One Chromium per test file, a fresh context per test, screenshots of every open page on failure.
+import assert from 'node:assert/strict'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+
+export const PORT = Number(process.env.E2E_PORT)
+if (!PORT) throw new Error('E2E_PORT is not set: run the suite through `npm run test:e2e` (tests/e2e/run.mjs)')
+
+const root = join(import.meta.dirname, '..', '..')
+const screenshotsDir = process.env.E2E_SCREENSHOTS_DIR ?? join(root, 'test-results', 'e2e')
+/** E2E_SCREENSHOTS=all also keeps screenshots of key pages of passing tests (see `snap`). */
+const snapAll = process.env.E2E_SCREENSHOTS === 'all'
+
+export const PLATFORM = 'localhost'
+export const url = (host: string, path = '/') => `http://${host}:${PORT}${path}`
+export const platformUrl = (path = '/') => url(PLATFORM, path)
+
+// ---- demo data, from the same declarations the seed uses -------------------------------------
+type DemoUser = { role: 'owner' | 'admin' | 'student'; name: string; email: string; password: string }
+export type DemoSchool = { slug: string; name: string; language: 'en' | 'pl'; currency: string; customDomains: string[]; users: DemoUser[] }
+const tenantsDir = join(root, 'tenants')
+const schools: DemoSchool[] = readdirSync(tenantsDir)
+  .filter((f) => f.endsWith('.json') && f !== 'operators.json')
+  .map((f) => JSON.parse(readFileSync(join(tenantsDir, f), 'utf8')) as DemoSchool)
+export const operators = JSON.parse(readFileSync(join(tenantsDir, 'operators.json'), 'utf8')) as Array<Omit<DemoUser, 'role'>>
+
+export function demoSchool(slug: string) {
+  const school = schools.find((s) => s.slug === slug)
+  if (!school) throw new Error(`No demo school ${slug} in tenants/`)
+  return school
+}
+export function demoUser(school: DemoSchool, role: DemoUser['role'], email?: string) {
+  const user = school.users.find((u) => u.role === role && (!email || u.email === email))
+  if (!user) throw new Error(`No ${role} ${email ?? ''} in ${school.slug}`)
+  return user
+}
+export const subdomain = (slug: string) => `${slug}.${PLATFORM}`
+
+/** Unique per run and test, so tests never depend on each other's data. */
+let counter = 0
+export function unique(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`
+}
+
+// ---- browser ----------------------------------------------------------------------------------
+let browser: Promise<Browser> | undefined
+function getBrowser() {
+  browser ??= chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Custom domains go through a real Host header: every test host is this machine.
+      '--host-resolver-rules=MAP *.test 127.0.0.1, MAP *.localhost 127.0.0.1, MAP localhost 127.0.0.1',
+    ],
+  })
+  return browser
+}
+after(async () => {
+  if (browser) await (await browser).close()
+})
+
+export type BrowserTestOptions = {
+  /** false: the context runs without JavaScript (progressive enhancement). */
+  javaScriptEnabled?: boolean
+  /** 5xx statuses this test expects (e.g. 503 of a suspended school); any other 5xx fails it. */
+  allowStatuses?: number[]
+  locale?: string
+}
+export type BrowserTestContext = { page: Page; context: BrowserContext; newContext: (options?: BrowserTestOptions) => Promise<BrowserContext> }
+
+const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)
+
+/**
+ * A node:test test with a fresh browser context. Fails on any 5xx answer and on any JavaScript
+ * dialog (an alert() would mean injected script ran). On failure, every open page is saved as
+ * test-results/e2e/<test>-<n>.png.
+ */
+export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise<void>, options: BrowserTestOptions = {}) {
+  test(name, async () => {
+    const b = await getBrowser()
+    const contexts: BrowserContext[] = []
+    const serverErrors: string[] = []
+    const dialogs: string[] = []
+    const newContext = async (opts: BrowserTestOptions = {}) => {
+      const merged = { ...options, ...opts }
+      const context = await b.newContext({
+        javaScriptEnabled: merged.javaScriptEnabled ?? true,
+        locale: merged.locale ?? 'en-US',
+        viewport: { width: 1280, height: 900 },
+      })
+      context.setDefaultTimeout(15_000)
+      context.setDefaultNavigationTimeout(30_000)
+      const allowed = new Set(merged.allowStatuses ?? [])
+      context.on('response', (res) => {
+        if (res.status() >= 500 && !allowed.has(res.status())) serverErrors.push(`${res.status()} ${res.request().method()} ${res.url()}`)
+      })
+      context.on('dialog', (dialog) => {
+        dialogs.push(`${dialog.type()}: ${dialog.message()}`)
+        void dialog.dismiss().catch(() => {})
+      })
+      contexts.push(context)
+      return context
+    }
+    const context = await newContext()
+    const page = await context.newPage()
+    try {
+      await fn({ page, context, newContext })
+      assert.deepEqual(serverErrors, [], 'the server answered with 5xx')
+      assert.deepEqual(dialogs, [], 'a JavaScript dialog opened (injected script ran?)')
+    } catch (error) {
+      mkdirSync(screenshotsDir, { recursive: true })
+      let n = 0
+      for (const c of contexts) {
+        for (const p of c.pages()) {
+          await p.screenshot({ path: join(screenshotsDir, `${slugify(name)}-${++n}.png`), fullPage: true }).catch(() => {})
+        }
+      }
+      const where = contexts.flatMap((c) => c.pages().map((p) => p.url())).join(', ')
+      if (error instanceof Error) error.message += `\n    open pages: ${where}${serverErrors.length ? `\n    5xx: ${serverErrors.join('; ')}` : ''}`
+      throw error
+    } finally {
+      for (const c of contexts) await c.close().catch(() => {})
+    }
+  })
+}
+
+/** Screenshot of a key page, kept only with E2E_SCREENSHOTS=all (for looking at the UI). */
+export async function snap(page: Page, name: string) {
+  if (!snapAll) return
+  mkdirSync(screenshotsDir, { recursive: true })
+  await page.screenshot({ path: join(screenshotsDir, `page-${slugify(name)}.png`), fullPage: true })
+}
+
+// ---- page helpers -------------------------------------------------------------------------------
+
+/** Visit a page and assert its HTTP status. */
+export async function visit(page: Page, href: string, status = 200) {
+  const response = await page.goto(href)
+  assert.ok(response, `no response for ${href}`)
+  assert.equal(response.status(), status, `HTTP status of ${href}`)
+  return response
+}
+
+/** The error shown under a form field (data-field-error="name"). */
+export const fieldError = (page: Page, field: string) => page.locator(`[data-field-error="${field}"]`)
+export const alertBox = (page: Page) => page.getByRole('alert')
+export const heading = (page: Page) => page.locator('main h1').first()
+
+/** Fill a form field by name, ignoring maxlength/required (a hostile client ignores them too). */
+export async function fillRaw(page: Page, name: string, value: string) {
+  const input = page.locator(`form [name="${name}"]`).first()
+  await input.evaluate((el) => {
+    el.removeAttribute('maxlength')
+    el.removeAttribute('minlength')
+    el.removeAttribute('pattern')
+  })
+  await input.fill(value)
+}
+
+/** Submit the login form of the school the page is on. */
+export async function logIn(page: Page, host: string, email: string, password: string) {
+  await visit(page, url(host, '/login'))
+  await page.locator('form [name="email"]').fill(email)
+  await page.locator('form [name="password"]').fill(password)
+  await page.locator('main form button[type="submit"]').click()
+}
+
+/** Register a student at a school through its form; resolves once the page after submit has loaded. */
+export async function register(page: Page, host: string, user: { name: string; email: string; password: string; confirmation?: string }) {
+  await visit(page, url(host, '/register'))
+  await page.locator('form [name="name"]').fill(user.name)
+  await page.locator('form [name="email"]').fill(user.email)
+  await page.locator('form [name="password"]').fill(user.password)
+  await page.locator('form [name="password_confirmation"]').fill(user.confirmation ?? user.password)
+  await page.locator('main form button[type="submit"]').click()
+}
+
+/** Wait for the URL after a form submission (client-side or full navigation). */
+export async function expectUrl(page: Page, host: string, path: string) {
+  const expected = url(host, path)
+  try {
+    await page.waitForURL(expected, { timeout: 15_000 })
+  } catch {
+    assert.fail(`expected to land on ${expected}, but the page is ${page.url()}`)
+  }
+}
+
+/** Wait until one of the elements matched by `locator` shows `expected`; fail with what it shows. */
+export async function expectText(locator: Locator, expected: string | RegExp, timeout = 10_000) {
+  try {
+    await locator.filter({ hasText: expected }).first().waitFor({ state: 'visible', timeout })
+  } catch {
+    const actual = await locator.allInnerTexts().catch(() => [])
+    assert.fail(`expected ${locator} to show ${expected}, it shows ${JSON.stringify(actual)}`)
+  }
+}
+
+/** The document's <title> and <html lang>. */
+export async function documentInfo(page: Page) {
+  return { title: await page.title(), lang: await page.locator('html').getAttribute('lang') }
+}
+
+// ---- flows shared by several files ------------------------------------------------------------
+
+export type NewSchool = { slug: string; name: string; owner: { name: string; email: string; password: string }; language: 'en' | 'pl' }
+
+/** Fill and submit the platform's signup form. */
+export async function signUp(page: Page, school: NewSchool, currency = school.language === 'pl' ? 'PLN' : 'USD') {
+  await visit(page, platformUrl('/signup'))
+  const form = page.locator('main form')
+  await form.locator('[name="school_name"]').fill(school.name)
+  await form.locator('[name="slug"]').fill(school.slug)
+  await form.locator('[name="language"]').selectOption(school.language)
+  await form.locator('[name="currency"]').selectOption(currency)
+  await form.locator('[name="name"]').fill(school.owner.name)
+  await form.locator('[name="email"]').fill(school.owner.email)
+  await form.locator('[name="password"]').fill(school.owner.password)
+  await form.locator('[name="password_confirmation"]').fill(school.owner.password)
+  await form.locator('button[type="submit"]').click()
+}
+
+export function newSchool(language: 'en' | 'pl' = 'en'): NewSchool {
+  const slug = unique('e2e')
+  return {
+    slug,
+    name: `Szkoła ${slug}`,
+    language,
+    owner: { name: 'Ewa Testowa', email: `${slug}@example.com`, password: 'owner-pass-123' },
+  }
+}
