@@ -46,3 +46,13 @@ export async function consumeAuthToken(db: Db, tenantId: string, purpose: TokenP
   const [row] = await db.update(authTokens).set({ usedAt: now }).where(liveTokenWhere(tenantId, purpose, token, now)).returning()
   return row ?? null
 }
+
+/** Was a token of this purpose issued to the user within the last `withinMs`? (resend limits) */
+export async function tokenIssuedRecently(db: Db, tenantId: string, userId: string, purpose: TokenPurpose, withinMs: number) {
+  const rows = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.tenantId, tenantId), eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), gt(authTokens.createdAt, Date.now() - withinMs)))
+    .limit(1)
+  return rows.length > 0
+}

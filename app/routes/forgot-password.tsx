@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { passwordResetEmail } from '#app/mail/templates.server.ts'
-import { createAuthToken } from '#app/models/auth-token.server.ts'
+import { createAuthToken, tokenIssuedRecently } from '#app/models/auth-token.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { getUserByEmail } from '#app/models/user.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
@@ -27,6 +27,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUserByEmail(context.db, tenant.id, parsed.data.email)
   // Seed 001 §8 asks for this message when the address is unknown.
   if (!user) return formError({ email: { key: 'auth.forgot.not_found' } }, { email: parsed.data.email }, 404)
+  // Seed 001 §8/§9: the feature may be used once per minute (keeps the form from mailing floods).
+  if (await tokenIssuedRecently(context.db, tenant.id, user.id, 'password_reset', 60_000)) {
+    return formError({ form: { key: 'auth.forgot.once_per_minute' } }, { email: parsed.data.email }, 429)
+  }
   const token = await createAuthToken(context.db, tenant.id, user.id, 'password_reset')
   const url = new URL(`/reset-password/${token}`, request.url).toString()
   await enqueueEmail(

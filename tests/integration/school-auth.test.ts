@@ -174,6 +174,16 @@ describe('password reset', () => {
     expect(reuse.status).toBe(404)
   })
 
+  it('sends at most one reset email a minute per user', async () => {
+    const school = await createTestSchool()
+    const student = await createTestStudent(school.tenantId)
+    expect((await appFetch(school.host, '/forgot-password', { form: { email: student.email } })).status).toBe(200)
+    const again = await appFetch(school.host, '/forgot-password', { form: { email: student.email } })
+    expect(again.status).toBe(429)
+    expect(await again.text()).toContain('You can only use this feature once per minute')
+    expect(await count('SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ?', school.tenantId)).toBe(1)
+  })
+
   it("says it can't find an unknown address, in the school's language", async () => {
     const school = await createTestSchool({ language: 'pl' })
     const res = await appFetch(school.host, '/forgot-password', { form: { email: 'nobody@example.com' } })
