@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createResendPeer } from '#tests/peers/resend-peer.ts'
 import { getMailTransport, MailConfigError, MailSendError, OutboxOnlyTransport, parseRetryAfter, ResendTransport, type MailMessage } from './transport.server.ts'
 
@@ -30,6 +30,7 @@ async function sendError(promise: Promise<unknown>) {
 }
 
 beforeEach(() => peer.reset())
+afterEach(() => vi.unstubAllGlobals())
 
 describe('ResendTransport against the Resend peer', () => {
   it('posts the documented request and returns the email id', async () => {
@@ -169,6 +170,13 @@ describe('getMailTransport', () => {
     expect(resend).toBeInstanceOf(ResendTransport)
     const { id } = await resend.send(message())
     expect(id).toBe(peer.accepted[0].id)
+  })
+
+  it('uses the global fetch and the configured URL when no fetch is injected (production)', async () => {
+    vi.stubGlobal('fetch', peer.fetch)
+    const { id } = await getMailTransport({ MAIL_TRANSPORT: 'resend', RESEND_API_KEY: 're_good_key', RESEND_API_URL: 'https://mail-relay.example' }).send(message())
+    expect(id).toBe(peer.accepted[0].id)
+    expect(new URL(peer.requests[0].url).href).toBe('https://mail-relay.example/emails')
   })
 
   it('refuses a missing API key or an unknown transport', () => {

@@ -3,6 +3,7 @@
 // JSON errors { statusCode, name, message }. Tests hand `peer.fetch` to the transport, or serve
 // `peer.app` on a port. Failures can be injected for the next N requests to exercise retries.
 import { Hono, type Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 
 export type AcceptedEmail = {
@@ -15,9 +16,9 @@ export type AcceptedEmail = {
   idempotencyKey: string | null
 }
 
-export type PeerRequest = { method: string; path: string; headers: Record<string, string>; body: string }
+export type PeerRequest = { method: string; url: string; path: string; headers: Record<string, string>; body: string }
 
-type Failure = { status: number; name: string; message: string; retryAfter?: number }
+type Failure = { status: ContentfulStatusCode; name: string; message: string; retryAfter?: number }
 
 // Loose on purpose: "Name <addr@host>" or a bare address, like Resend accepts.
 const ADDRESS = /^(?:[^<>]*<\s*[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+\s*>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/
@@ -40,9 +41,9 @@ const emailBody = z
   .passthrough()
   .refine((b) => b.html !== undefined || b.text !== undefined, { message: 'Either `html` or `text` must be provided.' })
 
-function errorBody(c: Context, status: number, name: string, message: string, headers: Record<string, string> = {}) {
+function errorBody(c: Context, status: ContentfulStatusCode, name: string, message: string, headers: Record<string, string> = {}) {
   for (const [k, v] of Object.entries(headers)) c.header(k, v)
-  return c.json({ statusCode: status, name, message }, status as 400)
+  return c.json({ statusCode: status, name, message }, status)
 }
 
 /** Key order must not matter when comparing two payloads sent under one idempotency key. */
@@ -67,7 +68,7 @@ export function createResendPeer(opts: { apiKey?: string; latencyMs?: number } =
 
   app.post('/emails', async (c) => {
     const raw = await c.req.text()
-    requests.push({ method: c.req.method, path: c.req.path, headers: Object.fromEntries(c.req.raw.headers), body: raw })
+    requests.push({ method: c.req.method, url: c.req.url, path: c.req.path, headers: Object.fromEntries(c.req.raw.headers), body: raw })
 
     const auth = c.req.header('Authorization')
     if (!auth) return errorBody(c, 401, 'missing_api_key', 'Missing API key in the authorization header. Include the following header Authorization: Bearer YOUR_API_KEY in the request.')

@@ -1,3 +1,4 @@
+import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { mailApp } from './app.ts'
 
@@ -13,5 +14,11 @@ describe('mail worker HTTP app', () => {
       const res = await mailApp.request(path, { method })
       expect(res.status, `${method} ${path}`).toBe(404)
     }
+  })
+
+  it('is what the deployed worker serves', async () => {
+    const self = (exports as unknown as { default: Fetcher }).default
+    expect(await (await self.fetch('http://mail.internal/health')).json()).toEqual({ ok: true })
+    expect((await self.fetch('http://mail.internal/dev/mail')).status).toBe(404)
   })
 })
