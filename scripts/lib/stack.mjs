@@ -72,7 +72,7 @@ export function startWrangler({ port, persistTo, logFile, extraArgs = [] }) {
     cwd: root,
     detached: true,
     stdio: ['ignore', log ? 'pipe' : 'inherit', log ? 'pipe' : 'inherit'],
-    env: { ...process.env, ...wranglerEnv },
+    env: { ...process.env, ...wranglerEnv, ...(log ? { FORCE_COLOR: '0', NO_COLOR: '1' } : {}) },
   })
   if (log) {
     child.stdout.pipe(log)
@@ -80,10 +80,9 @@ export function startWrangler({ port, persistTo, logFile, extraArgs = [] }) {
   }
   child.exited = new Promise((resolvePromise) => child.once('exit', (code, signal) => resolvePromise({ code, signal })))
   child.args = args
-  // Never leave workerd behind, however this process ends.
-  const killOnExit = () => killGroup(child.pid, 'SIGKILL')
-  process.once('exit', killOnExit)
-  child.exited.then(() => process.removeListener('exit', killOnExit))
+  // Never leave workerd behind, however this process ends (removed by stopProcessGroup).
+  child.killOnExit = () => killGroup(child.pid, 'SIGKILL')
+  process.once('exit', child.killOnExit)
   return child
 }
 
@@ -110,6 +109,7 @@ export async function stopProcessGroup(child, graceMs = 5000) {
     const hard = Date.now() + 5000
     while (groupAlive(child.pid) && Date.now() < hard) await sleep(100)
   }
+  if (child.killOnExit) process.removeListener('exit', child.killOnExit)
 }
 
 /** GET through 127.0.0.1 with an explicit Host header (no DNS, works for *.localhost and *.test). */

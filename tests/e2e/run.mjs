@@ -67,7 +67,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 function fail(message) {
   console.error(red(`✖ ${message}`))
   if (existsSync(serverLog)) {
-    const lines = readFileSync(serverLog, 'utf8').trimEnd().split('\n')
+    const lines = readFileSync(serverLog, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !/ GET \/(assets\/|favicon|__manifest)/.test(l))
     console.error(dim(`--- last lines of ${relative(root, serverLog)} ---\n${lines.slice(-40).join('\n')}`))
   }
 }

@@ -126,7 +126,11 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
         }
       }
       const where = contexts.flatMap((c) => c.pages().map((p) => p.url())).join(', ')
-      if (error instanceof Error) error.message += `\n    open pages: ${where}${serverErrors.length ? `\n    5xx: ${serverErrors.join('; ')}` : ''}`
+      if (error instanceof Error) {
+        const before = error.message
+        error.message += `\n    open pages: ${where}${serverErrors.length ? `\n    5xx: ${serverErrors.join('; ')}` : ''}\n    screenshots: ${screenshotsDir}/${slugify(name)}-*.png`
+        if (error.stack) error.stack = error.stack.replace(before, error.message)
+      }
       throw error
     } finally {
       for (const c of contexts) await c.close().catch(() => {})
@@ -233,7 +237,7 @@ export function newSchool(language: 'en' | 'pl' = 'en'): NewSchool {
   const slug = unique('e2e')
   return {
     slug,
-    name: `Szkoła ${slug}`,
+    name: `Pracownia ${slug}`,
     language,
     owner: { name: 'Ewa Testowa', email: `${slug}@example.com`, password: 'owner-pass-123' },
   }
