@@ -51,6 +51,7 @@ export function text({ max, min = 1 }: { max: number; min?: number }) {
     .pipe(
       z
         .string()
+        .min(1) // blank is "required", whatever the minimum
         .min(min)
         .max(max)
         .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: msg('validation.invalid') }),

@@ -65,6 +65,6 @@ export const common = defineMessages(
     'status.unknown_host.title': 'Pod tym adresem nie ma szkoły',
     'status.unknown_host.text': 'Pod adresem {host} nie ma żadnej szkoły. Sprawdź adres albo załóż własną szkołę w Coursefront.',
     'status.suspended.title': 'Ta szkoła jest tymczasowo niedostępna',
-    'status.suspended.text': 'Szkoła {name} jest obecnie zawieszona. Zajrzyj tu później.',
+    'status.suspended.text': 'Działalność „{name}” jest obecnie wstrzymana. Zajrzyj tu później.',
   },
 )

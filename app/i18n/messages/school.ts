@@ -58,7 +58,7 @@ export const school = defineMessages(
     'panel.sessions.revoke': 'Wyloguj',
     'panel.sessions.revoked': 'To urządzenie zostało wylogowane.',
     'home.title': 'Panel instruktora',
-    'home.live': 'Szkoła {name} działa',
+    'home.live': '„{name}” działa',
     'home.addresses': 'Adresy',
     'home.address.subdomain': 'Adres na platformie',
     'home.address.custom': 'Własna domena',
