@@ -1,27 +1,9 @@
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
-import { fileURLToPath } from 'node:url'
-import { defineProject } from 'vitest/config'
+import { workersProject } from '../../tests/workers-project.ts'
 
-const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
-
-export default defineProject(async () => {
-  const migrations = await readD1Migrations(`${root}/migrations`)
-  return {
-    root,
-    plugins: [
-      cloudflareTest({
-        // The mail worker itself, with its own wrangler config (queue consumer, cron, D1).
-        main: `${root}/workers/mail/src/index.ts`,
-        wrangler: { configPath: `${root}/workers/mail/wrangler.toml` },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: 'test' } },
-      }),
-    ],
-    test: {
-      name: 'mail-worker',
-      root,
-      include: ['workers/mail/**/*.test.ts'],
-      setupFiles: ['./tests/setup/apply-migrations.ts'],
-      testTimeout: 30_000,
-    },
-  }
+// The mail worker itself, with its own wrangler config (queue consumer, cron, D1).
+export default workersProject({
+  name: 'mail-worker',
+  main: 'workers/mail/src/index.ts',
+  wranglerConfig: 'workers/mail/wrangler.toml',
+  include: ['workers/mail/**/*.test.ts'],
 })
