@@ -1,7 +1,7 @@
 // Test data built through the same model functions the app uses.
 import { env, exports } from 'cloudflare:workers'
 import { getDb } from '#app/db/client.server.ts'
-import { domains } from '#app/db/schema.server.ts'
+import { domains, type DomainStatus } from '#app/db/schema.server.ts'
 import { createSchool } from '#app/models/school.server.ts'
 import { createUser } from '#app/models/user.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -20,7 +20,7 @@ function cachedHash(password: string) {
 let counter = 0
 export type TestSchool = Awaited<ReturnType<typeof createTestSchool>>
 
-export async function createTestSchool(opts: { slug?: string; name?: string; language?: 'en' | 'pl'; customDomain?: string; customDomainStatus?: 'pending' | 'active' } = {}) {
+export async function createTestSchool(opts: { slug?: string; name?: string; language?: 'en' | 'pl'; customDomain?: string; customDomainStatus?: DomainStatus } = {}) {
   const slug = opts.slug ?? `school-${Date.now().toString(36)}-${++counter}`
   const owner = { email: `owner@${slug}.test`, password: 'owner-pass-1' }
   const created = await createSchool(db(), {

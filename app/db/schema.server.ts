@@ -23,6 +23,10 @@ export const tenants = sqliteTable(
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
 )
 
+/** Lifecycle of a custom domain (issue 3); platform subdomains are created `active`. */
+export const DOMAIN_STATUSES = ['pending_dns', 'pending_ownership', 'pending_certificate', 'active', 'failed'] as const
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
+
 export const domains = sqliteTable(
   'domains',
   {
@@ -32,12 +36,54 @@ export const domains = sqliteTable(
       .references(() => tenants.id, { onDelete: 'cascade' }),
     hostname: text('hostname').notNull(),
     kind: text('kind', { enum: ['platform_subdomain', 'custom'] }).notNull(),
-    verificationStatus: text('verification_status', { enum: ['pending', 'active', 'failed'] })
-      .notNull()
-      .default('pending'),
+    verificationStatus: text('verification_status', { enum: DOMAIN_STATUSES }).notNull().default('pending_dns'),
+    /** Other hosts of the school redirect (301) to the primary one while it is active. */
+    isPrimary: integer('is_primary', { mode: 'boolean' }).notNull().default(false),
+    // Cloudflare for SaaS custom hostname, as last seen.
+    cfHostnameId: text('cf_hostname_id'),
+    cfStatus: text('cf_status'),
+    sslStatus: text('ssl_status'),
+    ownershipTxtName: text('ownership_txt_name'),
+    ownershipTxtValue: text('ownership_txt_value'),
+    /** JSON: [{ name, value }] TXT records Cloudflare wants for certificate validation. */
+    sslValidationRecords: text('ssl_validation_records'),
+    /** What the DNS lookup saw last (JSON: { cname, a, aaaa, ownershipTxt }). */
+    dnsObserved: text('dns_observed'),
+    /** Why the domain is in trouble: a translation key (e.g. domains.problem.timeout). */
+    problem: text('problem'),
+    /** The last technical error talking to DNS or Cloudflare (kept, retried later). */
+    lastError: text('last_error'),
+    checkCount: integer('check_count').notNull().default(0),
+    lastCheckedAt: integer('last_checked_at'),
+    nextCheckAt: integer('next_check_at'),
+    verificationStartedAt: integer('verification_started_at'),
+    activatedAt: integer('activated_at'),
+    problemNotifiedAt: integer('problem_notified_at'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('domains_hostname_unique').on(t.hostname), index('domains_tenant_idx').on(t.tenantId)],
+  (t) => [
+    uniqueIndex('domains_hostname_unique').on(t.hostname),
+    index('domains_tenant_idx').on(t.tenantId),
+    index('domains_due_idx').on(t.verificationStatus, t.nextCheckAt),
+  ],
+)
+
+/** Every state change of a domain, per tenant (issue 3 §6). */
+export const domainEvents = sqliteTable(
+  'domain_events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domainId: text('domain_id').notNull(),
+    hostname: text('hostname').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    detail: text('detail'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('domain_events_tenant_domain_idx').on(t.tenantId, t.domainId, t.createdAt)],
 )
 
 export const users = sqliteTable(
@@ -172,6 +218,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
 
 export type Tenant = typeof tenants.$inferSelect
 export type Domain = typeof domains.$inferSelect
+export type DomainEvent = typeof domainEvents.$inferSelect
 export type User = typeof users.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect

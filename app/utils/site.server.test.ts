@@ -100,7 +100,7 @@ describe('SiteCache', () => {
   })
 
   it('resolves a custom domain only once it is verified', async () => {
-    const school = await createTestSchool({ slug: 'custom-school', customDomain: 'learn.custom-school.test', customDomainStatus: 'pending' })
+    const school = await createTestSchool({ slug: 'custom-school', customDomain: 'learn.custom-school.test', customDomainStatus: 'pending_dns' })
     const cache = new SiteCache()
     const db = getDb(env.DB)
     expect((await cache.resolve(db, 'learn.custom-school.test', 'localhost')).kind).toBe('unknown')
