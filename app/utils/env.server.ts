@@ -9,6 +9,10 @@ export interface Env {
   MEDIA: R2Bucket
   MAIL_QUEUE: Queue<MailJob>
   ASSETS?: Fetcher
+  /** The domains worker (custom domain lifecycle). */
+  DOMAINS?: Fetcher
+  /** Development only: local DNS-over-HTTPS and Cloudflare API peers (workers/dev-peers). */
+  DEV_PEERS?: Fetcher
   PLATFORM_HOST: string
   ENVIRONMENT: string
   MAIL_TRANSPORT: string
