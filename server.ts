@@ -11,6 +11,10 @@ import { SiteCache } from '#app/utils/site.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
 const siteCache = new SiteCache()
+
+function shouldRedirectToPrimary(request: Request, hostname: string, primaryHostname: string | null) {
+  return Boolean(primaryHostname) && primaryHostname !== hostname && (request.method === 'GET' || request.method === 'HEAD')
+}
 const handleRemix = createRequestHandler(build as unknown as ServerBuild)
 
 export default {
@@ -25,6 +29,11 @@ export default {
       response = unknownHostPage(statusPageLocale(request), site.hostname)
     } else if (site.kind === 'school' && site.tenant.status === 'suspended') {
       response = suspendedSchoolPage(site.tenant.language, site.tenant.name)
+    } else if (site.kind === 'school' && shouldRedirectToPrimary(request, site.hostname, site.primaryHostname)) {
+      // One address per school when the creator chose a primary domain (issue 3): 301 there.
+      const target = new URL(url)
+      target.hostname = site.primaryHostname!
+      response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
     } else {

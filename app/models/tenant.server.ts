@@ -1,4 +1,5 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
 import { domains, tenants, type Tenant } from '#app/db/schema.server.ts'
 
@@ -12,15 +13,31 @@ export async function getTenantById(db: Db, id: string) {
   return db.query.tenants.findFirst({ where: eq(tenants.id, id) })
 }
 
-/** A custom domain resolves only once it is verified (status active). */
-export async function getTenantByCustomHostname(db: Db, hostname: string) {
+// Host resolution: the tenant and, in the same query, its active primary host (if any), so a
+// cold host costs one D1 query.
+const primary = alias(domains, 'primary_domain')
+const primaryJoin = and(eq(primary.tenantId, tenants.id), eq(primary.isPrimary, true), eq(primary.verificationStatus, 'active'))
+
+export async function getTenantBySlugForRouting(db: Db, slug: string) {
   const rows = await db
-    .select({ tenant: tenants })
+    .select({ tenant: tenants, primaryHostname: primary.hostname })
+    .from(tenants)
+    .leftJoin(primary, primaryJoin)
+    .where(eq(tenants.slug, slug))
+    .limit(1)
+  return rows[0]
+}
+
+/** A custom domain resolves only once it is verified (status active). */
+export async function getTenantByCustomHostnameForRouting(db: Db, hostname: string) {
+  const rows = await db
+    .select({ tenant: tenants, primaryHostname: primary.hostname })
     .from(domains)
     .innerJoin(tenants, eq(tenants.id, domains.tenantId))
+    .leftJoin(primary, primaryJoin)
     .where(and(eq(domains.hostname, hostname), eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
     .limit(1)
-  return rows[0]?.tenant
+  return rows[0]
 }
 
 export async function isSlugTaken(db: Db, slug: string) {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { listDomainsForTenant } from '#app/models/tenant.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
@@ -47,11 +47,14 @@ export default function InstructorHome() {
                 <span className="font-mono text-sm">
                   {d.hostname}
                   {d.port ? `:${d.port}` : ''}
-                  {d.status === 'active' ? null : <span className="ml-2 text-amber-700">({t('home.address.pending')})</span>}
+                  {d.status === 'active' ? null : <span className="ml-2 text-amber-700">({t(`domains.status.${d.status}`)})</span>}
                 </span>
               </li>
             ))}
           </ul>
+          <Link to="/home/settings/domain" className="mt-4 inline-block text-sm font-semibold text-brand-700 hover:underline">
+            {t('home.manage_domains')} →
+          </Link>
         </Card>
         <Card>
           <h2 className="text-lg font-semibold">{t('home.team.title')}</h2>

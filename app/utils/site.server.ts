@@ -2,16 +2,19 @@
 // Forwarding headers (X-Forwarded-Host, Forwarded) are never read.
 import type { Db } from '#app/db/client.server.ts'
 import type { Tenant } from '#app/db/schema.server.ts'
-import { getTenantByCustomHostname, getTenantBySlug } from '#app/models/tenant.server.ts'
+import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
 export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency'>
 
 export type Site =
   | { kind: 'platform'; hostname: string }
-  | { kind: 'school'; hostname: string; via: 'subdomain' | 'custom'; tenant: SchoolTenant }
+  | { kind: 'school'; hostname: string; via: 'subdomain' | 'custom'; tenant: SchoolTenant; primaryHostname: string | null }
   | { kind: 'unknown'; hostname: string }
 
-type Resolved = { kind: 'platform' } | { kind: 'school'; via: 'subdomain' | 'custom'; tenant: SchoolTenant } | { kind: 'unknown' }
+type Resolved =
+  | { kind: 'platform' }
+  | { kind: 'school'; via: 'subdomain' | 'custom'; tenant: SchoolTenant; primaryHostname: string | null }
+  | { kind: 'unknown' }
 
 const POSITIVE_TTL_MS = 60_000
 const NEGATIVE_TTL_MS = 15_000
@@ -70,11 +73,11 @@ export class SiteCache {
     const slug = subdomainSlug(hostname, platform)
     let value: Resolved = { kind: 'unknown' }
     if (slug) {
-      const tenant = await getTenantBySlug(db, slug)
-      if (tenant) value = { kind: 'school', via: 'subdomain', tenant: summarize(tenant) }
+      const row = await getTenantBySlugForRouting(db, slug)
+      if (row) value = { kind: 'school', via: 'subdomain', tenant: summarize(row.tenant), primaryHostname: row.primaryHostname }
     } else if (hostname.includes('.') && hostname.length <= 253) {
-      const tenant = await getTenantByCustomHostname(db, hostname)
-      if (tenant) value = { kind: 'school', via: 'custom', tenant: summarize(tenant) }
+      const row = await getTenantByCustomHostnameForRouting(db, hostname)
+      if (row) value = { kind: 'school', via: 'custom', tenant: summarize(row.tenant), primaryHostname: row.primaryHostname }
     }
     const ttl = value.kind === 'unknown' ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)

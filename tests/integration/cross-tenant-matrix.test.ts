@@ -31,6 +31,7 @@ beforeAll(async () => {
     studentSessionId: victimStudentCookie.split('=')[1].split('.')[0],
     resetToken: await createAuthToken(db(), victim.tenantId, victimStudent.id, 'password_reset'),
     handoverToken: victim.handoverToken,
+    domainId: (await env.DB.prepare("SELECT id FROM domains WHERE hostname = 'victim.test'").first<{ id: string }>())!.id,
     mailId: await enqueueEmail(db(), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
   }
 })
@@ -63,6 +64,8 @@ describe('cross-tenant matrix', () => {
     expect(session).not.toBeNull()
     const tenant = await env.DB.prepare('SELECT status FROM tenants WHERE id = ?').bind(victim.tenantId).first<{ status: string }>()
     expect(tenant?.status).toBe('active')
+    const domain = await env.DB.prepare('SELECT is_primary, verification_status FROM domains WHERE id = ?').bind(objects.domainId).first<{ is_primary: number; verification_status: string }>()
+    expect(domain).toEqual({ is_primary: 0, verification_status: 'active' })
     const tokens = await env.DB.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
     expect(tokens?.n).toBe(0)
   })

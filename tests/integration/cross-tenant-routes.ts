@@ -8,6 +8,7 @@ export type VictimObjects = {
   resetToken: string
   handoverToken: string
   mailId: string
+  domainId: string
 }
 
 export type IdRouteProbe = {
@@ -28,6 +29,12 @@ export const ID_ROUTES: Record<string, IdRouteProbe[]> = {
     { method: 'POST', path: (v) => `/panel/sessions/${v.studentSessionId}` },
   ],
   'operator.schools.$tenantId': [{ method: 'POST', path: (v) => `/operator/schools/${v.tenantId}`, form: { intent: 'suspend' } }],
+  'home_.settings.domain_.$domainId': [
+    { method: 'GET', path: (v) => `/home/settings/domain/${v.domainId}` },
+    { method: 'POST', path: (v) => `/home/settings/domain/${v.domainId}`, form: { intent: 'set_primary' } },
+    { method: 'POST', path: (v) => `/home/settings/domain/${v.domainId}`, form: { intent: 'remove', confirm: 'DELETE' } },
+    { method: 'POST', path: (v) => `/home/settings/domain/${v.domainId}`, form: { intent: 'check' } },
+  ],
   'dev.mail.$id': [{ method: 'GET', path: (v) => `/dev/mail/${v.mailId}` }],
   // The ID travels in the query string here.
   'auth.handover': [{ method: 'GET', path: (v) => `/auth/handover?token=${v.handoverToken}` }],
