@@ -111,9 +111,14 @@ function PlatformHeader({ data }: { data: RootLoaderData }) {
       </Link>
       <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-2">
         {data.devMail ? (
-          <Link to="/dev/mail" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-            {t('platform.nav.mail')}
-          </Link>
+          <>
+            <Link to="/dev/mail" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              {t('platform.nav.mail')}
+            </Link>
+            <Link to="/dev/dns" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              {t('platform.nav.dns')}
+            </Link>
+          </>
         ) : null}
         {data.operator ? (
           <Link to="/operator" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">

@@ -116,3 +116,13 @@ export async function getActivePrimaryHostname(db: Db, tenantId: string) {
   return rows[0]?.hostname ?? null
 }
 
+
+/** Development tools only (platform-level): custom domains of every school still being set up. */
+export async function listUnfinishedCustomDomainsForDevTools(db: Db, limit = 20) {
+  return db
+    .select({ id: domains.id, tenantId: domains.tenantId, hostname: domains.hostname, status: domains.verificationStatus })
+    .from(domains)
+    .where(and(eq(domains.kind, 'custom'), ne(domains.verificationStatus, 'active')))
+    .orderBy(desc(domains.createdAt))
+    .limit(limit)
+}
