@@ -23,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, ['owner', 'admin'])
   // Viewing the page re-checks pending domains (at most every 5 s), so the status is live.
   const result = await domainsService(context.cloudflare.env, tenant.id).list({ refresh: true })
+  // A check may just have activated a domain: let this isolate see it at once.
+  if (result.ok) for (const d of result.body.domains) context.siteCache.invalidateHost(d.hostname)
   const url = new URL(request.url)
   return {
     title: `${getT(request, context)('domains.title')} · ${tenant.name}`,
