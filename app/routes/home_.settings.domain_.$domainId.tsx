@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { domainsService } from '#app/domains/domains-service.server.ts'
+import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { getTenantDomain } from '#app/models/domain.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -20,7 +21,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const domain = await getTenantDomain(context.db, tenant.id, params.domainId ?? '')
   if (!domain) notFound()
-  await requireUser(request, context, ['owner', 'admin'])
+  const user = await requireUser(request, context, ['owner', 'admin'])
   const parsed = await parseForm(DomainActionSchema, request)
   if (!parsed.ok) throw new Response('Bad Request', { status: 400 })
   const service = domainsService(context.cloudflare.env, tenant.id)
@@ -41,5 +42,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   context.siteCache.invalidateTenant(tenant.id)
   context.siteCache.invalidateHost(domain.hostname)
   const done = intent === 'remove' ? 'removed' : intent === 'check' ? 'check_started' : intent === 'set_primary' ? 'primary_set' : 'primary_cleared'
-  return back({ done, host: domain.hostname })
+  const query = new URLSearchParams({ done, host: domain.hostname })
+  // Session cookies are host-only: when the creator's next page lives on another host (the new
+  // primary, or the subdomain after removing the host they are on), hand them over signed in.
+  const current = context.site.hostname
+  const nextHost =
+    intent === 'set_primary' && domain.hostname !== current
+      ? domain.hostname
+      : intent === 'remove' && domain.hostname === current
+        ? `${tenant.slug}.${context.cloudflare.env.PLATFORM_HOST}`
+        : null
+  if (nextHost) {
+    const token = await createAuthToken(context.db, tenant.id, user.id, 'login_handover')
+    const target = new URL(request.url)
+    target.hostname = nextHost
+    target.pathname = '/auth/handover'
+    target.search = new URLSearchParams({ token, next: `/home/settings/domain?${query}` }).toString()
+    return redirect(target.toString())
+  }
+  return redirect(`/home/settings/domain?${query}`)
 }
