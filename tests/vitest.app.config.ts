@@ -1,9 +1,12 @@
-import { workersProject } from './workers-project.ts'
+import { PEERS_D1, workersProject } from './workers-project.ts'
 
-// The built app worker (server.ts + build/server), called through exports.default.fetch.
+// The built app worker (server.ts + build/server), called through exports.default.fetch. Its
+// service bindings reach the bundled domains worker and dev peers (auxiliary workers).
 export default workersProject({
   name: 'app',
   main: 'server.ts',
   wranglerConfig: 'wrangler.toml',
   include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
+  auxiliaryWorkers: ['domains', 'dev-peers'],
+  extraD1: [PEERS_D1],
 })

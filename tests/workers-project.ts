@@ -1,20 +1,61 @@
 // One vitest project per worker, all in workerd with the real migrations applied per test file.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { defineProject } from 'vitest/config'
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 
-export function workersProject({ name, main, wranglerConfig, include }: { name: string; main: string; wranglerConfig: string; include: string[] }) {
+/** D1 of the dev peers (workers/dev-peers/wrangler.toml): bound in projects that run them. */
+export const PEERS_D1 = { binding: 'PEERS_DB', id: '00000000-0000-0000-0000-0000000000d1', migrations: 'workers/dev-peers/migrations' }
+
+/**
+ * A worker of workers/<name> as an auxiliary worker: the bundle `npm run build` made
+ * (build/workers/<name>/index.js) with the bindings of its own wrangler.toml, so service bindings
+ * to it work in tests. D1 bindings with the same id share the test file's storage.
+ */
+function auxiliaryWorker(name: string) {
+  const scriptPath = `${root}/build/workers/${name}/index.js`
+  if (!existsSync(scriptPath)) throw new Error(`${scriptPath} is missing: run \`npm run build\` (it bundles workers/* for the tests)`)
+  const configPath = `${root}/workers/${name}/wrangler.toml`
+  const workerName = /^\s*name\s*=\s*"([^"]+)"/m.exec(readFileSync(configPath, 'utf8'))?.[1]
+  if (!workerName) throw new Error(`${configPath} has no name`)
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath)
+  return { ...workerOptions, name: workerName, modules: true, scriptPath, bindings: { ...workerOptions.bindings, ENVIRONMENT: 'test' } }
+}
+
+export function workersProject({
+  name,
+  main,
+  wranglerConfig,
+  include,
+  auxiliaryWorkers = [],
+  extraD1 = [],
+}: {
+  name: string
+  main: string
+  wranglerConfig: string
+  include: string[]
+  /** workers/<name> directories whose bundles run next to this project's worker. */
+  auxiliaryWorkers?: string[]
+  /** D1 databases beyond the worker's own config (e.g. an auxiliary worker's), migrated per file too. */
+  extraD1?: { binding: string; id: string; migrations: string }[]
+}) {
   return defineProject(async () => {
     const migrations = await readD1Migrations(`${root}/migrations`)
+    const extraMigrations = await Promise.all(extraD1.map(async (d) => ({ binding: d.binding, migrations: await readD1Migrations(`${root}/${d.migrations}`) })))
     return {
       root,
       plugins: [
         cloudflareTest({
           main: `${root}/${main}`,
           wrangler: { configPath: `${root}/${wranglerConfig}` },
-          miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: 'test' } },
+          miniflare: {
+            bindings: { TEST_MIGRATIONS: migrations, TEST_EXTRA_MIGRATIONS: extraMigrations, ENVIRONMENT: 'test' },
+            d1Databases: Object.fromEntries(extraD1.map((d) => [d.binding, d.id])),
+            workers: auxiliaryWorkers.map(auxiliaryWorker),
+          },
         }),
       ],
       test: { name, root, include, setupFiles: ['./tests/setup/apply-migrations.ts'], testTimeout: 30_000 },

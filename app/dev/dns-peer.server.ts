@@ -2,8 +2,8 @@
 // through the DEV_PEERS service binding.
 import { z } from 'zod'
 import type { Env } from '#app/utils/env.server.ts'
+import { DNS_RECORD_TYPES } from './dns-record-types.ts'
 
-export const DNS_RECORD_TYPES = ['CNAME', 'A', 'AAAA', 'TXT'] as const
 const RecordSchema = z.object({ id: z.string(), name: z.string(), type: z.enum(DNS_RECORD_TYPES), value: z.string() })
 export type PeerDnsRecord = z.infer<typeof RecordSchema>
 

@@ -41,3 +41,33 @@ export function schoolWelcomeEmail({ locale, school, name, to, url }: { locale: 
     html: layout(lines),
   }
 }
+
+/** A custom domain could not be connected within 24 hours (issue 3): sent once to each owner. */
+export function domainProblemEmail({
+  locale,
+  school,
+  name,
+  to,
+  hostname,
+  problem,
+  url,
+}: {
+  locale: Locale
+  school: string
+  name: string
+  to: string
+  hostname: string
+  /** Translation key of the reason, e.g. domains.problem.timeout. */
+  problem: string
+  url: string
+}): OutgoingEmail {
+  const t = getTranslator(locale)
+  const lines = [t('mail.greeting', { name }), t('mail.domain_problem.intro', { hostname, school, reason: t(problem) }), t('mail.domain_problem.help'), t('mail.signature', { school })]
+  return {
+    template: 'domain_problem',
+    to,
+    subject: t('mail.domain_problem.subject', { hostname }),
+    text: [lines[0], lines[1], `${t('mail.domain_problem.action')}: ${url}`, ...lines.slice(2)].join('\n\n'),
+    html: layout(lines, { label: t('mail.domain_problem.action'), url }),
+  }
+}

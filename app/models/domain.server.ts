@@ -1,6 +1,6 @@
 // Domains of a school. Every function takes the tenant explicitly, except the two marked
 // platform-level (hostname uniqueness across schools, the domains worker's due-list).
-import { and, asc, desc, eq, inArray, lte, ne } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { domainEvents, domains, type Domain, type DomainStatus } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -125,4 +125,25 @@ export async function listUnfinishedCustomDomainsForDevTools(db: Db, limit = 20)
     .where(and(eq(domains.kind, 'custom'), ne(domains.verificationStatus, 'active')))
     .orderBy(desc(domains.createdAt))
     .limit(limit)
+}
+
+export async function countTenantCustomDomains(db: Db, tenantId: string) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(domains)
+    .where(and(eq(domains.tenantId, tenantId), eq(domains.kind, 'custom')))
+  return Number(rows[0]?.n ?? 0)
+}
+
+/**
+ * Marks the owners as told about this domain's problem. True only for the one caller that set
+ * it, so a cron run and a page refresh racing each other send one email, not two.
+ */
+export async function claimProblemNotification(db: Db, tenantId: string, domainId: string, now = Date.now()) {
+  const claimed = await db
+    .update(domains)
+    .set({ problemNotifiedAt: now, updatedAt: now })
+    .where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId), isNull(domains.problemNotifiedAt)))
+    .returning({ id: domains.id })
+  return claimed.length > 0
 }

@@ -49,11 +49,26 @@ export function freePort(host = '127.0.0.1') {
 }
 
 /** Apply migrations and seed the demo schools (idempotent). Output only shows on failure. */
-export function seed({ persistTo, platformHost, quiet = true } = {}) {
+export async function seed({ persistTo, platformHost, quiet = true } = {}) {
   const args = [join(root, 'scripts', 'seed.ts')]
   if (persistTo) args.push('--persist-to', persistTo)
   if (platformHost) args.push('--platform-host', platformHost)
-  return run(bin('tsx'), args, { env: wranglerEnv, quiet })
+  const code = await run(bin('tsx'), args, { env: wranglerEnv, quiet })
+  return code === 0 ? migrateDevPeers({ persistTo, quiet }) : code
+}
+
+/**
+ * The dev peers (workers/dev-peers) keep their state in their own D1 database: apply its
+ * migrations to the same local state `wrangler dev` uses. Without --persist-to, wrangler would
+ * pick workers/dev-peers/.wrangler/state; `wrangler dev` run from the root keeps every worker's
+ * state in the root's .wrangler/state.
+ */
+export function migrateDevPeers({ persistTo, quiet = true } = {}) {
+  const config = join(root, 'workers', 'dev-peers', 'wrangler.toml')
+  if (!existsSync(config)) return Promise.resolve(0)
+  const args = ['d1', 'migrations', 'apply', 'PEERS_DB', '--local', '-c', config, '--persist-to', persistTo ?? join(root, '.wrangler', 'state')]
+  // CI=true: no "apply these migrations?" prompt.
+  return run(bin('wrangler'), args, { env: { ...wranglerEnv, CI: 'true' }, quiet })
 }
 
 /**

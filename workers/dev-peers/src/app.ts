@@ -1,0 +1,31 @@
+// The dev peers' HTTP surface (development only):
+//   GET  /dns-query?name=&type=                         DNS-over-HTTPS, JSON API
+//   *    /client/v4/zones/:zoneId/custom_hostnames[/:id] Cloudflare for SaaS custom hostnames API
+//   *    /_peer/…                                        records, faults, state, request log (control.ts)
+import { Hono } from 'hono'
+import { control } from './control.ts'
+import { customHostnamesPeer } from './custom-hostnames.ts'
+import { dohPeer } from './doh.ts'
+import type { PeersHono } from './env.ts'
+
+export const peersApp = new Hono<PeersHono>()
+
+// Never a real service: outside development and tests it answers nothing.
+peersApp.use('*', async (c, next) => {
+  if (c.env.ENVIRONMENT !== 'development' && c.env.ENVIRONMENT !== 'test') return c.body(null, 404)
+  return next()
+})
+
+peersApp.get('/', (c) =>
+  c.json({
+    peers: {
+      doh: 'GET /dns-query?name=<host>&type=A|AAAA|CNAME|TXT (Accept: application/dns-json)',
+      cloudflare: 'POST|GET /client/v4/zones/:zoneId/custom_hostnames, GET|PATCH|DELETE …/:id (Authorization: Bearer <PEER_CF_API_TOKEN>)',
+      control: 'GET /_peer/state, GET|POST|DELETE /_peer/dns/records, GET|POST|DELETE /_peer/faults, PATCH /_peer/custom-hostnames/:id, GET /_peer/requests, POST /_peer/reset',
+    },
+  }),
+)
+peersApp.route('/dns-query', dohPeer)
+peersApp.route('/client/v4/zones/:zoneId/custom_hostnames', customHostnamesPeer)
+peersApp.route('/_peer', control)
+peersApp.notFound((c) => c.json({ error: 'Not found' }, 404))

@@ -1,0 +1,28 @@
+import type { MailJob } from '#app/utils/env.server.ts'
+
+/** Bindings and vars of the domains worker (workers/domains/wrangler.toml). */
+export type DomainsWorkerEnv = {
+  DB: D1Database
+  MAIL_QUEUE?: Queue<MailJob>
+  /** Development only: the DNS and Cloudflare peers (workers/dev-peers). */
+  DEV_PEERS?: Fetcher
+  ENVIRONMENT: string
+  PLATFORM_HOST: string
+  CF_API_BASE?: string
+  CF_ZONE_ID: string
+  /** A secret in production. */
+  CF_API_TOKEN: string
+  DOH_URL?: string
+  CNAME_TARGET: string
+  APEX_A_RECORDS?: string
+  APEX_AAAA_RECORDS?: string
+  SCHOOL_URL_TEMPLATE: string
+  MAIL_FROM?: string
+}
+
+/** One JSON line per event, like the app's logs. */
+export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
+  const line = JSON.stringify({ event, ...fields })
+  if (level === 'error') console.error(line)
+  else console.log(line)
+}
