@@ -81,6 +81,7 @@ function printBanner() {
     row('Creator signup', url(host, '/signup')),
     row('Operator console', url(host, '/operator')),
     row('Dev mail viewer', url(host, '/dev/mail')),
+    row('Dev DNS', url(host, '/dev/dns')),
     '',
   ]
   for (const t of tenants) {
