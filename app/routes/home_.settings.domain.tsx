@@ -247,7 +247,7 @@ export default function DomainSettings() {
       {errorKey ? <Alert>{t(errorKey.startsWith('domains.error.') ? errorKey : 'domains.error.provider')}</Alert> : null}
       {custom.length < 5 ? (
         <Card>
-          <Form method="post" className="flex flex-wrap items-start gap-3" noValidate>
+          <Form method="post" className="flex flex-wrap items-start gap-3" noValidate key={custom.length}>
             <Field
               className="min-w-64 flex-1"
               label={t('domains.add.label')}
