@@ -22,6 +22,8 @@ import { DohError, normaliseName, type DohClient } from './doh.server.ts'
 export const VERIFICATION_WINDOW_MS = 24 * 60 * 60 * 1000
 export const BASE_CHECK_DELAY_MS = 60_000
 export const MAX_CHECK_DELAY_MS = 30 * 60_000
+/** Active domains are looked at again now and then, so one that moved away is noticed. */
+export const ACTIVE_RECHECK_MS = 6 * 60 * 60_000
 
 export type LifecycleConfig = {
   cnameTarget: string
@@ -199,7 +201,7 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
     const patch = {
       ...checkBookkeeping(domain, now),
       lastError: describeAdapterError(error),
-      nextCheckAt: domain.verificationStatus === 'active' || domain.verificationStatus === 'failed' ? domain.nextCheckAt : now + nextCheckDelayMs(domain.checkCount + 1, error.retryAfterSeconds),
+      nextCheckAt: domain.verificationStatus === 'failed' ? domain.nextCheckAt : now + nextCheckDelayMs(domain.checkCount + 1, error.retryAfterSeconds),
     }
     await updateDomain(deps.db, domain.tenantId, domain.id, patch)
     logDomainEvent('domain_check_error', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, reason, retryable: error.retryable, error: patch.lastError }, 'error')
@@ -231,7 +233,7 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
     sslValidationRecords: validationRecords.length ? JSON.stringify(validationRecords) : domain.sslValidationRecords,
     dnsObserved: JSON.stringify(observed),
     // Progress earns a quick next look; otherwise back off.
-    nextCheckAt: pending ? now + (changed ? BASE_CHECK_DELAY_MS : nextCheckDelayMs(domain.checkCount + 1)) : null,
+    nextCheckAt: pending ? now + (changed ? BASE_CHECK_DELAY_MS : nextCheckDelayMs(domain.checkCount + 1)) : status === 'active' ? now + ACTIVE_RECHECK_MS : null,
     activatedAt: status === 'active' ? (domain.activatedAt ?? now) : domain.activatedAt,
   }
   const detail = `${reason}: cloudflare status=${ch.status ?? '-'} ssl=${ch.ssl.status ?? '-'}${problem ? ` ${problem}` : ''}`

@@ -96,12 +96,12 @@ export async function listDomainEvents(db: Db, tenantId: string, domainId: strin
     .limit(limit)
 }
 
-/** Platform-level, for the domains worker's cron: pending domains whose next check is due. */
+/** Platform-level, for the domains worker's cron: pending domains whose next check is due, and active ones due a health check. */
 export async function listDueDomainsAcrossTenants(db: Db, now = Date.now(), limit = 50) {
   return db
     .select()
     .from(domains)
-    .where(and(eq(domains.kind, 'custom'), inArray(domains.verificationStatus, PENDING_STATUSES), lte(domains.nextCheckAt, now)))
+    .where(and(eq(domains.kind, 'custom'), inArray(domains.verificationStatus, [...PENDING_STATUSES, 'active']), lte(domains.nextCheckAt, now)))
     .orderBy(asc(domains.nextCheckAt))
     .limit(limit)
 }

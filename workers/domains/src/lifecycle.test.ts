@@ -55,17 +55,33 @@ describe('domain lifecycle', () => {
     }
     expect(seen).toEqual(['pending_certificate', 'pending_certificate', 'active', 'active'])
     view = await viewOf(school.tenantId, added.id)
-    expect(view).toMatchObject({ status: 'active', lastError: null, nextCheckAt: null })
+    expect(view).toMatchObject({ status: 'active', lastError: null })
+    // Active domains get a health check every 6 hours (activated at t0 + 5 h).
+    expect(view.nextCheckAt).toBe(t0 + 5 * HOUR + 6 * HOUR)
     // The certificate record stays listed (and seen) after Cloudflare drops it.
     expect(view.records.map((r) => r.seen)).toEqual([true, true, true])
     expect(view.events.map((e) => e.toStatus).reverse()).toEqual(['pending_dns', 'pending_ownership', 'pending_certificate', 'active'])
     const stored = await row(school.tenantId, added.id)
     expect(stored).toMatchObject({ cfStatus: 'active', sslStatus: 'active' })
     expect(stored?.activatedAt).toBe(t0 + 5 * HOUR)
-    // Active domains leave the cron's list.
+    // Between health checks an active domain costs the cron nothing.
     const requests = (await peers.requests('cloudflare')).length
     await runCron(t0 + 7 * HOUR)
     expect((await peers.requests('cloudflare')).length).toBe(requests)
+  })
+
+  it('notices at its health check that an active domain moved away, and stops routing it', async () => {
+    const school = await createTestSchool()
+    const added = await addDomain(school.tenantId, 'kurs.przeprowadzka.pl')
+    await setRecords(added)
+    const t0 = Date.now()
+    for (let i = 1; i <= 6 && (await viewOf(school.tenantId, added.id)).status !== 'active'; i++) await runCron(t0 + i * HOUR)
+    expect((await viewOf(school.tenantId, added.id)).status).toBe('active')
+    await peers.forceHostname('kurs.przeprowadzka.pl', { status: 'moved' })
+    await runCron(t0 + 20 * HOUR)
+    const view = await viewOf(school.tenantId, added.id)
+    expect(view).toMatchObject({ status: 'failed', problem: 'domains.problem.moved', nextCheckAt: null })
+    expect(view.events[0]).toMatchObject({ fromStatus: 'active', toStatus: 'failed' })
   })
 
   it('shows A/AAAA records for a root domain and accepts them as routing', async () => {
