@@ -59,7 +59,7 @@ function CopyButton({ value }: { value: string }) {
   return (
     <button
       type="button"
-      className="rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+      className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
       onClick={() => {
         void navigator.clipboard?.writeText(value).then(() => {
           setCopied(true)
@@ -129,7 +129,29 @@ function DomainCard({ domain, port, now }: { domain: DomainView; port: string; n
         <div>
           <h3 className="mb-2 text-sm font-semibold">{t('domains.records.title')}</h3>
           {domain.apex ? <p className="mb-2 text-sm text-slate-600">{t('domains.records.apex_hint', { hostname: domain.hostname })}</p> : null}
-          <div className="overflow-x-auto">
+          {/* Small screens: one block per record instead of a cramped table. */}
+          <ul className="space-y-3 sm:hidden">
+            {domain.records.map((r) => (
+              <li key={`${r.type}-${r.name}-${r.value}`} className="rounded-lg border border-slate-200 p-3 text-sm" data-record-type={r.type}>
+                <p className="flex items-center justify-between gap-2">
+                  <span className="font-mono font-semibold">{r.type}</span>
+                  <span className="text-xs">
+                    {r.seen === null ? null : r.seen ? <span className="text-emerald-700">✓ {t('domains.records.seen')}</span> : <span className="text-amber-700">{t('domains.records.missing')}</span>}
+                  </span>
+                </p>
+                <p className="mt-1 text-xs text-slate-500">{t('domains.records.name')}</p>
+                <p className="flex items-start justify-between gap-2 font-mono break-all">
+                  {r.name} <CopyButton value={r.name} />
+                </p>
+                <p className="mt-1 text-xs text-slate-500">{t('domains.records.value')}</p>
+                <p className="flex items-start justify-between gap-2 font-mono break-all">
+                  {r.value} <CopyButton value={r.value} />
+                </p>
+                <p className="mt-1 text-xs text-slate-600">{t(`domains.records.purpose.${r.purpose}`)}</p>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto sm:block">
             <table className="min-w-full text-left text-sm">
               <thead className="text-slate-500">
                 <tr>
