@@ -5,7 +5,8 @@ import { createRequestHandler, type ServerBuild } from '@remix-run/cloudflare'
 // @ts-ignore the bundle exists only after the build; it has no type declarations
 import * as build from './build/server/index.js'
 import { getDb } from '#app/db/client.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
+import { mediaOrigins } from '#app/media/origins.server.ts'
+import { isDevelopment, type Env } from '#app/utils/env.server.ts'
 import { applySecurityHeaders, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
@@ -17,11 +18,32 @@ function shouldRedirectToPrimary(request: Request, hostname: string, primaryHost
 }
 const handleRemix = createRequestHandler(build as unknown as ServerBuild)
 
+/**
+ * media.{PLATFORM_HOST}: public images, served by the media worker (GET/HEAD only, without the
+ * visitor's cookies). s3.{PLATFORM_HOST}, development only: the S3 peer that takes presigned
+ * uploads (workers/dev-peers). Neither is a site: no session, no CSRF check, no Remix.
+ */
+async function forwardServiceHost(request: Request, env: Env, hostname: string): Promise<Response | null> {
+  if (hostname === `media.${env.PLATFORM_HOST}` && env.MEDIA_WORKER) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
+    const headers = new Headers()
+    for (const name of ['accept', 'if-none-match', 'if-modified-since', 'range']) {
+      const value = request.headers.get(name)
+      if (value) headers.set(name, value)
+    }
+    return env.MEDIA_WORKER.fetch(new Request(request.url, { method: request.method, headers }))
+  }
+  if (hostname === `s3.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) return env.DEV_PEERS.fetch(request)
+  return null
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
+    const url = new URL(request.url)
+    const forwarded = await forwardServiceHost(request, env, url.hostname)
+    if (forwarded) return forwarded
     const nonce = newNonce()
     const db = getDb(env.DB)
-    const url = new URL(request.url)
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
     let response: Response
@@ -42,9 +64,12 @@ export default {
 
     // Responses from Remix may have immutable headers: copy before decorating.
     response = new Response(response.body, response)
+    const media = mediaOrigins(env, request)
     applySecurityHeaders(response.headers, {
       nonce,
       request,
+      imgSrcExtra: media.mediaOrigin,
+      connectSrcExtra: media.s3Endpoint,
       // The platform's signup form ends on the new school's own host.
       formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
     })

@@ -18,6 +18,7 @@ import { cx } from '#app/components/ui.tsx'
 import { getTranslator, LOCALES } from '#app/i18n/i18n.ts'
 import stylesheet from '#app/styles/tailwind.css?url'
 import { getCurrentUser } from '#app/utils/auth.server.ts'
+import { mediaUrl } from '#app/media/origins.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { useNonce } from '#app/utils/nonce.ts'
@@ -36,7 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const user = await getCurrentUser(request, context)
     return {
       locale,
-      site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug },
+      // From the cached tenant (site.server.ts): no extra query per request.
+      site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug, avatarUrl: site.tenant.avatarPath ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath) : null },
       user: user ? { name: user.name, role: user.role } : null,
       operator: null,
       devMail: false,
@@ -45,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await getCurrentOperator(request, context)
   return {
     locale,
-    site: { kind: 'platform' as const, name: 'Coursefront', slug: null },
+    site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null },
     user: null,
     operator: operator ? { name: operator.name } : null,
     devMail: isDevelopment(context.cloudflare.env),
@@ -62,7 +64,9 @@ function SchoolHeader({ data }: { data: RootLoaderData }) {
     cx('rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')
   return (
     <>
-      <Link to="/" className="text-lg font-bold tracking-tight text-slate-900">
+      <Link to="/" className="flex items-center gap-3 text-lg font-bold tracking-tight text-slate-900">
+        {/* Decorative: the school's name follows it. */}
+        {data.site.avatarUrl ? <img src={data.site.avatarUrl} alt="" width={36} height={36} className="size-9 rounded-full object-cover" data-school-avatar /> : null}
         {data.site.name}
       </Link>
       <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-1">

@@ -7,6 +7,6 @@ export default workersProject({
   main: 'server.ts',
   wranglerConfig: 'wrangler.toml',
   include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
-  auxiliaryWorkers: ['domains', 'dev-peers'],
+  auxiliaryWorkers: ['domains', 'media', 'dev-peers'],
   extraD1: [PEERS_D1],
 })

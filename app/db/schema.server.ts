@@ -18,6 +18,9 @@ export const tenants = sqliteTable(
     status: text('status', { enum: ['active', 'suspended'] }).notNull().default('active'),
     language: text('language', { enum: ['en', 'pl'] }).notNull(),
     currency: text('currency').notNull(),
+    /** Media keys (media_objects.key, context avatar/cover) of the school's images; served from the media host. */
+    avatarPath: text('avatar_path'),
+    coverPath: text('cover_path'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -84,6 +87,33 @@ export const domainEvents = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('domain_events_tenant_domain_idx').on(t.tenantId, t.domainId, t.createdAt)],
+)
+
+/** Uploaded files (issue 4): one row per R2 object under `tenants/{tenantId}/…`. */
+export const MEDIA_STATUSES = ['pending', 'ready'] as const
+export type MediaStatus = (typeof MEDIA_STATUSES)[number]
+
+export const mediaObjects = sqliteTable(
+  'media_objects',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** R2 key `tenants/{tenantId}/{context}/{random}.{ext}` (app/media/policy.ts objectKey). */
+    key: text('key').notNull(),
+    context: text('context').notNull(),
+    /** The kind the extension declared; confirmed from the bytes on completion. */
+    kind: text('kind').notNull(),
+    originalFilename: text('original_filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    status: text('status', { enum: MEDIA_STATUSES }).notNull().default('pending'),
+    createdBy: text('created_by'),
+    createdAt: integer('created_at').notNull(),
+    completedAt: integer('completed_at'),
+  },
+  (t) => [uniqueIndex('media_objects_key_unique').on(t.key), index('media_objects_tenant_idx').on(t.tenantId, t.context, t.createdAt), index('media_objects_status_idx').on(t.status, t.createdAt)],
 )
 
 export const users = sqliteTable(
@@ -223,5 +253,6 @@ export type User = typeof users.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect
 export type Operator = typeof operators.$inferSelect
+export type MediaObject = typeof mediaObjects.$inferSelect
 export type UserRole = User['role']
 

@@ -11,7 +11,7 @@ export const RESERVED_SLUGS = new Set([
   'media', 'cdn', 'img', 'images', 'files', 'dev', 'staging', 'test', 'demo', 'help', 'support', 'status', 'docs',
   'blog', 'login', 'signup', 'register', 'account', 'billing', 'pay', 'payments', 'checkout', 'webhooks', 'hooks',
   'auth', 'sso', 'dashboard', 'home', 'panel', 'coursefront', 'security', 'abuse', 'postmaster', 'hostmaster',
-  'root', 'ns1', 'ns2', 'ftp', 'localhost',
+  'root', 'ns1', 'ns2', 'ftp', 'localhost', 's3',
 ])
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
+import { mediaUrl } from '#app/media/origins.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 
@@ -9,9 +10,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getT(request, context)
   if (context.site.kind === 'school') {
-    return { kind: 'school' as const, title: context.site.tenant.name, name: context.site.tenant.name }
+    const { tenant } = context.site
+    return { kind: 'school' as const, title: tenant.name, name: tenant.name, coverUrl: tenant.coverPath ? mediaUrl(context.cloudflare.env, request, tenant.coverPath) : null }
   }
-  return { kind: 'platform' as const, title: t('platform.title'), name: 'Coursefront' }
+  return { kind: 'platform' as const, title: t('platform.title'), name: 'Coursefront', coverUrl: null }
 }
 
 function PlatformLanding() {
@@ -38,10 +40,17 @@ function PlatformLanding() {
   )
 }
 
-function SchoolHome({ name }: { name: string }) {
+function SchoolHome({ name, coverUrl }: { name: string; coverUrl: string | null }) {
   const t = useT()
   return (
-    <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-16 text-center text-white shadow-lg sm:px-12">
+    <section className="relative isolate overflow-hidden rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-16 text-center text-white shadow-lg sm:px-12">
+      {coverUrl ? (
+        <>
+          {/* Decorative background; a dark layer keeps the welcome text readable on any photo. */}
+          <img src={coverUrl} alt="" className="absolute inset-0 -z-20 size-full object-cover" data-school-cover />
+          <div className="absolute inset-0 -z-10 bg-slate-900/55" />
+        </>
+      ) : null}
       <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t('school.home.welcome', { name })}</h1>
       <p className="mx-auto mt-4 max-w-2xl text-lg text-brand-100">{t('school.home.text')}</p>
       <Link to="/courses" className="mt-8 inline-block rounded-md bg-white px-6 py-3 font-semibold text-brand-700 shadow hover:bg-brand-50">
@@ -53,5 +62,5 @@ function SchoolHome({ name }: { name: string }) {
 
 export default function Index() {
   const data = useLoaderData<typeof loader>()
-  return data.kind === 'school' ? <SchoolHome name={data.name} /> : <PlatformLanding />
+  return data.kind === 'school' ? <SchoolHome name={data.name} coverUrl={data.coverUrl} /> : <PlatformLanding />
 }

@@ -55,6 +55,9 @@ export default function InstructorHome() {
           <Link to="/home/settings/domain" className="mt-4 inline-block text-sm font-semibold text-brand-700 hover:underline">
             {t('home.manage_domains')} →
           </Link>
+          <Link to="/home/settings/page" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
+            {t('page_settings.title')}: {t('page_settings.link')} →
+          </Link>
         </Card>
         <Card>
           <h2 className="text-lg font-semibold">{t('home.team.title')}</h2>

@@ -11,7 +11,13 @@ export interface Env {
   ASSETS?: Fetcher
   /** The domains worker (custom domain lifecycle). */
   DOMAINS?: Fetcher
-  /** Development only: local DNS-over-HTTPS and Cloudflare API peers (workers/dev-peers). */
+  /** The media worker (image uploads, public serving of media.{PLATFORM_HOST}; app/media/contract.ts). */
+  MEDIA_WORKER?: Fetcher
+  /** Public origin of served images, e.g. https://media.coursefront.com (app/media/origins.server.ts). */
+  MEDIA_ORIGIN?: string
+  /** Origin browsers PUT presigned uploads to (R2's S3 API; in development the S3 peer). */
+  S3_ENDPOINT?: string
+  /** Development only: local DNS-over-HTTPS, Cloudflare API and S3 peers (workers/dev-peers). */
   DEV_PEERS?: Fetcher
   PLATFORM_HOST: string
   ENVIRONMENT: string

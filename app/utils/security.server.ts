@@ -34,16 +34,30 @@ export function newNonce() {
 
 export function applySecurityHeaders(
   headers: Headers,
-  { nonce, request, formActionExtra }: { nonce: string; request: Request; formActionExtra?: string },
+  {
+    nonce,
+    request,
+    formActionExtra,
+    imgSrcExtra,
+    connectSrcExtra,
+  }: {
+    nonce: string
+    request: Request
+    formActionExtra?: string
+    /** The media origin (uploaded images). */
+    imgSrcExtra?: string
+    /** The S3 endpoint origin browsers PUT presigned uploads to. */
+    connectSrcExtra?: string
+  },
 ) {
   const https = new URL(request.url).protocol === 'https:'
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    `img-src 'self' data: https:${imgSrcExtra ? ` ${imgSrcExtra}` : ''}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${connectSrcExtra ? ` ${connectSrcExtra}` : ''}`,
     "object-src 'none'",
     "base-uri 'self'",
     `form-action 'self'${formActionExtra ? ` ${formActionExtra}` : ''}`,

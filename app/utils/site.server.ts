@@ -4,7 +4,8 @@ import type { Db } from '#app/db/client.server.ts'
 import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
-export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency'>
+// avatarPath/coverPath ride along so the header and home page show them without another query.
+export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath'>
 
 export type Site =
   | { kind: 'platform'; hostname: string }
@@ -39,7 +40,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null }
 }
 
 /**

@@ -1,6 +1,8 @@
 /** Bindings and vars of the dev peers (workers/dev-peers/wrangler.toml). */
 export type PeersEnv = {
   PEERS_DB: D1Database
+  /** The media bucket (same bucket_name as the media worker's MEDIA): the S3 peer writes here. */
+  MEDIA: R2Bucket
   ENVIRONMENT: string
   PEER_CF_API_TOKEN: string
   PEER_ZONE_ID: string
@@ -9,6 +11,12 @@ export type PeersEnv = {
   PEER_APEX_IPS: string
   /** Comma-separated TLDs refused with Cloudflare's code 1409. */
   PEER_REFUSED_TLDS: string
+  /** S3 peer (src/s3.ts): must match S3_* of workers/media/wrangler.toml. */
+  PEER_S3_BUCKET: string
+  PEER_S3_ACCESS_KEY_ID: string
+  PEER_S3_SECRET_ACCESS_KEY: string
+  /** Page origins allowed by CORS: http(s)://*.{this} (the platform host). */
+  PEER_S3_CORS_HOST: string
 }
 
 export type PeersHono = { Bindings: PeersEnv }
