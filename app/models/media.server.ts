@@ -112,3 +112,11 @@ export async function updateTenantImages(db: Db, tenantId: string, images: { ava
     .returning({ id: tenants.id })
   return rows.length > 0
 }
+
+/** After an image is deleted: the school's avatar / cover must not point at it any more. */
+export async function clearTenantImagePath(db: Db, tenantId: string, path: string) {
+  await db.batch([
+    db.update(tenants).set({ avatarPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.avatarPath, path))),
+    db.update(tenants).set({ coverPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.coverPath, path))),
+  ])
+}

@@ -6,11 +6,11 @@
 //   GET  /{key}   public serving of ready objects (the app forwards media.{PLATFORM_HOST} here)
 // The API answers only on the service-binding origin (MEDIA_SERVICE_ORIGIN): a request that came in
 // through the public media host can never reach it, even if forwarded with another method.
-import { and, eq } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { isDevelopment } from '#app/utils/env.server.ts'
+import { readJsonBody } from '../../shared/json-body.ts'
 import { getDb, type Db } from '#app/db/client.server.ts'
-import { tenants } from '#app/db/schema.server.ts'
 import { MEDIA_SERVICE_ORIGIN, type CompleteBody, type InitiateBody, type MediaErrorBody } from '#app/media/contract.ts'
 import {
   extensionAllowed,
@@ -27,7 +27,7 @@ import {
 } from '#app/media/policy.ts'
 import { presignUrl } from '#app/media/sigv4.server.ts'
 import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
-import { deleteTenantMediaObject, getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
+import { clearTenantImagePath, deleteTenantMediaObject, getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { logEvent, type MediaWorkerEnv } from './env.ts'
 
@@ -56,23 +56,12 @@ const initiateSchema = z.object({
 const completeSchema = z.object({ path: z.string().min(1).max(300) })
 const deleteSchema = z.object({ path: z.string().min(1).max(300), context: z.enum(IMAGE_CONTEXTS) })
 
-async function jsonBody<T extends z.ZodTypeAny>(c: Ctx, schema: T): Promise<z.output<T> | null> {
-  let value: unknown
-  try {
-    value = await c.req.json()
-  } catch {
-    return null
-  }
-  const parsed = schema.safeParse(value)
-  return parsed.success ? parsed.data : null
-}
 
 function ttlSeconds(env: MediaWorkerEnv) {
   const n = Number(env.UPLOAD_URL_TTL_SECONDS ?? DEFAULT_TTL)
   return Number.isInteger(n) && n >= 1 && n <= 3600 ? n : DEFAULT_TTL
 }
 
-const isDev = (env: MediaWorkerEnv) => env.ENVIRONMENT === 'development' || env.ENVIRONMENT === 'test'
 
 /**
  * Development and tests only: `wrangler dev` may run on any port (e2e picks a free one), so the app
@@ -82,7 +71,7 @@ const isDev = (env: MediaWorkerEnv) => env.ENVIRONMENT === 'development' || env.
 function origin(c: Ctx, configured: string, header: string) {
   const fallback = new URL(configured).origin
   const given = c.req.header(header)
-  if (!given || !isDev(c.env)) return fallback
+  if (!given || !isDevelopment(c.env)) return fallback
   try {
     const url = new URL(given)
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === new URL(configured).hostname) return url.origin
@@ -112,7 +101,7 @@ export function imagesRoutes() {
   })
 
   routes.post('/initiate', async (c) => {
-    const body = await jsonBody(c, initiateSchema)
+    const body = await readJsonBody(c, initiateSchema)
     if (!body) return fail(c, 400, 'media.error.upload_failed')
     const { db, tenantId } = c.var
     const { context, filename, size } = body
@@ -147,7 +136,7 @@ export function imagesRoutes() {
   })
 
   routes.post('/complete', async (c) => {
-    const body = await jsonBody(c, completeSchema)
+    const body = await readJsonBody(c, completeSchema)
     if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
     const { db, tenantId } = c.var
     const key = body.path
@@ -182,15 +171,14 @@ export function imagesRoutes() {
   })
 
   routes.post('/delete', async (c) => {
-    const body = await jsonBody(c, deleteSchema)
+    const body = await readJsonBody(c, deleteSchema)
     if (!body || !isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
     const { db, tenantId } = c.var
     const row = await getTenantMediaObject(db, tenantId, body.path)
     if (!row) return notFound(c)
     await discard(c, body.path)
     // The school's avatar / cover no longer points at a deleted image.
-    await db.update(tenants).set({ avatarPath: null }).where(and(eq(tenants.id, tenantId), eq(tenants.avatarPath, body.path)))
-    await db.update(tenants).set({ coverPath: null }).where(and(eq(tenants.id, tenantId), eq(tenants.coverPath, body.path)))
+    await clearTenantImagePath(db, tenantId, body.path)
     return c.json(true)
   })
 

@@ -3,6 +3,7 @@
 // school's domain id is simply not found.
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { readJsonBody } from '../../../shared/json-body.ts'
 import { getDb, type Db } from '#app/db/client.server.ts'
 import type { DomainStatus } from '#app/db/schema.server.ts'
 import type { DomainBody, DomainErrorBody, DomainsListBody } from '#app/domains/contract.ts'
@@ -46,16 +47,6 @@ const error = (c: Ctx, status: 400 | 404 | 409 | 502, key: string) => c.json<Dom
 const addSchema = z.object({ hostname: z.string().max(2000) })
 const primarySchema = z.object({ primary: z.boolean() })
 
-async function jsonBody<T extends z.ZodTypeAny>(c: Ctx, schema: T): Promise<z.output<T> | null> {
-  let value: unknown
-  try {
-    value = await c.req.json()
-  } catch {
-    return null
-  }
-  const parsed = schema.safeParse(value)
-  return parsed.success ? parsed.data : null
-}
 
 export function domainsRoutes(deps: WorkerDeps = {}) {
   const routes = new Hono<Env>()
@@ -96,7 +87,7 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
 
   routes.post('/', async (c) => {
     const { db, tenantId, lifecycle, config } = c.var
-    const body = await jsonBody(c, addSchema)
+    const body = await readJsonBody(c, addSchema)
     if (!body) return error(c, 400, 'validation.required')
     const check = checkCustomHostname(body.hostname, config.PLATFORM_HOST)
     if (!check.ok) return error(c, 400, check.error)
@@ -145,7 +136,7 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
 
   routes.post('/:id/primary', async (c) => {
     const { db, tenantId, lifecycle } = c.var
-    const body = await jsonBody(c, primarySchema)
+    const body = await readJsonBody(c, primarySchema)
     if (!body) return error(c, 400, 'validation.required')
     const domain = await getTenantDomain(db, tenantId, c.req.param('id'))
     if (!domain) return error(c, 404, 'domains.error.not_found')
