@@ -43,6 +43,11 @@ describe('translate', () => {
     expect(translate('en', 'auth.login.throttled', { count: 60 })).toBe('Too many login attempts. Please try again in 60 seconds.')
   })
 
+  it('writes fractions in the page language', () => {
+    expect(translate('pl', 'school.home.welcome', { name: 0.6 })).toBe('Witamy w 0,6')
+    expect(translate('en', 'school.home.welcome', { name: 0.6 })).toBe('Witamy w 0.6'.replace('Witamy w', 'Welcome to'))
+  })
+
   it('fills values and falls back to the key when a message is missing', () => {
     expect(translate('pl', 'school.home.welcome', { name: 'Akademia Kasi' })).toBe('Witamy w Akademia Kasi')
     expect(translate('en', 'no.such.key')).toBe('no.such.key')

@@ -28,7 +28,12 @@ export function translate(locale: Locale, key: string, values?: TranslateValues)
   }
   template ??= catalogue[key] ?? (messages.en as Record<string, string>)[key] ?? key
   if (!values) return template
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match))
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? formatValue(locale, values[name]) : match))
+}
+
+/** Fractions in the page's language (0.6 MB → "0,6" in Polish); whole numbers as they are. */
+function formatValue(locale: Locale, value: string | number) {
+  return typeof value === 'number' && !Number.isInteger(value) ? new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value) : String(value)
 }
 
 export function getTranslator(locale: Locale): Translate {
