@@ -194,7 +194,7 @@ describe('messages', () => {
   it('renders the size error and Polish plurals', () => {
     const error = maxSizeError('post_image')
     expect(translate('en', error.key, error.values)).toBe('Max size: 0.6 MB')
-    expect(translate('pl', error.key, error.values)).toBe('Maksymalny rozmiar: 0.6 MB')
+    expect(translate('pl', error.key, error.values)).toBe('Maksymalny rozmiar: 0,6 MB')
     const retry = (count: number) => translate('pl', 'media.upload.retrying', { count })
     expect(retry(1)).toContain('1 sekundę')
     expect(retry(3)).toContain('3 sekundy')
