@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { UploadContext } from './policy.ts'
+import { bytes } from '#tests/bytes.ts'
 import { POLYGLOT_SCAN_BYTES, checkUpload, containsMarkup, sniff } from './sniff.ts'
 
 const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
 const text = (s: string) => new TextEncoder().encode(s)
-const bytes = (...parts: (number[] | Uint8Array | string)[]) => {
-  const chunks = parts.map((p) => (typeof p === 'string' ? text(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)))
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
-}
 const filler = (n: number, byte = 0x41) => new Uint8Array(n).fill(byte)
 
 // Tiny real files (1×1 pixel).

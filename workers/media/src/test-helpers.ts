@@ -5,6 +5,7 @@ import { expect } from 'vitest'
 import { MEDIA_SERVICE_ORIGIN, type CompleteBody, type InitiateBody } from '#app/media/contract.ts'
 import { mediaApp } from './app.ts'
 import type { MediaWorkerEnv } from './env.ts'
+import { bytes } from '#tests/bytes.ts'
 
 export const testEnv = env as unknown as MediaWorkerEnv
 
@@ -13,16 +14,7 @@ export async function api<T = unknown>(tenantId: string, action: 'initiate' | 'c
   return { status: res.status, body: (await res.json()) as T }
 }
 
-export const bytes = (...parts: (string | number[] | Uint8Array)[]) => {
-  const chunks = parts.map((p) => (typeof p === 'string' ? new TextEncoder().encode(p) : p instanceof Uint8Array ? p : new Uint8Array(p)))
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
-}
+export { bytes }
 export const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0, 0, 0, 13], 'IHDR', new Uint8Array(200).fill(7))
 export const GIF = bytes('GIF89a', [1, 0, 1, 0, 0x80, 0, 0], new Uint8Array(100).fill(3))
 export const JPEG = bytes([0xff, 0xd8, 0xff, 0xe0], new Uint8Array(300).fill(9))
