@@ -6,6 +6,7 @@ import { createRequestHandler, type ServerBuild } from '@remix-run/cloudflare'
 import * as build from './build/server/index.js'
 import { getDb } from '#app/db/client.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
+import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
 import { applySecurityHeaders, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
@@ -19,12 +20,22 @@ function shouldRedirectToPrimary(request: Request, hostname: string, primaryHost
 const handleRemix = createRequestHandler(build as unknown as ServerBuild)
 
 /**
- * media.{PLATFORM_HOST}: public images, served by the media worker (GET/HEAD only, without the
- * visitor's cookies). s3.{PLATFORM_HOST}, development only: the S3 peer that takes presigned
+ * media.{PLATFORM_HOST}: public images and signed private files, served by the media worker
+ * (GET/HEAD only, without the visitor's cookies), and Bunny Stream's webhook (POST /webhooks/bunny). s3.{PLATFORM_HOST}, development only: the S3 peer that takes presigned
  * uploads (workers/dev-peers). Neither is a site: no session, no CSRF check, no Remix.
  */
 async function forwardServiceHost(request: Request, env: Env, hostname: string): Promise<Response | null> {
   if (hostname === `media.${env.PLATFORM_HOST}` && env.MEDIA_WORKER) {
+    // Bunny Stream's webhook: the body and its signature headers, nothing else (verified there).
+    if (new URL(request.url).pathname === '/webhooks/bunny') {
+      if (request.method !== 'POST') return new Response(null, { status: 405, headers: { Allow: 'POST' } })
+      const headers = new Headers()
+      for (const name of ['content-type', 'x-bunnystream-signature', 'x-bunnystream-signature-version', 'x-bunnystream-signature-algorithm']) {
+        const value = request.headers.get(name)
+        if (value) headers.set(name, value)
+      }
+      return env.MEDIA_WORKER.fetch(new Request(request.url, { method: 'POST', headers, body: request.body }))
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
     const headers = new Headers()
     for (const name of ['accept', 'if-none-match', 'if-modified-since', 'range']) {
@@ -65,11 +76,13 @@ export default {
     // Responses from Remix may have immutable headers: copy before decorating.
     response = new Response(response.body, response)
     const media = mediaOrigins(env, request)
+    const video = videoOrigins(env)
     applySecurityHeaders(response.headers, {
       nonce,
       request,
       imgSrcExtra: media.mediaOrigin,
-      connectSrcExtra: media.s3Endpoint,
+      connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
+      frameSrcExtra: video.player.join(' '),
       // The platform's signup form ends on the new school's own host.
       formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
     })

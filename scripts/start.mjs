@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// npm start: install (if needed) → build → migrate + seed the local D1 → `wrangler dev` with every
-// worker config on 127.0.0.1:8787 (PORT overrides) → banner with URLs and demo logins.
-// Ctrl-C stops everything. D1 state stays in .wrangler/state, so a restart keeps your data.
-import { readFileSync } from 'node:fs'
+// npm start: install (if needed) → build → migrate + seed the local D1 → the Bunny Stream peer on
+// 127.0.0.1:8788 (BUNNY_PEER_PORT overrides) → `wrangler dev` with every worker config on
+// 127.0.0.1:8787 (PORT overrides) → banner with URLs and demo logins.
+// Ctrl-C stops everything. D1 state stays in .wrangler/state and uploaded videos in
+// .wrangler/bunny-peer, so a restart keeps your data.
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bold, cyan, dim, ensureDependencies, green, red, root, run, step, yellow } from './lib/env.mjs'
-import { isPortFree, loadDemo, seed, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from './lib/stack.mjs'
+import { isPortFree, loadDemo, seed, startBunnyPeer, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from './lib/stack.mjs'
 
 const port = Number(process.env.PORT || 8787)
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number, got "${process.env.PORT}"`)
+const peerPort = Number(process.env.BUNNY_PEER_PORT || 8788)
+if (!Number.isInteger(peerPort) || peerPort <= 0 || peerPort > 65535 || peerPort === port) fail(`BUNNY_PEER_PORT must be a port number other than ${port}, got "${process.env.BUNNY_PEER_PORT}"`)
+const peerOrigin = `http://127.0.0.1:${peerPort}`
+const peerLog = '.wrangler/bunny-peer.log'
 
 function fail(message) {
   console.error(red(`\n✖ ${message}`))
@@ -17,7 +23,8 @@ function fail(message) {
 
 if (!(await ensureDependencies())) fail('npm install failed')
 
-if (!(await isPortFree(port))) fail(`Port ${port} on 127.0.0.1 is already in use. Stop whatever uses it, or run: PORT=8788 npm start`)
+if (!(await isPortFree(port))) fail(`Port ${port} on 127.0.0.1 is already in use. Stop whatever uses it, or run: PORT=8789 npm start`)
+if (!(await isPortFree(peerPort))) fail(`Port ${peerPort} on 127.0.0.1 (the Bunny Stream peer) is already in use. Stop whatever uses it, or run: BUNNY_PEER_PORT=8790 npm start`)
 
 step('Building (npm run build)')
 if ((await run('npm', ['run', 'build', '--silent'])) !== 0) fail('Build failed')
@@ -25,16 +32,32 @@ if ((await run('npm', ['run', 'build', '--silent'])) !== 0) fail('Build failed')
 step('Applying migrations and seeding demo schools (.wrangler/state)')
 if ((await seed()) !== 0) fail('Seeding failed')
 
+step(`Starting the Bunny Stream peer on ${peerOrigin} (videos in .wrangler/bunny-peer)`)
+mkdirSync(join(root, '.wrangler'), { recursive: true })
+let peer
+try {
+  peer = await startBunnyPeer({
+    port: peerPort,
+    // Webhooks reach the media host through the app, like Bunny's would reach media.coursefront.com.
+    webhookUrl: `http://media.${platformHost()}:${port}/webhooks/bunny`,
+    storageDir: join(root, '.wrangler', 'bunny-peer'),
+    logFile: join(root, peerLog),
+  })
+} catch (error) {
+  fail(`${error.message} (log: ${peerLog})`)
+}
+
 const configs = workerConfigs()
 step(`Starting wrangler dev: ${configs.join(', ')}`)
-const child = startWrangler({ port })
+// --var reaches the first config only (the app), which forwards the origin to the media worker.
+const child = startWrangler({ port, extraArgs: ['--var', `BUNNY_PEER_ORIGIN:${peerOrigin}`] })
 
 let stopping = false
 async function shutdown(code) {
   if (stopping) return
   stopping = true
-  console.log(dim('\nStopping wrangler dev …'))
-  await stopProcessGroup(child)
+  console.log(dim('\nStopping wrangler dev and the Bunny Stream peer …'))
+  await Promise.all([stopProcessGroup(child), stopProcessGroup(peer)])
   process.exit(code)
 }
 process.on('SIGINT', () => shutdown(130))
@@ -43,6 +66,11 @@ process.on('SIGHUP', () => shutdown(129))
 child.exited.then(({ code, signal }) => {
   if (stopping) return
   console.error(red(`\nwrangler dev stopped (code ${code ?? '-'}${signal ? `, signal ${signal}` : ''}).`))
+  shutdown(code || 1)
+})
+peer.exited.then(({ code, signal }) => {
+  if (stopping) return
+  console.error(red(`\nThe Bunny Stream peer stopped (code ${code ?? '-'}${signal ? `, signal ${signal}` : ''}); see ${peerLog}.`))
   shutdown(code || 1)
 })
 
@@ -82,6 +110,7 @@ function printBanner() {
     row('Operator console', url(host, '/operator')),
     row('Dev mail viewer', url(host, '/dev/mail')),
     row('Dev DNS', url(host, '/dev/dns')),
+    row('Bunny Stream peer', `${peerOrigin}  ${dim(`(video uploads and player; log ${peerLog})`)}`),
     '',
   ]
   for (const t of tenants) {
@@ -106,7 +135,7 @@ function printBanner() {
     lines.push(`    ${cyan(`curl -H 'Host: ${customHosts[0]}:${port}' http://127.0.0.1:${port}/`)}`)
     lines.push('')
   }
-  lines.push(yellow(`  Data lives in .wrangler/state (kept across restarts). Reset: rm -rf .wrangler/state && npm start`))
+  lines.push(yellow(`  Data lives in .wrangler/state and .wrangler/bunny-peer (kept across restarts). Reset: rm -rf .wrangler/state .wrangler/bunny-peer && npm start`))
   lines.push('')
   console.log(lines.join('\n'))
 }

@@ -10,3 +10,12 @@ declare global {
     }
   }
 }
+
+// What tests/setup/bunny-peer-global.ts provides: `inject('bunnyPeer')` in tests.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    bunnyPeer: { origin: string; libraryId: string; apiKey: string; tokenKey: string; webhookSecret: string }
+    /** The peer's port when the project reserved it for its bindings (tests/workers-project.ts). */
+    bunnyPeerPort: number
+  }
+}

@@ -6,7 +6,9 @@ export default workersProject({
   name: 'app',
   main: 'server.ts',
   wranglerConfig: 'wrangler.toml',
-  include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
+  include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
   auxiliaryWorkers: ['domains', 'media', 'dev-peers'],
   extraD1: [PEERS_D1],
+  globalSetup: ['./tests/setup/bunny-peer-global.ts'],
+  bunnyPeerBinding: true,
 })

@@ -1,6 +1,7 @@
 // One vitest project per worker, all in workerd with the real migrations applied per test file.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { defineProject } from 'vitest/config'
@@ -32,6 +33,8 @@ export function workersProject({
   include,
   auxiliaryWorkers = [],
   extraD1 = [],
+  globalSetup = [],
+  bunnyPeerBinding = false,
 }: {
   name: string
   main: string
@@ -41,9 +44,18 @@ export function workersProject({
   auxiliaryWorkers?: string[]
   /** D1 databases beyond the worker's own config (e.g. an auxiliary worker's), migrated per file too. */
   extraD1?: { binding: string; id: string; migrations: string }[]
+  /** Node-side vitest global setup files (e.g. local peers), whose `provide()` reaches tests through `inject()`. */
+  globalSetup?: string[]
+  /**
+   * The worker under test learns where the Bunny peer runs from its BUNNY_PEER_ORIGIN var (the app
+   * forwards it to the media worker): reserve the peer's port here, where bindings are decided, and
+   * hand it to the global setup through `provide`.
+   */
+  bunnyPeerBinding?: boolean
 }) {
   return defineProject(async () => {
     const migrations = await readD1Migrations(`${root}/migrations`)
+    const peerPort = bunnyPeerBinding ? await freePort() : null
     const extraMigrations = await Promise.all(extraD1.map(async (d) => ({ binding: d.binding, migrations: await readD1Migrations(`${root}/${d.migrations}`) })))
     return {
       root,
@@ -52,13 +64,38 @@ export function workersProject({
           main: `${root}/${main}`,
           wrangler: { configPath: `${root}/${wranglerConfig}` },
           miniflare: {
-            bindings: { TEST_MIGRATIONS: migrations, TEST_EXTRA_MIGRATIONS: extraMigrations, ENVIRONMENT: 'test' },
+            bindings: {
+              TEST_MIGRATIONS: migrations,
+              TEST_EXTRA_MIGRATIONS: extraMigrations,
+              ENVIRONMENT: 'test',
+              ...(peerPort ? { BUNNY_PEER_ORIGIN: `http://127.0.0.1:${peerPort}` } : {}),
+            },
             d1Databases: Object.fromEntries(extraD1.map((d) => [d.binding, d.id])),
             workers: auxiliaryWorkers.map(auxiliaryWorker),
           },
         }),
       ],
-      test: { name, root, include, setupFiles: ['./tests/setup/apply-migrations.ts'], testTimeout: 30_000 },
+      test: {
+        name,
+        root,
+        include,
+        setupFiles: ['./tests/setup/apply-migrations.ts'],
+        globalSetup,
+        ...(peerPort ? { provide: { bunnyPeerPort: peerPort } } : {}),
+        testTimeout: 30_000,
+      },
     }
+  })
+}
+
+function freePort() {
+  return new Promise<number>((resolvePromise, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolvePromise(port))
+    })
   })
 }

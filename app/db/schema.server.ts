@@ -3,6 +3,7 @@
 // an index led by tenant_id. Platform-level tables are listed in PLATFORM_TABLES with a reason.
 
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { VIDEO_STATES } from '../media/bunny.server.ts'
 
 const timestamps = {
   createdAt: integer('created_at').notNull(),
@@ -237,6 +238,108 @@ export const operatorSessions = sqliteTable(
   (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
 )
 
+/** Product kinds (seed 001 §3). Issue 4 uses `file`; the catalogue issue fills in the rest. */
+export const PRODUCT_KINDS = ['course', 'bundle', 'membership', 'live_event', 'file', 'consultation', 'physical'] as const
+export type ProductKind = (typeof PRODUCT_KINDS)[number]
+
+/** What a school sells. Columns beyond the basics arrive with the catalogue issue (ALTER TABLE). */
+export const products = sqliteTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: PRODUCT_KINDS }).notNull(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull().default(''),
+    published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('products_tenant_slug_unique').on(t.tenantId, t.slug), index('products_tenant_kind_idx').on(t.tenantId, t.kind, t.createdAt)],
+)
+
+/** Private files of a product (downloads of a file product). Served only through short-lived signed URLs. */
+export const productFiles = sqliteTable(
+  'product_files',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    mediaObjectId: text('media_object_id')
+      .notNull()
+      .references(() => mediaObjects.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('product_files_media_unique').on(t.mediaObjectId), index('product_files_product_idx').on(t.tenantId, t.productId, t.position)],
+)
+
+/** How a student came to have a product (seed 001: purchase, membership, manual grant, import). */
+export const ACCESS_SOURCES = ['manual', 'purchase', 'membership', 'import'] as const
+export type AccessSource = (typeof ACCESS_SOURCES)[number]
+
+/**
+ * One row per (product, student). Access holds while startsAt ≤ now < expiresAt (null = no end)
+ * and revokedAt is null ("denied" by the owner, with a reason). Owners and admins need no row.
+ */
+export const productAccess = sqliteTable(
+  'product_access',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: ACCESS_SOURCES }).notNull(),
+    reason: text('reason'),
+    grantedBy: text('granted_by'),
+    startsAt: integer('starts_at').notNull(),
+    expiresAt: integer('expires_at'),
+    revokedAt: integer('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('product_access_unique').on(t.tenantId, t.productId, t.userId), index('product_access_user_idx').on(t.tenantId, t.userId)],
+)
+
+/** Videos hosted on Bunny Stream (one library for the platform; rows say whose they are). */
+export const videos = sqliteTable(
+  'videos',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    libraryId: text('library_id').notNull(),
+    /** Bunny's video guid (lower-case). */
+    bunnyVideoId: text('bunny_video_id').notNull(),
+    title: text('title').notNull(),
+    originalFilename: text('original_filename').notNull(),
+    size: integer('size').notNull(),
+    /** Our one state for Bunny's two status enums (app/media/bunny.server.ts). */
+    state: text('state', { enum: VIDEO_STATES }).notNull().default('awaiting_upload'),
+    /** The last webhook Status number seen (the seed's bunny_status). */
+    bunnyStatus: integer('bunny_status'),
+    lengthSeconds: integer('length_seconds'),
+    createdBy: text('created_by'),
+    /** Last time the state was read from Bunny's API (webhooks can be lost). */
+    checkedAt: integer('checked_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('videos_bunny_unique').on(t.libraryId, t.bunnyVideoId), index('videos_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -255,4 +358,8 @@ export type EmailOutboxRow = typeof emailOutbox.$inferSelect
 export type Operator = typeof operators.$inferSelect
 export type MediaObject = typeof mediaObjects.$inferSelect
 export type UserRole = User['role']
+export type Product = typeof products.$inferSelect
+export type ProductFile = typeof productFiles.$inferSelect
+export type ProductAccess = typeof productAccess.$inferSelect
+export type Video = typeof videos.$inferSelect
 

@@ -86,6 +86,7 @@ export function videoUploadGrant({
   title,
   now = Date.now(),
   ttlSeconds = DEFAULT_UPLOAD_TTL_SECONDS,
+  endpoint = BUNNY_TUS_ENDPOINT,
 }: {
   libraryId: string
   apiKey: string
@@ -93,13 +94,15 @@ export function videoUploadGrant({
   title: string
   now?: Date | number
   ttlSeconds?: number
+  /** Bunny's tus endpoint (a local peer in development). */
+  endpoint?: string
 }): VideoUploadGrant {
   assertIds(libraryId, videoId)
   if (!apiKey) throw new Error('bunny: missing API key')
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 7 * 24 * 3600) throw new RangeError('bunny: ttlSeconds must be 60 s .. 7 days')
   const expiresAt = unixSeconds(now) + ttlSeconds
   return {
-    endpoint: BUNNY_TUS_ENDPOINT,
+    endpoint,
     AuthorizationSignature: tusSignature({ libraryId, apiKey, expiresAt, videoId }),
     AuthorizationExpire: expiresAt,
     VideoId: videoId,

@@ -7,14 +7,15 @@ import type { UploadContext } from './policy.ts'
 
 export type MediaServiceResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: string; values?: Record<string, string | number> }
 
-async function call<T>(env: Env, path: string, body: unknown, origins?: MediaOrigins): Promise<MediaServiceResult<T>> {
+/** POST JSON to the media worker over the service binding; its error body is passed on. */
+export async function callMediaWorker<T>(env: Env, path: string, body: unknown, headers: Record<string, string> = {}): Promise<MediaServiceResult<T>> {
   if (!env.MEDIA_WORKER) return { ok: false, status: 503, error: 'media.error.upload_failed' }
   let response: Response
   try {
     response = await env.MEDIA_WORKER.fetch(`${MEDIA_SERVICE_ORIGIN}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(origins ? { 'X-Media-Origin': origins.mediaOrigin, 'X-S3-Endpoint': origins.s3Endpoint } : {}) },
-      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body ?? {}),
     })
   } catch (error) {
     console.error(JSON.stringify({ event: 'media_service_unreachable', path, error: String(error) }))
@@ -25,6 +26,13 @@ async function call<T>(env: Env, path: string, body: unknown, origins?: MediaOri
   const err = (json ?? {}) as { error?: unknown; values?: Record<string, string | number> }
   return { ok: false, status: response.status, error: typeof err.error === 'string' ? err.error : 'media.error.upload_failed', ...(err.values ? { values: err.values } : {}) }
 }
+
+/** Development ports: the origins as the browser sees them (honoured by the worker in development only). */
+export function originHeaders(origins?: MediaOrigins): Record<string, string> {
+  return origins ? { 'X-Media-Origin': origins.mediaOrigin, 'X-S3-Endpoint': origins.s3Endpoint } : {}
+}
+
+const call = <T>(env: Env, path: string, body: unknown, origins?: MediaOrigins) => callMediaWorker<T>(env, path, body, originHeaders(origins))
 
 const base = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}/images`
 

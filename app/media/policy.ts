@@ -78,21 +78,26 @@ export type ContextPolicy = {
   maxBytes: number
   /** How the stored object is served: images inline, files as downloads. */
   disposition: 'inline' | 'attachment'
+  /**
+   * public: served to anyone at {MEDIA_ORIGIN}/{key}. private: never served by key; only through a
+   * short-lived signed URL the app asks for after checking the viewer's access.
+   */
+  visibility: 'public' | 'private'
   /** Client-side compression for raster images (GIF and SVG are sent as they are). */
   compression: CompressionSettings | null
 }
 
 export const UPLOAD_POLICY: Record<UploadContext, ContextPolicy> = {
   // Seed 000 §5/§9: at most 600 KB, png/gif/jpeg.
-  post_image: { kinds: COMMUNITY_IMAGE_KINDS, maxBytes: 600 * KB, disposition: 'inline', compression: UPLOAD_COMPRESSION },
+  post_image: { kinds: COMMUNITY_IMAGE_KINDS, maxBytes: 600 * KB, disposition: 'inline', compression: UPLOAD_COMPRESSION, visibility: 'public' },
   // Seed: png/gif/jpeg; size ours.
-  reply_image: { kinds: COMMUNITY_IMAGE_KINDS, maxBytes: 2 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION },
-  cover: { kinds: IMAGE_KINDS, maxBytes: 5 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION },
-  avatar: { kinds: IMAGE_KINDS, maxBytes: 2 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION },
+  reply_image: { kinds: COMMUNITY_IMAGE_KINDS, maxBytes: 2 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION, visibility: 'public' },
+  cover: { kinds: IMAGE_KINDS, maxBytes: 5 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION, visibility: 'public' },
+  avatar: { kinds: IMAGE_KINDS, maxBytes: 2 * MB, disposition: 'inline', compression: UPLOAD_COMPRESSION, visibility: 'public' },
   // /home/images/create (sales-page blocks, lead forms): the generic compressor.
-  image: { kinds: IMAGE_KINDS, maxBytes: 5 * MB, disposition: 'inline', compression: GENERIC_COMPRESSION },
-  lecture_pdf: { kinds: ['pdf'], maxBytes: 50 * MB, disposition: 'inline', compression: null },
-  file_product: { kinds: ['pdf', 'zip', ...RASTER_KINDS], maxBytes: 500 * MB, disposition: 'attachment', compression: null },
+  image: { kinds: IMAGE_KINDS, maxBytes: 5 * MB, disposition: 'inline', compression: GENERIC_COMPRESSION, visibility: 'public' },
+  lecture_pdf: { kinds: ['pdf'], maxBytes: 50 * MB, disposition: 'inline', compression: null, visibility: 'private' },
+  file_product: { kinds: ['pdf', 'zip', ...RASTER_KINDS], maxBytes: 500 * MB, disposition: 'attachment', compression: null, visibility: 'private' },
 }
 
 /** Translation keys of every upload error (app/i18n/messages/media.ts). */
@@ -135,6 +140,11 @@ export function kindForExtension(extension: string | null): FileKind | null {
   if (!extension) return null
   const ext = extension.toLowerCase()
   return FILE_KINDS.find((kind) => KIND_INFO[kind].extensions.includes(ext)) ?? null
+}
+
+/** Private contexts are never served by key, only through signed URLs (workers/media/src/files.ts). */
+export function isPrivateContext(context: UploadContext): boolean {
+  return UPLOAD_POLICY[context].visibility === 'private'
 }
 
 /** Whether a context takes this extension at all (the 'Bad file extension' check, before any byte is read). */

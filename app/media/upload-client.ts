@@ -107,7 +107,8 @@ async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Pr
 /** Browsers set these themselves and refuse them from script; their values are the signed ones. */
 const FORBIDDEN_HEADERS = new Set(['content-length', 'host', 'connection'])
 
-function put(upload: InitiateBody, file: File, onProgress: (percent: number) => void, signal?: AbortSignal) {
+/** The PUT to storage with upload progress (fetch has none): the URL is the credential, only the signed headers are set. */
+export function putPresigned(upload: Pick<InitiateBody, 'uploadUrl' | 'headers'>, file: File, onProgress: (percent: number) => void, signal?: AbortSignal) {
   return new Promise<void>((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('PUT', upload.uploadUrl)
@@ -160,7 +161,7 @@ export async function uploadImage(context: UploadContext, original: File, option
     signal,
   )
   onProgress?.({ phase: 'uploading', percent: 0 })
-  await put(upload, file, (percent) => onProgress?.({ phase: 'uploading', percent }), signal)
+  await putPresigned(upload, file, (percent) => onProgress?.({ phase: 'uploading', percent }), signal)
   return postJson<CompleteBody>('/home/images/complete', { path: upload.path }, signal)
 }
 

@@ -58,6 +58,12 @@ export default function InstructorHome() {
           <Link to="/home/settings/page" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
             {t('page_settings.title')}: {t('page_settings.link')} →
           </Link>
+          <Link to="/home/files" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
+            {t('files.title')}: {t('files.home_link')} →
+          </Link>
+          <Link to="/home/videos" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
+            {t('videos.nav')}: {t('videos.home_link')} →
+          </Link>
         </Card>
         <Card>
           <h2 className="text-lg font-semibold">{t('home.team.title')}</h2>

@@ -1,6 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
+import { useFileSize } from '#app/components/file-upload.tsx'
 import { Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { listUserProducts } from '#app/models/access.server.ts'
+import { listFilesOfProducts } from '#app/models/product-file.server.ts'
 import { listUserSessions } from '#app/models/session.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { fromNow } from '#app/utils/dates.ts'
@@ -12,11 +15,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const tenantId = context.site.kind === 'school' ? context.site.tenant.id : ''
-  const sessions = await listUserSessions(context.db, tenantId, user.id)
+  const now = Date.now()
+  const [sessions, fileProducts] = await Promise.all([listUserSessions(context.db, tenantId, user.id), listUserProducts(context.db, tenantId, user.id, now, 'file')])
+  const files = await listFilesOfProducts(context.db, tenantId, fileProducts.map((p) => p.id))
   return {
     title: getT(request, context)('panel.title'),
     user: { name: user.name },
-    now: Date.now(),
+    now,
+    fileProducts: fileProducts.map((p) => ({
+      id: p.id,
+      title: p.title,
+      description: p.description,
+      files: (files.get(p.id) ?? []).map((f) => ({ id: f.id, filename: f.filename, size: f.size, kind: f.kind })),
+    })),
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId })),
   }
 }
@@ -51,6 +62,45 @@ function SessionRow({ session, now }: { session: ReturnType<typeof useLoaderData
   )
 }
 
+/** "My files": the file products the student has access to, each file opened through /files/…. */
+function MyFiles({ products }: { products: ReturnType<typeof useLoaderData<typeof loader>>['fileProducts'] }) {
+  const t = useT()
+  const size = useFileSize()
+  return (
+    <Card data-my-files>
+      <h2 className="text-lg font-semibold">{t('files.panel.title')}</h2>
+      {products.length === 0 ? <p className="mt-2 text-slate-600">{t('files.panel.empty')}</p> : null}
+      {products.map((p) => (
+        <div key={p.id} className="mt-4" data-file-product={p.title}>
+          <h3 className="font-semibold">{p.title}</h3>
+          {p.description ? <p className="mt-1 whitespace-pre-line text-sm text-slate-600">{p.description}</p> : null}
+          {p.files.length === 0 ? <p className="mt-1 text-sm text-slate-500">{t('files.panel.no_files')}</p> : null}
+          <ul className="mt-2 divide-y divide-slate-100">
+            {p.files.map((f) => (
+              <li key={f.id} className="flex flex-wrap items-center justify-between gap-3 py-2" data-file-name={f.filename}>
+                <span className="min-w-0 truncate text-sm">
+                  {f.filename} <span className="text-slate-500">· {size(f.size)}</span>
+                </span>
+                <span className="flex gap-4 text-sm font-semibold">
+                  {/* Plain links: the answer is a redirect to a short-lived signed URL. */}
+                  {f.kind !== 'zip' ? (
+                    <a href={`/files/${p.id}/${f.id}?mode=open`} target="_blank" rel="noopener noreferrer" className="text-brand-700 hover:underline">
+                      {t('files.file.open')}
+                    </a>
+                  ) : null}
+                  <a href={`/files/${p.id}/${f.id}`} className="text-brand-700 hover:underline" data-download>
+                    {t('files.file.download')}
+                  </a>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </Card>
+  )
+}
+
 export default function PanelPage() {
   const data = useLoaderData<typeof loader>()
   const t = useT()
@@ -61,6 +111,7 @@ export default function PanelPage() {
         <h2 className="text-lg font-semibold">{t('panel.courses.title')}</h2>
         <p className="mt-2 text-slate-600">{t('panel.courses.empty')}</p>
       </Card>
+      <MyFiles products={data.fileProducts} />
       <Card>
         <h2 className="text-lg font-semibold">{t('panel.sessions.title')}</h2>
         <p className="mt-1 text-sm text-slate-600">

@@ -19,6 +19,11 @@ export interface Env {
   S3_ENDPOINT?: string
   /** Development only: local DNS-over-HTTPS, Cloudflare API and S3 peers (workers/dev-peers). */
   DEV_PEERS?: Fetcher
+  /**
+   * Development only: origin of the local Bunny Stream peer (scripts/peers/bunny-stream-peer.ts).
+   * Sent to the media worker (its port may differ per run) and allowed by the CSP.
+   */
+  BUNNY_PEER_ORIGIN?: string
   PLATFORM_HOST: string
   ENVIRONMENT: string
   MAIL_TRANSPORT: string

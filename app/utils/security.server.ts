@@ -40,14 +40,17 @@ export function applySecurityHeaders(
     formActionExtra,
     imgSrcExtra,
     connectSrcExtra,
+    frameSrcExtra,
   }: {
     nonce: string
     request: Request
     formActionExtra?: string
     /** The media origin (uploaded images). */
     imgSrcExtra?: string
-    /** The S3 endpoint origin browsers PUT presigned uploads to. */
+    /** Origins scripts talk to: the S3 endpoint of presigned uploads, Bunny's tus endpoint. */
     connectSrcExtra?: string
+    /** Origins pages may frame: Bunny's player. */
+    frameSrcExtra?: string
   },
 ) {
   const https = new URL(request.url).protocol === 'https:'
@@ -58,6 +61,7 @@ export function applySecurityHeaders(
     `img-src 'self' data: https:${imgSrcExtra ? ` ${imgSrcExtra}` : ''}`,
     "font-src 'self'",
     `connect-src 'self'${connectSrcExtra ? ` ${connectSrcExtra}` : ''}`,
+    `frame-src 'self'${frameSrcExtra ? ` ${frameSrcExtra}` : ''}`,
     "object-src 'none'",
     "base-uri 'self'",
     `form-action 'self'${formActionExtra ? ` ${formActionExtra}` : ''}`,

@@ -101,6 +101,66 @@ export function startWrangler({ port, persistTo, logFile, extraArgs = [] }) {
   return child
 }
 
+/**
+ * The Bunny Stream peer (scripts/peers/bunny-stream-peer-cli.ts, through tsx) in its own process
+ * group, killed with us. Resolves once the child printed its "ready" line (so another process
+ * already on the port cannot pass for it) and `/_peer/health` answers; rejects if it exits first
+ * (e.g. the port is taken). `storageDir` keeps uploads across restarts; without it a temp dir.
+ */
+export async function startBunnyPeer({ port, webhookUrl, storageDir, logFile, transcodeMs, timeoutMs = 30_000 }) {
+  const log = logFile ? createWriteStream(logFile) : null
+  const env = { ...process.env, BUNNY_PEER_PORT: String(port) }
+  if (webhookUrl) env.BUNNY_PEER_WEBHOOK_URL = webhookUrl
+  if (storageDir) env.BUNNY_PEER_DIR = storageDir
+  if (transcodeMs !== undefined) env.BUNNY_PEER_TRANSCODE_MS = String(transcodeMs)
+  const child = spawn(bin('tsx'), [join(root, 'scripts', 'peers', 'bunny-stream-peer-cli.ts')], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  })
+  let ready = false
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => {
+    if (!ready) {
+      stdout += d
+      ready = /^bunny-stream-peer ready /m.test(stdout)
+    }
+  })
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)))
+  child.stdout.pipe(log ?? process.stdout)
+  child.stderr.pipe(log ?? process.stderr)
+  child.exited = new Promise((resolvePromise) => child.once('exit', (code, signal) => resolvePromise({ code, signal })))
+  child.killOnExit = () => killGroup(child.pid, 'SIGKILL')
+  process.once('exit', child.killOnExit)
+  child.origin = `http://127.0.0.1:${port}`
+
+  let exited = null
+  child.exited.then((e) => (exited = e))
+  const deadline = Date.now() + timeoutMs
+  let last = 'no ready line yet'
+  while (Date.now() < deadline) {
+    if (exited) {
+      await stopProcessGroup(child, 0)
+      const reason = stderr.trim().split('\n').at(-1)
+      throw new Error(`Bunny Stream peer exited early (code ${exited.code}, signal ${exited.signal})${reason ? `: ${reason}` : ''}`)
+    }
+    if (ready) {
+      try {
+        const res = await httpGet(port, '127.0.0.1', '/_peer/health', 2000)
+        if (res.status === 200) return child
+        last = `HTTP ${res.status}`
+      } catch (error) {
+        last = error.message
+      }
+    }
+    await sleep(100)
+  }
+  await stopProcessGroup(child)
+  throw new Error(`Bunny Stream peer did not answer on port ${port} within ${timeoutMs / 1000}s (last: ${last})`)
+}
+
 function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal)

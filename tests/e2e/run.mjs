@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // End-to-end suite: a real Chromium against the real stack.
 //   node tests/e2e/run.mjs [name-filter …]      (npm run test:e2e)
-// Picks a free port, seeds a fresh temporary D1 (--persist-to), starts `wrangler dev` with every
-// worker config, runs tests/e2e/*.e2e.ts with node:test (through tsx), then stops the whole
-// process group and removes the temporary directory. Writes test-results/e2e-summary.json.
+// Picks a free port, seeds a fresh temporary D1 (--persist-to), starts the Bunny Stream peer (its
+// own free port and temp storage) and `wrangler dev` with every worker config, runs
+// tests/e2e/*.e2e.ts with node:test (through tsx; E2E_PORT and BUNNY_PEER_ORIGIN in their env),
+// then stops both process groups and removes the temporary directories. Writes
+// test-results/e2e-summary.json.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { bold, CHROMIUM, dim, green, red, root, run, step } from '../../scripts/lib/env.mjs'
-import { freePort, seed, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from '../../scripts/lib/stack.mjs'
+import { freePort, seed, startBunnyPeer, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from '../../scripts/lib/stack.mjs'
 
 const e2eDir = join(root, 'tests', 'e2e')
 const resultsDir = join(root, 'test-results')
 const summaryFile = join(resultsDir, 'e2e-summary.json')
 const tapFile = join(resultsDir, 'e2e.tap')
 const serverLog = join(resultsDir, 'e2e-wrangler.log')
+const peerLog = join(resultsDir, 'e2e-bunny-peer.log')
 const screenshotsDir = join(resultsDir, 'e2e')
 
 const filters = process.argv.slice(2)
@@ -47,13 +50,16 @@ if (!existsSync(join(root, 'build', 'server', 'index.js'))) {
 }
 
 const persistTo = mkdtempSync(join(tmpdir(), 'coursefront-e2e-'))
+const peerDir = mkdtempSync(join(tmpdir(), 'coursefront-e2e-bunny-'))
 let server = null
+let peer = null
 let cleaning = null
 
 function cleanup() {
   cleaning ??= (async () => {
-    if (server) await stopProcessGroup(server)
+    await Promise.all([server && stopProcessGroup(server), peer && stopProcessGroup(peer)])
     rmSync(persistTo, { recursive: true, force: true })
+    rmSync(peerDir, { recursive: true, force: true })
   })()
   return cleaning
 }
@@ -81,8 +87,16 @@ try {
   step(`Seeding a fresh D1 in ${persistTo}`)
   if ((await seed({ persistTo })) !== 0) throw new Error('seeding failed')
 
+  let peerPort = await freePort()
+  // Both ports are only reserved once bound: never hand the same one out twice.
+  while (peerPort === port) peerPort = await freePort()
+  const peerOrigin = `http://127.0.0.1:${peerPort}`
+  step(`Starting the Bunny Stream peer on ${peerOrigin}`)
+  peer = await startBunnyPeer({ port: peerPort, webhookUrl: `http://media.localhost:${port}/webhooks/bunny`, storageDir: peerDir, logFile: peerLog })
+
   step(`Starting wrangler dev on 127.0.0.1:${port} (${workerConfigs().join(', ')})`)
-  server = startWrangler({ port, persistTo, logFile: serverLog })
+  // --var reaches the first config only (the app), which forwards the origin to the media worker.
+  server = startWrangler({ port, persistTo, logFile: serverLog, extraArgs: ['--var', `BUNNY_PEER_ORIGIN:${peerOrigin}`] })
   const t0 = Date.now()
   await waitForReady({ port, child: server, timeoutMs: 120_000 })
   console.log(dim(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)}s; log: ${relative(root, serverLog)}`))
@@ -104,7 +118,7 @@ try {
     const child = spawn(process.execPath, args, {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, E2E_PORT: String(port), E2E_SCREENSHOTS_DIR: screenshotsDir, CHROMIUM_PATH: CHROMIUM },
+      env: { ...process.env, E2E_PORT: String(port), BUNNY_PEER_ORIGIN: peerOrigin, E2E_SCREENSHOTS_DIR: screenshotsDir, CHROMIUM_PATH: CHROMIUM },
     })
     child.on('exit', (c, signal) => resolvePromise(c ?? (signal ? 128 : 1)))
   })
@@ -115,7 +129,7 @@ try {
   const failed = count('fail') + count('cancelled')
   // A crash before any test reported still has to count as a failure.
   const failedTotal = code !== 0 && failed === 0 ? 1 : failed
-  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port })
+  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port, bunnyPeerPort: peerPort })
   console.log(`\n${bold('e2e:')} ${green(`${passed} passed`)}, ${failedTotal ? red(`${failedTotal} failed`) : `${failedTotal} failed`}`)
   if (code !== 0) fail(`e2e tests failed (screenshots of the failing pages: ${relative(root, screenshotsDir)}/)`)
   exitCode = code === 0 ? 0 : 1

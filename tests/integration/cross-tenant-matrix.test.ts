@@ -2,6 +2,11 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
+import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
+import { objectKey } from '#app/media/policy.ts'
+import { attachProductFile } from '#app/models/product-file.server.ts'
+import { createFileProduct } from '#app/models/product.server.ts'
+import { insertVideo } from '#app/models/video.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
 import { ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
 
@@ -26,8 +31,19 @@ beforeAll(async () => {
   identities.student = await login(attacker.host, attackerStudent.email, attackerStudent.password)
   identities.anonymous = undefined
 
+  // A file product with one ready file, and a video, of the victim school.
+  const product = await createFileProduct(db(), victim.tenantId, { title: 'Victim workbook' })
+  const key = objectKey(victim.tenantId, 'file_product', 'pdf')
+  await insertPendingMediaObject(db(), victim.tenantId, { key, context: 'file_product', kind: 'pdf', originalFilename: 'workbook.pdf', contentType: 'application/pdf', size: 100 })
+  await markMediaObjectReady(db(), victim.tenantId, key, { contentType: 'application/pdf', size: 100, kind: 'pdf' })
+  const file = await attachProductFile(db(), victim.tenantId, product.id, key)
+  const video = await insertVideo(db(), victim.tenantId, { libraryId: '424242', bunnyVideoId: '0b9c1c6e-4a52-4d4b-9a47-3f8c3a1c2d10', title: 'Victim lesson', originalFilename: 'lesson.mp4', size: 1000 })
+
   objects = {
     tenantId: victim.tenantId,
+    productId: product.id,
+    fileId: file!.id,
+    videoId: video.id,
     studentSessionId: victimStudentCookie.split('=')[1].split('.')[0],
     resetToken: await createAuthToken(db(), victim.tenantId, victimStudent.id, 'password_reset'),
     handoverToken: victim.handoverToken,

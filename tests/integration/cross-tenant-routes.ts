@@ -9,6 +9,11 @@ export type VictimObjects = {
   handoverToken: string
   mailId: string
   domainId: string
+  /** A file product of the victim school and one of its files (issue 4). */
+  productId: string
+  fileId: string
+  /** A video of the victim school (issue 4). */
+  videoId: string
 }
 
 export type IdRouteProbe = {
@@ -38,4 +43,28 @@ export const ID_ROUTES: Record<string, IdRouteProbe[]> = {
   'dev.mail.$id': [{ method: 'GET', path: (v) => `/dev/mail/${v.mailId}` }],
   // The ID travels in the query string here.
   'auth.handover': [{ method: 'GET', path: (v) => `/auth/handover?token=${v.handoverToken}` }],
+  'home_.files_.$productId': [
+    { method: 'GET', path: (v) => `/home/files/${v.productId}` },
+    { method: 'POST', path: (v) => `/home/files/${v.productId}`, form: { intent: 'update', title: 'Hijacked' } },
+    { method: 'POST', path: (v) => `/home/files/${v.productId}`, form: { intent: 'remove_file', fileId: 'victim-file' } },
+    { method: 'POST', path: (v) => `/home/files/${v.productId}`, form: { intent: 'grant', email: 'same@example.com' } },
+  ],
+  'home_.files_.$productId_.uploads': [
+    { method: 'GET', path: (v) => `/home/files/${v.productId}/uploads` },
+    { method: 'POST', path: (v) => `/home/files/${v.productId}/uploads`, form: { step: 'create' } },
+  ],
+  'files.$productId.$fileId': [{ method: 'GET', path: (v) => `/files/${v.productId}/${v.fileId}` }],
+  'home_.videos.$videoId': [
+    { method: 'GET', path: (v) => `/home/videos/${v.videoId}` },
+    { method: 'POST', path: (v) => `/home/videos/${v.videoId}`, form: { intent: 'rename', title: 'Hijacked' } },
+    { method: 'POST', path: (v) => `/home/videos/${v.videoId}`, form: { intent: 'delete', confirm: 'on' } },
+  ],
+  'home_.videos.$videoId.refresh': [
+    { method: 'GET', path: (v) => `/home/videos/${v.videoId}/refresh` },
+    { method: 'POST', path: (v) => `/home/videos/${v.videoId}/refresh` },
+  ],
+  'home_.videos.$videoId.discard': [
+    { method: 'GET', path: (v) => `/home/videos/${v.videoId}/discard` },
+    { method: 'POST', path: (v) => `/home/videos/${v.videoId}/discard` },
+  ],
 }

@@ -1,6 +1,7 @@
 import { auth } from './auth.ts'
 import { common } from './common.ts'
 import { domains } from './domains.ts'
+import { files } from './files.ts'
 import { media } from './media.ts'
 import { mediaAdmin } from './media-admin.ts'
 import { operator } from './operator.ts'
@@ -8,10 +9,11 @@ import { pageSettings } from './page-settings.ts'
 import { platform } from './platform.ts'
 import { school } from './school.ts'
 import { validation } from './validation.ts'
+import { videos } from './videos.ts'
 
 export const messages = {
-  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en },
-  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl },
+  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en },
+  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl },
 }
 
 export type MessageKey = keyof typeof messages.en

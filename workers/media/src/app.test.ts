@@ -232,7 +232,7 @@ describe('cron', () => {
     const fresh = (await initiate(tenantId, { context: 'cover', filename: 'c.png', contentType: 'image/png', data: PNG })).body
     await testEnv.DB.prepare('UPDATE media_objects SET created_at = created_at - ? WHERE key IN (?, ?)').bind(ABANDONED_AFTER_MS + 1000, old.path, ready.path).run()
     const ctx = createExecutionContext()
-    await (worker.scheduled as ExportedHandlerScheduledHandler<MediaWorkerEnv>)(createScheduledController({ scheduledTime: Date.now(), cron: '17 * * * *' }), testEnv, ctx)
+    await (worker.scheduled as ExportedHandlerScheduledHandler<MediaWorkerEnv>)(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), testEnv, ctx)
     await waitOnExecutionContext(ctx)
     expect((await r2Keys()).sort()).toEqual([ready.path].sort())
     expect((await mediaRows()).map((r) => r.key).sort()).toEqual([ready.path, fresh.path].sort())

@@ -1,20 +1,23 @@
-// HTTP surface of the media worker (contract: app/media/contract.ts):
+// HTTP surface of the media worker (contracts: app/media/contract.ts, files-contract.ts, video-contract.ts):
+//   /tenants/:tenantId/files/*   private files (lecture PDFs, file products): files.ts
+//   /tenants/:tenantId/videos/*  Bunny Stream videos: videos.ts
+//   POST /webhooks/bunny         Bunny Stream's webhook (public, signed): videos.ts
 //   POST /tenants/:tenantId/images/initiate  { context, filename, extension, size, contentType } → InitiateBody
 //   POST /tenants/:tenantId/images/complete  { path } → CompleteBody | 422 { error } (object and row deleted)
 //   POST /tenants/:tenantId/images/delete    { path, context } → true | 404
 //   GET  /health
 //   GET  /{key}   public serving of ready objects (the app forwards media.{PLATFORM_HOST} here)
-// The API answers only on the service-binding origin (MEDIA_SERVICE_ORIGIN): a request that came in
+// The API answers only on the service-binding origin (service-routes.ts serviceGuard): a request that came in
 // through the public media host can never reach it, even if forwarded with another method.
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { isDevelopment } from '#app/utils/env.server.ts'
 import { readJsonBody } from '../../shared/json-body.ts'
 import { getDb, type Db } from '#app/db/client.server.ts'
-import { MEDIA_SERVICE_ORIGIN, type CompleteBody, type InitiateBody, type MediaErrorBody } from '#app/media/contract.ts'
+import type { CompleteBody, InitiateBody, MediaErrorBody } from '#app/media/contract.ts'
 import {
   extensionAllowed,
   extensionOf,
+  isPrivateContext,
   isTenantObjectKey,
   KIND_INFO,
   kindForExtension,
@@ -27,9 +30,12 @@ import {
 } from '#app/media/policy.ts'
 import { presignUrl } from '#app/media/sigv4.server.ts'
 import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
-import { clearTenantImagePath, deleteTenantMediaObject, getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
+import { clearTenantImagePath, getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { logEvent, type MediaWorkerEnv } from './env.ts'
+import { boundedSeconds, discardUpload, requestOrigin, serviceGuard } from './service-routes.ts'
+import { filesRoutes, signedFileRoutes } from './files.ts'
+import { bunnyWebhookRoutes, videosRoutes } from './videos.ts'
 
 /** Contexts the image API takes (files and PDFs will have their own routes). */
 export const IMAGE_CONTEXTS = ['post_image', 'reply_image', 'cover', 'avatar', 'image'] as const satisfies readonly UploadContext[]
@@ -57,48 +63,14 @@ const completeSchema = z.object({ path: z.string().min(1).max(300) })
 const deleteSchema = z.object({ path: z.string().min(1).max(300), context: z.enum(IMAGE_CONTEXTS) })
 
 
-function ttlSeconds(env: MediaWorkerEnv) {
-  const n = Number(env.UPLOAD_URL_TTL_SECONDS ?? DEFAULT_TTL)
-  return Number.isInteger(n) && n >= 1 && n <= 3600 ? n : DEFAULT_TTL
-}
+const mediaUrl = (c: Ctx, key: string) => `${requestOrigin(c, c.env.MEDIA_ORIGIN, 'X-Media-Origin')}/${key}`
 
 
-/**
- * Development and tests only: `wrangler dev` may run on any port (e2e picks a free one), so the app
- * sends the origins as the browser sees them (X-Media-Origin, X-S3-Endpoint). Only the scheme and
- * port may differ from the configured ones; production ignores the headers.
- */
-function origin(c: Ctx, configured: string, header: string) {
-  const fallback = new URL(configured).origin
-  const given = c.req.header(header)
-  if (!given || !isDevelopment(c.env)) return fallback
-  try {
-    const url = new URL(given)
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === new URL(configured).hostname) return url.origin
-  } catch {
-    // ignore
-  }
-  return fallback
-}
-const mediaUrl = (c: Ctx, key: string) => `${origin(c, c.env.MEDIA_ORIGIN, 'X-Media-Origin')}/${key}`
-
-/** Removes an upload we refuse: nothing of it stays in R2 or D1. */
-async function discard(c: Ctx, key: string) {
-  await c.env.MEDIA.delete(key)
-  await deleteTenantMediaObject(c.var.db, c.var.tenantId, key)
-}
 
 export function imagesRoutes() {
   const routes = new Hono<Env>()
 
-  routes.use('*', async (c, next) => {
-    if (new URL(c.req.url).origin !== MEDIA_SERVICE_ORIGIN) return notFound(c)
-    const tenantId = c.req.param('tenantId') ?? ''
-    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(tenantId)) return notFound(c)
-    c.set('db', getDb(c.env.DB))
-    c.set('tenantId', tenantId)
-    return next()
-  })
+  routes.use('*', serviceGuard)
 
   routes.post('/initiate', async (c) => {
     const body = await readJsonBody(c, initiateSchema)
@@ -122,12 +94,12 @@ export function imagesRoutes() {
     await insertPendingMediaObject(db, tenantId, { key, context, kind, originalFilename: filename.slice(0, 255), contentType: mime, size, createdBy: body.createdBy ?? null })
     const presigned = await presignUrl({
       method: 'PUT',
-      endpoint: origin(c, c.env.S3_ENDPOINT, 'X-S3-Endpoint'),
+      endpoint: requestOrigin(c, c.env.S3_ENDPOINT, 'X-S3-Endpoint'),
       bucket: c.env.S3_BUCKET,
       key,
       accessKeyId: c.env.S3_ACCESS_KEY_ID,
       secretAccessKey: c.env.S3_SECRET_ACCESS_KEY,
-      expiresSeconds: ttlSeconds(c.env),
+      expiresSeconds: boundedSeconds(c.env.UPLOAD_URL_TTL_SECONDS, DEFAULT_TTL),
       signedHeaders: { 'content-type': mime, 'content-length': String(size) },
     })
     // Content-Length is signed too, but browsers set it themselves (from the file): not listed.
@@ -150,11 +122,11 @@ export function imagesRoutes() {
     const head = await c.env.MEDIA.head(key)
     if (!head) {
       // Never uploaded (or the PUT failed): forget it.
-      await discard(c, key)
+      await discardUpload(c, key)
       return fail(c, 422, 'media.error.upload_failed')
     }
     if (head.size > UPLOAD_POLICY[context].maxBytes) {
-      await discard(c, key)
+      await discardUpload(c, key)
       return fail(c, 422, maxSizeError(context))
     }
     // SVGs are judged whole; other images by their head (magic bytes + polyglot scan).
@@ -162,7 +134,7 @@ export function imagesRoutes() {
     const bytes = object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array()
     const check = checkUpload({ filename: `upload.${KIND_INFO[kind].extension}`, bytes, context, size: head.size })
     if (!check.ok) {
-      await discard(c, key)
+      await discardUpload(c, key)
       logEvent('media_upload_refused', { tenantId, key, error: check.error.key, sniffed: check.sniffed })
       return fail(c, 422, check.error)
     }
@@ -176,7 +148,7 @@ export function imagesRoutes() {
     const { db, tenantId } = c.var
     const row = await getTenantMediaObject(db, tenantId, body.path)
     if (!row) return notFound(c)
-    await discard(c, body.path)
+    await discardUpload(c, body.path)
     // The school's avatar / cover no longer points at a deleted image.
     await clearTenantImagePath(db, tenantId, body.path)
     return c.json(true)
@@ -196,7 +168,8 @@ export function servingRoutes() {
       return c.body(null, 404)
     }
     const parsed = parseObjectKey(key)
-    if (!parsed) return c.body(null, 404)
+    // Private files (lecture PDFs, file products) are never served by key: see files.ts.
+    if (!parsed || isPrivateContext(parsed.context)) return c.body(null, 404)
     const row = await getReadyMediaObjectByKey(getDb(c.env.DB), parsed.tenantId, key)
     if (!row) return c.body(null, 404)
     const object = c.req.method === 'HEAD' ? await c.env.MEDIA.head(key) : await c.env.MEDIA.get(key)
@@ -223,6 +196,10 @@ export function createMediaApp() {
   const app = new Hono<{ Bindings: MediaWorkerEnv }>()
   app.get('/health', (c) => c.json({ ok: true }))
   app.route('/tenants/:tenantId/images', imagesRoutes())
+  app.route('/tenants/:tenantId/files', filesRoutes())
+  app.route('/tenants/:tenantId/videos', videosRoutes())
+  app.route('/webhooks/bunny', bunnyWebhookRoutes())
+  app.route('/', signedFileRoutes())
   app.route('/', servingRoutes())
   app.notFound((c) => c.json({ error: 'error.not_found.title' }, 404))
   app.onError((err, c) => {

@@ -1,0 +1,255 @@
+// Private files (lecture PDFs, file products; contract: app/media/files-contract.ts, ADR 011).
+//   POST /tenants/:tenantId/files/initiate|complete|delete|sign   the app's API (service origin only)
+//   GET|HEAD /private/{key}?disposition=&expires=&sig=            signed downloads on the public media host
+// Uploads work like images (presigned PUT straight to R2, bytes checked on complete); serving is
+// never by key alone: the public route in app.ts refuses private contexts, this one wants a
+// signature the worker made a few minutes ago for that key and disposition.
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { getDb, type Db } from '#app/db/client.server.ts'
+import type { MediaErrorBody } from '#app/media/contract.ts'
+import {
+  FILE_CONTEXTS,
+  FILE_DISPOSITIONS,
+  PRIVATE_PATH_PREFIX,
+  type FileCompleteBody,
+  type FileContext,
+  type FileDisposition,
+  type FileInitiateBody,
+  type SignedFileBody,
+} from '#app/media/files-contract.ts'
+import {
+  contentDispositionFor,
+  downloadFilename,
+  extensionAllowed,
+  extensionOf,
+  isPrivateContext,
+  isTenantObjectKey,
+  KIND_INFO,
+  kindForExtension,
+  maxSizeError,
+  objectKey,
+  parseObjectKey,
+  UPLOAD_POLICY,
+  type FileKind,
+  type MediaError,
+} from '#app/media/policy.ts'
+import { presignUrl } from '#app/media/sigv4.server.ts'
+import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
+import { getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
+import { getTenantById } from '#app/models/tenant.server.ts'
+import { readJsonBody } from '../../shared/json-body.ts'
+import { logEvent, type MediaWorkerEnv } from './env.ts'
+import { signedFilePath, verifyFileUrl } from './files-signing.ts'
+import { boundedSeconds, discardUpload, requestOrigin, serviceGuard } from './service-routes.ts'
+
+type Vars = { db: Db; tenantId: string }
+type Env = { Bindings: MediaWorkerEnv; Variables: Vars }
+type Ctx = Context<Env>
+
+const DEFAULT_UPLOAD_TTL = 300
+const DEFAULT_FILE_URL_TTL = 300
+
+const fail = (c: Ctx, status: 400 | 404 | 413 | 422, error: MediaError | string) =>
+  c.json<MediaErrorBody>(typeof error === 'string' ? { error } : { error: error.key, ...(error.values ? { values: error.values } : {}) }, status)
+const notFound = (c: Ctx) => c.json<MediaErrorBody>({ error: 'error.not_found.title' }, 404)
+
+const path = z.string().min(1).max(300)
+const initiateSchema = z.object({
+  context: z.enum(FILE_CONTEXTS),
+  filename: z.string().min(1).max(255),
+  extension: z.string().max(16),
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  contentType: z.string().max(100),
+  /** Set by the app from the session. */
+  createdBy: z.string().max(64).optional(),
+})
+const completeSchema = z.object({ path })
+const deleteSchema = z.object({ path, context: z.enum(FILE_CONTEXTS) })
+const signSchema = z.object({ path, disposition: z.enum(FILE_DISPOSITIONS).optional() })
+
+const isFileContext = (context: string): context is FileContext => (FILE_CONTEXTS as readonly string[]).includes(context)
+
+export function filesRoutes() {
+  const routes = new Hono<Env>()
+
+  routes.use('*', serviceGuard)
+
+  routes.post('/initiate', async (c) => {
+    const body = await readJsonBody(c, initiateSchema)
+    if (!body) return fail(c, 400, 'media.error.upload_failed')
+    const { db, tenantId } = c.var
+    const { context, filename, size } = body
+    const extension = body.extension.replace(/^\./, '').toLowerCase()
+    if (!extensionAllowed(context, extension)) return fail(c, 400, 'media.error.bad_extension')
+    const kind = kindForExtension(extension)!
+    const fromName = extensionOf(filename)
+    if (fromName !== null && kindForExtension(fromName) !== kind) return fail(c, 400, 'media.error.bad_extension')
+    if (size === 0) return fail(c, 400, 'media.error.empty')
+    if (size > UPLOAD_POLICY[context].maxBytes) return fail(c, 413, maxSizeError(context))
+    const mime = KIND_INFO[kind].mime
+    const declared = body.contentType.split(';')[0].trim().toLowerCase()
+    // Windows browsers call ZIPs application/x-zip-compressed.
+    const aliases = kind === 'jpeg' ? ['image/jpg'] : kind === 'zip' ? ['application/x-zip-compressed', 'application/x-zip'] : []
+    if (declared !== '' && declared !== mime && !aliases.includes(declared)) return fail(c, 400, 'media.error.type_mismatch')
+    if (!(await getTenantById(db, tenantId))) return notFound(c)
+
+    const key = objectKey(tenantId, context, kind)
+    await insertPendingMediaObject(db, tenantId, { key, context, kind, originalFilename: filename.slice(0, 255), contentType: mime, size, createdBy: body.createdBy ?? null })
+    const presigned = await presignUrl({
+      method: 'PUT',
+      endpoint: requestOrigin(c, c.env.S3_ENDPOINT, 'X-S3-Endpoint'),
+      bucket: c.env.S3_BUCKET,
+      key,
+      accessKeyId: c.env.S3_ACCESS_KEY_ID,
+      secretAccessKey: c.env.S3_SECRET_ACCESS_KEY,
+      expiresSeconds: boundedSeconds(c.env.UPLOAD_URL_TTL_SECONDS, DEFAULT_UPLOAD_TTL),
+      signedHeaders: { 'content-type': mime, 'content-length': String(size) },
+    })
+    return c.json<FileInitiateBody>({ uploadUrl: presigned.url, headers: { 'Content-Type': mime }, path: key, expiresAt: presigned.expiresAt })
+  })
+
+  routes.post('/complete', async (c) => {
+    const body = await readJsonBody(c, completeSchema)
+    if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
+    const { db, tenantId } = c.var
+    const key = body.path
+    const row = await getTenantMediaObject(db, tenantId, key)
+    if (!row || !isFileContext(row.context)) return notFound(c)
+    const context = row.context
+    const done = (contentType: string, size: number) =>
+      c.json<FileCompleteBody>({ path: key, context, contentType, size, filename: downloadFilename(row.originalFilename, row.kind as FileKind) })
+    if (row.status === 'ready') return done(row.contentType, row.size)
+    const head = await c.env.MEDIA.head(key)
+    if (!head) {
+      await discardUpload(c, key)
+      return fail(c, 422, 'media.error.upload_failed')
+    }
+    if (head.size > UPLOAD_POLICY[context].maxBytes) {
+      await discardUpload(c, key)
+      return fail(c, 422, maxSizeError(context))
+    }
+    // PDFs and ZIPs are judged by their magic bytes; images also by the polyglot scan (sniff.ts).
+    const object = await c.env.MEDIA.get(key, { range: { offset: 0, length: POLYGLOT_SCAN_BYTES } })
+    const bytes = object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array()
+    const kind = row.kind as FileKind
+    const check = checkUpload({ filename: `upload.${KIND_INFO[kind].extension}`, bytes, context, size: head.size })
+    if (!check.ok) {
+      await discardUpload(c, key)
+      logEvent('media_upload_refused', { tenantId, key, error: check.error.key, sniffed: check.sniffed })
+      return fail(c, 422, check.error)
+    }
+    if (!(await markMediaObjectReady(db, tenantId, key, { contentType: check.mime, size: head.size, kind: check.kind }))) return notFound(c)
+    return done(check.mime, head.size)
+  })
+
+  routes.post('/delete', async (c) => {
+    const body = await readJsonBody(c, deleteSchema)
+    if (!body || !isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
+    const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
+    if (!row) return notFound(c)
+    // The row's delete cascades to whatever used the file (product_files).
+    await discardUpload(c, body.path)
+    return c.json(true)
+  })
+
+  routes.post('/sign', async (c) => {
+    const body = await readJsonBody(c, signSchema)
+    if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
+    const parsed = parseObjectKey(body.path)!
+    if (!isPrivateContext(parsed.context)) return notFound(c)
+    const row = await getReadyMediaObjectByKey(c.var.db, c.var.tenantId, body.path)
+    if (!row) return notFound(c)
+    const disposition = body.disposition ?? UPLOAD_POLICY[parsed.context].disposition
+    const expiresAt = Math.floor(Date.now() / 1000) + boundedSeconds(c.env.FILE_URL_TTL_SECONDS, DEFAULT_FILE_URL_TTL)
+    const signed = await signedFilePath(c.env.FILE_URL_SIGNING_KEY, body.path, expiresAt, disposition)
+    return c.json<SignedFileBody>({ url: `${requestOrigin(c, c.env.MEDIA_ORIGIN, 'X-Media-Origin')}${signed}`, expiresAt })
+  })
+
+  return routes
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving
+
+export type ByteRange = { offset: number; length: number }
+
+/**
+ * One `bytes=` range of a file of `size` bytes (RFC 9110 §14.1.2): 'none' when there is no usable
+ * Range header (absent, another unit, several ranges: the whole file is sent), 'unsatisfiable'
+ * when it starts past the end.
+ */
+export function parseRange(header: string | null | undefined, size: number): ByteRange | 'none' | 'unsatisfiable' {
+  if (!header) return 'none'
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!match || (match[1] === '' && match[2] === '')) return 'none'
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0) return 'unsatisfiable'
+    const length = Math.min(suffix, size)
+    return size === 0 ? 'unsatisfiable' : { offset: size - length, length }
+  }
+  const start = Number(match[1])
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+  if (match[2] !== '' && Number(match[2]) < start) return 'none'
+  if (start >= size) return 'unsatisfiable'
+  return { offset: start, length: end - start + 1 }
+}
+
+/** Nothing about why: a forged, expired or stale link all look like a missing file. */
+const gone = () => new Response(null, { status: 404, headers: { 'Cache-Control': 'private, no-store' } })
+
+/** GET/HEAD /private/{key}?disposition=&expires=&sig= on the public media host. */
+export function signedFileRoutes() {
+  const routes = new Hono<{ Bindings: MediaWorkerEnv }>()
+  routes.on(['GET', 'HEAD'], `${PRIVATE_PATH_PREFIX}*`, async (c) => {
+    const url = new URL(c.req.url)
+    // The raw path, never decoded: a key we made has only [a-z0-9/._-].
+    const key = url.pathname.slice(PRIVATE_PATH_PREFIX.length)
+    const parsed = parseObjectKey(key)
+    if (!parsed || !isPrivateContext(parsed.context)) return gone()
+    const disposition = url.searchParams.get('disposition')
+    const expiresText = url.searchParams.get('expires') ?? ''
+    const sig = url.searchParams.get('sig') ?? ''
+    if ((disposition !== 'inline' && disposition !== 'attachment') || !/^\d{1,12}$/.test(expiresText)) return gone()
+    const expires = Number(expiresText)
+    if (expires * 1000 <= Date.now()) return gone()
+    if (!(await verifyFileUrl(c.env.FILE_URL_SIGNING_KEY, key, expires, disposition as FileDisposition, sig))) return gone()
+
+    const row = await getReadyMediaObjectByKey(getDb(c.env.DB), parsed.tenantId, key)
+    if (!row) return gone()
+    const head = await c.env.MEDIA.head(key)
+    if (!head) return gone()
+
+    const kind = row.kind as FileKind
+    const headers = new Headers({
+      'Content-Type': row.contentType,
+      'Content-Disposition': contentDispositionFor(downloadFilename(row.originalFilename, kind), disposition as FileDisposition),
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+      // A link inside a PDF must not carry this URL (the signature) to another site.
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex',
+      'Accept-Ranges': 'bytes',
+      ETag: head.httpEtag,
+    })
+    // Chrome's and Safari's PDF viewers do not run in a sandboxed document, so PDFs go without;
+    // the media host is a cookieless origin of its own either way.
+    if (kind !== 'pdf') headers.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+
+    const range = parseRange(c.req.header('Range'), head.size)
+    if (range === 'unsatisfiable') {
+      headers.set('Content-Range', `bytes */${head.size}`)
+      return new Response(null, { status: 416, headers })
+    }
+    const status = range === 'none' ? 200 : 206
+    const length = range === 'none' ? head.size : range.length
+    headers.set('Content-Length', String(length))
+    if (range !== 'none') headers.set('Content-Range', `bytes ${range.offset}-${range.offset + range.length - 1}/${head.size}`)
+    if (c.req.method === 'HEAD') return new Response(null, { status, headers })
+    const object = await c.env.MEDIA.get(key, range === 'none' ? undefined : { range })
+    if (!object) return gone()
+    return new Response(object.body, { status, headers })
+  })
+  return routes
+}
