@@ -2,11 +2,12 @@
 // picked or dropped, sent one after another straight to storage through presigned URLs, each with
 // its own progress bar, cancel button and error. Needs JavaScript; without it the picker stays
 // disabled and a <noscript> note says why.
-import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { isAbort, uploadPrivateFile, UploadError, type FileUploadProgress } from '#app/media/file-upload-client.ts'
 import { KIND_INFO, maxSizeMegabytes, UPLOAD_POLICY, type FileKind, type UploadContext } from '#app/media/policy.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { cx } from './ui.tsx'
+import { FilePickButton, ProgressBar, useDropZone } from './upload-parts.tsx'
 
 type Props<T> = {
   /** JSON endpoint taking the create / complete / cancel steps (file-upload-client.ts). */
@@ -56,7 +57,6 @@ export function FileUpload<T>({ endpoint, context, label, hint, onUploaded, name
   const running = useRef(false)
   const [items, setItems] = useState<Item[]>([])
   const [hydrated, setHydrated] = useState(false)
-  const [dragging, setDragging] = useState(false)
   const [tick, setTick] = useState(0)
 
   useEffect(() => setHydrated(true), [])
@@ -124,11 +124,7 @@ export function FileUpload<T>({ endpoint, context, label, hint, onUploaded, name
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault()
-    setDragging(false)
-    if (hydrated) add(event.dataTransfer.files)
-  }
+  const drop = useDropZone(hydrated, add)
 
   const policy = UPLOAD_POLICY[context]
   const formats = t(policy.kinds.length === 1 && policy.kinds[0] === 'pdf' ? 'files.upload.formats_pdf' : 'files.upload.formats', { size: maxSizeMegabytes(policy.maxBytes) })
@@ -143,35 +139,19 @@ export function FileUpload<T>({ endpoint, context, label, hint, onUploaded, name
       </noscript>
       <div
         data-drop-zone
-        onDragOver={(e) => {
-          e.preventDefault()
-          if (hydrated) setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={cx('flex flex-wrap items-center gap-3 rounded-lg border-2 border-dashed p-4', dragging ? 'border-brand-600 bg-brand-50' : 'border-slate-300')}
+        {...drop.handlers}
+        className={cx('flex flex-wrap items-center gap-3 rounded-lg border-2 border-dashed p-4', drop.dragging ? 'border-brand-600 bg-brand-50' : 'border-slate-300')}
       >
-        <span className="relative inline-flex">
-          <input
-            ref={input}
-            id={inputId}
-            type="file"
-            multiple
-            accept={acceptFor(policy.kinds)}
-            disabled={!hydrated}
-            aria-describedby={hintId}
-            className="peer absolute inset-0 cursor-pointer opacity-0 disabled:cursor-not-allowed"
-            onChange={(e) => {
-              if (e.currentTarget.files) add(e.currentTarget.files)
-            }}
-          />
-          <span
-            aria-hidden="true"
-            className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm peer-hover:bg-slate-50 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-disabled:opacity-60"
-          >
-            {t('files.upload.choose')}
-          </span>
-        </span>
+        <FilePickButton
+          id={inputId}
+          inputRef={input}
+          accept={acceptFor(policy.kinds)}
+          multiple
+          disabled={!hydrated}
+          describedBy={hintId}
+          label={t('files.upload.choose')}
+          onFiles={add}
+        />
         <span className="text-sm text-slate-500">{t('files.upload.drop')}</span>
         <p id={hintId} className="w-full text-xs text-slate-500">
           {hint ? `${hint} ` : ''}
@@ -213,16 +193,7 @@ export function FileUpload<T>({ endpoint, context, label, hint, onUploaded, name
                   ) : null}
                 </div>
                 {item.state.step === 'uploading' || item.state.step === 'finishing' ? (
-                  <div
-                    role="progressbar"
-                    aria-label={t('files.upload.progress_label', { name: item.name })}
-                    aria-valuemin={0}
-                    aria-valuemax={100}
-                    aria-valuenow={percent}
-                    className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200"
-                  >
-                    <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
-                  </div>
+                  <ProgressBar percent={percent} label={t('files.upload.progress_label', { name: item.name })} className="mt-2" />
                 ) : null}
                 <p role="status" className="mt-1 text-sm text-slate-700">
                   {status}

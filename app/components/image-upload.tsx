@@ -1,12 +1,13 @@
 // Reusable image upload (avatar, cover; later catalogue, comments, community). The browser
 // compresses the image and PUTs it straight to storage through a presigned URL, so it needs
 // JavaScript; without it the control stays disabled and the page explains why.
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { CompleteBody } from '#app/media/contract.ts'
 import { maxSizeMegabytes, UPLOAD_POLICY, type UploadContext } from '#app/media/policy.ts'
 import { isAbort, uploadImage, UploadError } from '#app/media/upload-client.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { cx } from './ui.tsx'
+import { FilePickButton, ProgressBar, useDropZone } from './upload-parts.tsx'
 
 type Props = {
   context: UploadContext
@@ -46,7 +47,6 @@ export function ImageUpload({ context, name, label, hint, path, url, error, onUp
   const [state, setState] = useState<State>({ step: 'idle' })
   const [current, setCurrent] = useState({ path: path ?? '', url: url ?? '' })
   const [preview, setPreview] = useState<string | null>(null)
-  const [dragging, setDragging] = useState(false)
 
   useEffect(() => setHydrated(true), [])
   useEffect(() => () => abort.current?.abort(), [])
@@ -101,13 +101,7 @@ export function ImageUpload({ context, name, label, hint, path, url, error, onUp
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault()
-    setDragging(false)
-    if (!hydrated || busy) return
-    const file = event.dataTransfer.files[0]
-    if (file) void start(file)
-  }
+  const drop = useDropZone(hydrated && !busy, (files) => void start(files[0]))
 
   const shown = preview ?? current.url
   const hintId = `${id}-hint`
@@ -132,16 +126,11 @@ export function ImageUpload({ context, name, label, hint, path, url, error, onUp
         {label}
       </label>
       <div
-        onDragOver={(e) => {
-          e.preventDefault()
-          if (hydrated && !busy) setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...drop.handlers}
         data-drop-zone
         className={cx(
           'flex flex-col gap-4 rounded-lg border-2 border-dashed p-4 sm:flex-row sm:items-center',
-          dragging ? 'border-brand-600 bg-brand-50' : errorText ? 'border-red-400' : 'border-slate-300',
+          drop.dragging ? 'border-brand-600 bg-brand-50' : errorText ? 'border-red-400' : 'border-slate-300',
         )}
       >
         <div
@@ -156,29 +145,16 @@ export function ImageUpload({ context, name, label, hint, path, url, error, onUp
         </div>
         <div className="min-w-0 flex-1 space-y-2">
           <div className="flex flex-wrap items-center gap-2">
-            {/* A real file input, visually merged into the button but focusable and labelled. */}
-            <span className="relative inline-flex">
-              <input
-                ref={input}
-                id={id}
-                type="file"
-                accept={policy.kinds.map((k) => ACCEPT[k] ?? '').filter(Boolean).join(',')}
-                disabled={!hydrated || busy}
-                aria-describedby={hintId}
-                aria-invalid={errorText ? true : undefined}
-                className="peer absolute inset-0 cursor-pointer opacity-0 disabled:cursor-not-allowed"
-                onChange={(e) => {
-                  const file = e.currentTarget.files?.[0]
-                  if (file) void start(file)
-                }}
-              />
-              <span
-                aria-hidden="true"
-                className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm peer-hover:bg-slate-50 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-disabled:opacity-60"
-              >
-                {current.url ? t('upload.replace') : t('upload.choose')}
-              </span>
-            </span>
+            <FilePickButton
+              id={id}
+              inputRef={input}
+              accept={policy.kinds.map((k) => ACCEPT[k] ?? '').filter(Boolean).join(',')}
+              disabled={!hydrated || busy}
+              describedBy={hintId}
+              invalid={Boolean(errorText)}
+              label={current.url ? t('upload.replace') : t('upload.choose')}
+              onFiles={(files) => void start(files[0])}
+            />
             <span className="text-sm text-slate-500">{t('upload.drop')}</span>
             {busy ? (
               <button type="button" onClick={() => abort.current?.abort()} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 underline hover:bg-slate-100">
@@ -202,18 +178,7 @@ export function ImageUpload({ context, name, label, hint, path, url, error, onUp
             {hint ? `${hint} ` : ''}
             {t(context === 'post_image' || context === 'reply_image' ? 'upload.formats_community' : 'upload.formats', { size: number.format(maxSizeMegabytes(policy.maxBytes)) })}
           </p>
-          {state.step === 'uploading' ? (
-            <div
-              role="progressbar"
-              aria-label={t('upload.progress_label')}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={state.percent}
-              className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
-            >
-              <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${state.percent}%` }} />
-            </div>
-          ) : null}
+          {state.step === 'uploading' ? <ProgressBar percent={state.percent} label={t('upload.progress_label')} /> : null}
           <p role="status" className="text-sm text-slate-700" data-upload-status={name}>
             {statusText}
           </p>

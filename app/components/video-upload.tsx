@@ -1,13 +1,14 @@
 // Reusable video upload (video library now; lectures, comments and community posts later). The
 // file goes straight to Bunny Stream with tus in resumable parts, so it needs JavaScript; without
 // it the control stays disabled and the page explains why.
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { VideoBody } from '#app/media/video-contract.ts'
 import { isAbort } from '#app/media/upload-client.ts'
 import { VIDEO_ACCEPT, VIDEO_MAX_BYTES } from '#app/media/video-policy.ts'
 import { uploadVideo, UploadError, type VideoUploadResult } from '#app/media/video-upload-client.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { cx } from './ui.tsx'
+import { FilePickButton, ProgressBar, useDropZone } from './upload-parts.tsx'
 
 type Props = {
   label?: string
@@ -37,7 +38,6 @@ export function VideoUpload({ label, withTitle = false, onUploaded, base }: Prop
   const [state, setState] = useState<State>({ step: 'idle' })
   const [title, setTitle] = useState('')
   const [fileName, setFileName] = useState<string | null>(null)
-  const [dragging, setDragging] = useState(false)
 
   useEffect(() => setHydrated(true), [])
   useEffect(() => () => abort.current?.abort(), [])
@@ -78,13 +78,7 @@ export function VideoUpload({ label, withTitle = false, onUploaded, base }: Prop
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault()
-    setDragging(false)
-    if (!hydrated || busy) return
-    const file = event.dataTransfer.files[0]
-    if (file) void start(file)
-  }
+  const drop = useDropZone(hydrated && !busy, (files) => void start(files[0]))
 
   const percent = state.step === 'uploading' || state.step === 'retrying' ? state.percent : null
   const statusText =
@@ -124,38 +118,21 @@ export function VideoUpload({ label, withTitle = false, onUploaded, base }: Prop
         {label ?? t('videos.upload.label')}
       </label>
       <div
-        onDragOver={(e) => {
-          e.preventDefault()
-          if (hydrated && !busy) setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...drop.handlers}
         data-drop-zone
-        className={cx('space-y-3 rounded-lg border-2 border-dashed p-4', dragging ? 'border-brand-600 bg-brand-50' : errorText ? 'border-red-400' : 'border-slate-300')}
+        className={cx('space-y-3 rounded-lg border-2 border-dashed p-4', drop.dragging ? 'border-brand-600 bg-brand-50' : errorText ? 'border-red-400' : 'border-slate-300')}
       >
         <div className="flex flex-wrap items-center gap-2">
-          <span className="relative inline-flex">
-            <input
-              ref={input}
-              id={id}
-              type="file"
-              accept={VIDEO_ACCEPT}
-              disabled={!hydrated || busy}
-              aria-describedby={`${id}-hint`}
-              aria-invalid={errorText ? true : undefined}
-              className="peer absolute inset-0 cursor-pointer opacity-0 disabled:cursor-not-allowed"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0]
-                if (file) void start(file)
-              }}
-            />
-            <span
-              aria-hidden="true"
-              className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm peer-hover:bg-slate-50 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-disabled:opacity-60"
-            >
-              {t('videos.upload.choose')}
-            </span>
-          </span>
+          <FilePickButton
+            id={id}
+            inputRef={input}
+            accept={VIDEO_ACCEPT}
+            disabled={!hydrated || busy}
+            describedBy={`${id}-hint`}
+            invalid={Boolean(errorText)}
+            label={t('videos.upload.choose')}
+            onFiles={(files) => void start(files[0])}
+          />
           <span className="text-sm text-slate-500">{t('videos.upload.drop')}</span>
           {busy ? (
             <button type="button" onClick={() => abort.current?.abort()} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 underline hover:bg-slate-100">
@@ -168,17 +145,7 @@ export function VideoUpload({ label, withTitle = false, onUploaded, base }: Prop
         </p>
         {fileName && busy ? <p className="truncate text-sm text-slate-600">{fileName}</p> : null}
         {percent !== null ? (
-          <div
-            role="progressbar"
-            aria-label={t('videos.upload.progress_label')}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            data-video-progress={percent}
-            className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
-          >
-            <div className={cx('h-full transition-[width]', state.step === 'retrying' ? 'bg-amber-500' : 'bg-brand-600')} style={{ width: `${percent}%` }} />
-          </div>
+          <ProgressBar percent={percent} label={t('videos.upload.progress_label')} tone={state.step === 'retrying' ? 'warning' : 'normal'} data={{ 'data-video-progress': percent }} />
         ) : null}
         <p role="status" className="text-sm text-slate-700" data-upload-status="video">
           {statusText}

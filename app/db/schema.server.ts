@@ -5,6 +5,12 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { VIDEO_STATES } from '../media/bunny.server.ts'
 
+/** Every tenant-owned row: tenant_id NOT NULL, removed with its school. */
+const tenantIdColumn = () =>
+  text('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' })
+
 const timestamps = {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
@@ -35,9 +41,7 @@ export const domains = sqliteTable(
   'domains',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     hostname: text('hostname').notNull(),
     kind: text('kind', { enum: ['platform_subdomain', 'custom'] }).notNull(),
     verificationStatus: text('verification_status', { enum: DOMAIN_STATUSES }).notNull().default('pending_dns'),
@@ -77,9 +81,7 @@ export const domainEvents = sqliteTable(
   'domain_events',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     domainId: text('domain_id').notNull(),
     hostname: text('hostname').notNull(),
     fromStatus: text('from_status'),
@@ -98,9 +100,7 @@ export const mediaObjects = sqliteTable(
   'media_objects',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     /** R2 key `tenants/{tenantId}/{context}/{random}.{ext}` (app/media/policy.ts objectKey). */
     key: text('key').notNull(),
     context: text('context').notNull(),
@@ -121,9 +121,7 @@ export const users = sqliteTable(
   'users',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     // Always stored lower-cased; the same address may hold separate accounts in two schools.
     email: text('email').notNull(),
     name: text('name').notNull(),
@@ -138,9 +136,7 @@ export const sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -173,9 +169,7 @@ export const authTokens = sqliteTable(
   'auth_tokens',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -192,9 +186,7 @@ export const emailOutbox = sqliteTable(
   'email_outbox',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     template: text('template').notNull(),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
@@ -247,9 +239,7 @@ export const products = sqliteTable(
   'products',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     kind: text('kind', { enum: PRODUCT_KINDS }).notNull(),
     title: text('title').notNull(),
     slug: text('slug').notNull(),
@@ -265,9 +255,7 @@ export const productFiles = sqliteTable(
   'product_files',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -292,9 +280,7 @@ export const productAccess = sqliteTable(
   'product_access',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -318,9 +304,7 @@ export const videos = sqliteTable(
   'videos',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
     libraryId: text('library_id').notNull(),
     /** Bunny's video guid (lower-case). */
     bunnyVideoId: text('bunny_video_id').notNull(),

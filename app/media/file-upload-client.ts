@@ -3,7 +3,7 @@
 // also attaches the completed file. Errors are UploadError with a translation key.
 import type { FileInitiateBody } from './files-contract.ts'
 import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type UploadContext } from './policy.ts'
-import { checkFile, isAbort, putPresigned, UploadError } from './upload-client.ts'
+import { checkFile, isAbort, postUploadJson, putPresigned, UploadError } from './upload-client.ts'
 
 export { isAbort, UploadError }
 
@@ -13,34 +13,7 @@ export type FileUploadStep =
   | { step: 'complete'; path: string }
   | { step: 'cancel'; path: string }
 
-const knownKey = (key: unknown): key is string => typeof key === 'string' && /^(media|files|error|validation)\.[a-z0-9_.]+$/.test(key)
-
-async function post<T>(endpoint: string, body: FileUploadStep, signal?: AbortSignal): Promise<T> {
-  let response: Response
-  try {
-    response = await fetch(endpoint, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-    })
-  } catch (error) {
-    if (signal?.aborted) throw error
-    throw new UploadError('media.error.upload_failed')
-  }
-  if (response.status === 419) {
-    // Same rule as every script call (seed 000 §7): the session is gone, log in again.
-    if (window.location.pathname !== '/login') window.location.assign(`/login?redirectTo=${encodeURIComponent(window.location.pathname)}`)
-    throw new UploadError('error.session_expired_reload')
-  }
-  const data = (await response.json().catch(() => null)) as (T & { error?: unknown; values?: Record<string, string | number> }) | null
-  if (!response.ok || !data) {
-    if (data && knownKey(data.error)) throw new UploadError(data.error, data.values)
-    throw new UploadError('error.generic.title')
-  }
-  return data
-}
+const post = <T>(endpoint: string, body: FileUploadStep, signal?: AbortSignal) => postUploadJson<T>(endpoint, body, signal)
 
 export type FileUploadProgress = { phase: 'uploading'; percent: number } | { phase: 'finishing' }
 

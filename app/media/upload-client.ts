@@ -8,6 +8,8 @@ export class UploadError extends Error {
   constructor(
     readonly key: string,
     readonly values?: Record<string, string | number>,
+    /** The HTTP status that caused it, when there was an answer. */
+    readonly status?: number,
   ) {
     super(key)
   }
@@ -16,12 +18,12 @@ export class UploadError extends Error {
 const GENERIC = 'error.generic.title'
 
 /** Keys the server may send that we know how to show; anything else becomes 'Something went wrong'. */
-const knownKey = (key: unknown): key is string => typeof key === 'string' && /^(media|error|validation)\.[a-z0-9_.]+$/.test(key)
+const knownKey = (key: unknown): key is string => typeof key === 'string' && /^(media|files|videos|error|validation)\.[a-z0-9_.]+$/.test(key)
 
 function sessionExpired(): never {
   // XHR is not covered by the fetch patch in entry.client.tsx: same 419 rule (seed 000 §7).
   if (window.location.pathname !== '/login') window.location.assign('/login')
-  throw new UploadError('error.session_expired_reload')
+  throw new UploadError('error.session_expired_reload', undefined, 419)
 }
 
 /** 'Bad file extension' / empty file: decided before reading a single byte. */
@@ -81,7 +83,12 @@ export async function compressImage(context: UploadContext, file: File, signal?:
   return best
 }
 
-async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+/**
+ * POST JSON to one of the app's upload endpoints. Throws UploadError: the server's message key
+ * when it sent one we can show, 'Something went wrong' otherwise, and for 419 'Your session has
+ * expired - please reload' (the page itself goes to /login, seed 000 §7).
+ */
+export async function postUploadJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
   let response: Response
   try {
     response = await fetch(url, {
@@ -98,8 +105,8 @@ async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Pr
   if (response.status === 419) sessionExpired()
   const data = (await response.json().catch(() => null)) as (T & Partial<MediaErrorBody>) | null
   if (!response.ok || !data) {
-    if (data && knownKey(data.error)) throw new UploadError(data.error, data.values)
-    throw new UploadError(GENERIC)
+    if (data && knownKey(data.error)) throw new UploadError(data.error, data.values, response.status)
+    throw new UploadError(GENERIC, undefined, response.status)
   }
   return data
 }
@@ -155,14 +162,14 @@ export async function uploadImage(context: UploadContext, original: File, option
   }
   const extension = extensionOf(file.name) as string // checked above
   const kind = kindForExtension(extension)!
-  const upload = await postJson<InitiateBody>(
+  const upload = await postUploadJson<InitiateBody>(
     '/home/images/create',
     { context, filename: file.name, extension, size: file.size, contentType: KIND_INFO[kind].mime },
     signal,
   )
   onProgress?.({ phase: 'uploading', percent: 0 })
   await putPresigned(upload, file, (percent) => onProgress?.({ phase: 'uploading', percent }), signal)
-  return postJson<CompleteBody>('/home/images/complete', { path: upload.path }, signal)
+  return postUploadJson<CompleteBody>('/home/images/complete', { path: upload.path }, signal)
 }
 
 export function isAbort(error: unknown) {

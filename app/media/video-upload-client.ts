@@ -6,14 +6,11 @@
 // file again (after a reload, a crash, a lost connection that outlived the retries) asks the app
 // for a fresh grant for that same video and continues from the offset the server reports.
 import * as tus from 'tus-js-client'
-import type { EmbedBody, VideoBody, VideoGrantBody } from './video-contract.ts'
+import type { VideoBody, VideoGrantBody } from './video-contract.ts'
 import { checkVideoFile, shouldRetryStatus, tusErrorKey, VIDEO_CHUNK_BYTES, VIDEO_RETRY_DELAYS_MS } from './video-policy.ts'
-import { UploadError } from './upload-client.ts'
+import { postUploadJson, UploadError } from './upload-client.ts'
 
 export { UploadError }
-
-const GENERIC = 'error.generic.title'
-const knownKey = (key: unknown): key is string => typeof key === 'string' && /^(media|error|validation|videos)\.[a-z0-9_.]+$/.test(key)
 
 export type VideoUploadProgress =
   | { phase: 'preparing' }
@@ -66,36 +63,14 @@ function forgetRecord(file: File) {
   }
 }
 
-/** POST JSON to the app. 419 → 'Your session has expired - please reload' (seed 000 §8, uploader). */
-async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<{ ok: true; data: T } | { ok: false; status: number; error: UploadError }> {
-  let response: Response
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-    })
-  } catch (error) {
-    if (signal?.aborted) throw error
-    return { ok: false, status: 0, error: new UploadError(GENERIC) }
-  }
-  if (response.status === 419) return { ok: false, status: 419, error: new UploadError('error.session_expired_reload') }
-  const data = (await response.json().catch(() => null)) as (T & { error?: unknown; values?: Record<string, string | number> }) | null
-  if (response.ok && data) return { ok: true, data }
-  const error = data && knownKey(data.error) ? new UploadError(data.error, data.values) : new UploadError(GENERIC)
-  return { ok: false, status: response.status, error }
-}
-
 function statusOf(error: unknown): number | null {
   const response = (error as { originalResponse?: { getStatus(): number } | null })?.originalResponse
   const status = response?.getStatus()
   return typeof status === 'number' && status > 0 ? status : null
 }
 
-async function grant(base: string, file: File, title: string | undefined, videoId: string | undefined, signal?: AbortSignal) {
-  return postJson<VideoGrantBody>(`${base}/grant`, { title, filename: file.name, size: file.size, contentType: file.type, ...(videoId ? { videoId } : {}) }, signal)
+function grant(base: string, file: File, title: string | undefined, videoId: string | undefined, signal?: AbortSignal) {
+  return postUploadJson<VideoGrantBody>(`${base}/grant`, { title, filename: file.name, size: file.size, contentType: file.type, ...(videoId ? { videoId } : {}) }, signal)
 }
 
 /** The whole flow for one video. Throws UploadError (show it) or an AbortError (cancelled). */
@@ -106,17 +81,22 @@ export async function uploadVideo(file: File, options: VideoUploadOptions = {}):
   if (refused) throw new UploadError(refused.key, refused.values)
   onProgress?.({ phase: 'preparing' })
 
-  // An earlier, interrupted upload of this very file: continue it if the app still allows.
+  // An earlier, interrupted upload of this very file: continue it if the app still allows
+  // (404: gone or not this school's, 409: finished or another file — then start afresh).
   const record = readRecord(file)
-  let answer = record ? await grant(base, file, title, record.videoId, signal) : null
-  const resuming = Boolean(answer?.ok)
-  if (!answer || !answer.ok) {
-    if (answer && answer.status === 419) throw answer.error
-    if (record) forgetRecord(file)
-    answer = await grant(base, file, title, undefined, signal)
+  let answer: VideoGrantBody | null = null
+  if (record) {
+    try {
+      answer = await grant(base, file, title, record.videoId, signal)
+    } catch (error) {
+      if (error instanceof UploadError && error.status === 419) throw error
+      if (signal?.aborted) throw error
+      forgetRecord(file)
+    }
   }
-  if (!answer.ok) throw answer.error
-  const { videoId, grant: g, filetype } = answer.data
+  const resuming = answer !== null
+  answer ??= await grant(base, file, title, undefined, signal)
+  const { videoId, grant: g, filetype } = answer
   writeRecord(file, videoId)
 
   await new Promise<void>((resolve, reject) => {
@@ -158,7 +138,7 @@ export async function uploadVideo(file: File, options: VideoUploadOptions = {}):
       // Terminate (DELETE, 204) so the half-sent file doesn't linger, and drop the video object.
       upload.abort(true).catch(() => undefined)
       forgetRecord(file)
-      void postJson<true>(`${base}/${encodeURIComponent(videoId)}/discard`, {}).catch(() => null)
+      void postUploadJson<true>(`${base}/${encodeURIComponent(videoId)}/discard`, {}).catch(() => null)
       reject(new DOMException('Upload cancelled', 'AbortError'))
     }
     if (signal?.aborted) return cancel()
@@ -176,8 +156,7 @@ export async function uploadVideo(file: File, options: VideoUploadOptions = {}):
   })
 
   forgetRecord(file)
-  const refreshed = await postJson<VideoBody>(`${base}/${encodeURIComponent(videoId)}/refresh`, {}, signal).catch(() => null)
-  return { videoId, video: refreshed && refreshed.ok ? refreshed.data : null, resumed: resuming }
+  const refreshed = await postUploadJson<VideoBody>(`${base}/${encodeURIComponent(videoId)}/refresh`, {}, signal).catch(() => null)
+  return { videoId, video: refreshed, resumed: resuming }
 }
 
-export type { EmbedBody }

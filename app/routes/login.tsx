@@ -8,7 +8,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { attemptLogin } from '#app/utils/login.server.ts'
 import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
-import { email, parseForm, safeRedirect, type FieldErrors } from '#app/utils/validation.ts'
+import { email, parseForm, safeRedirect } from '#app/utils/validation.ts'
 
 const LoginSchema = z.object({
   email: email(),

@@ -9,7 +9,7 @@ import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { attemptLogin } from '#app/utils/login.server.ts'
 import { getCurrentOperator, signInOperator } from '#app/utils/operator-auth.server.ts'
 import { clientIp, getT, requirePlatform } from '#app/utils/request.server.ts'
-import { email, parseForm, type FieldErrors } from '#app/utils/validation.ts'
+import { email, parseForm } from '#app/utils/validation.ts'
 
 const OperatorLoginSchema = z.object({ email: email(), password: z.string().min(1).max(200) })
 

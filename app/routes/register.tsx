@@ -7,7 +7,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
-import { email, parseForm, PASSWORD_MIN, text, withConfirmation, type FieldErrors } from '#app/utils/validation.ts'
+import { email, parseForm, PASSWORD_MIN, text, withConfirmation } from '#app/utils/validation.ts'
 
 const RegisterSchema = withConfirmation({ name: text({ max: 70 }), email: email() })
 

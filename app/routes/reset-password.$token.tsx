@@ -9,7 +9,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
-import { parseForm, PASSWORD_MIN, withConfirmation, type FieldErrors } from '#app/utils/validation.ts'
+import { parseForm, PASSWORD_MIN, withConfirmation } from '#app/utils/validation.ts'
 
 const ResetSchema = withConfirmation({})
 

@@ -11,7 +11,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
-import { email, msg, parseForm, PASSWORD_MIN, text, withConfirmation, type FieldErrors } from '#app/utils/validation.ts'
+import { email, msg, parseForm, PASSWORD_MIN, text, withConfirmation } from '#app/utils/validation.ts'
 
 const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
 

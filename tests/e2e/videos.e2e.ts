@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before } from 'node:test'
 import type { Page } from 'playwright-core'
-import { browserTest, expectText, expectUrl, heading, newSchool, signUp, snap, subdomain, url, visit } from './support.ts'
+import { browserTest, expectText, expectUrl, heading, newSchool, signUp, snap, subdomain } from './support.ts'
 
 const PEER = process.env.BUNNY_PEER_ORIGIN ?? ''
 const MB = 1024 * 1024

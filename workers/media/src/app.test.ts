@@ -5,20 +5,12 @@ import { createTestSchool } from '#tests/factories.ts'
 import type { MediaWorkerEnv } from './env.ts'
 import worker from './index.ts'
 import { ABANDONED_AFTER_MS } from './scheduled.ts'
-import { api, bytes, EXE, GIF, initiate, JPEG, mediaRows, PNG, PNG_WITH_HTML, put, r2Keys, serve, SVG_SAFE, SVG_SCRIPT, testEnv, upload } from './test-helpers.ts'
+import { api, bytes, EXE, expectNothingStored, freshSchoolAndStorage, initiate, JPEG, mediaRows, PNG, PNG_WITH_HTML, put, r2Keys, serve, SVG_SAFE, SVG_SCRIPT, testEnv, upload } from './test-helpers.ts'
 
 let tenantId: string
 beforeEach(async () => {
-  await testEnv.DB.prepare('DELETE FROM media_objects').run()
-  const listed = await testEnv.MEDIA.list()
-  if (listed.objects.length) await testEnv.MEDIA.delete(listed.objects.map((o) => o.key))
-  tenantId = (await createTestSchool()).tenantId
+  tenantId = await freshSchoolAndStorage()
 })
-
-async function expectNothingStored() {
-  expect(await r2Keys()).toEqual([])
-  expect(await mediaRows()).toEqual([])
-}
 
 describe('full flow', () => {
   it('initiate → presigned PUT through the S3 peer → complete → public GET', async () => {

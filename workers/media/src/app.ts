@@ -9,46 +9,31 @@
 //   GET  /{key}   public serving of ready objects (the app forwards media.{PLATFORM_HOST} here)
 // The API answers only on the service-binding origin (service-routes.ts serviceGuard): a request that came in
 // through the public media host can never reach it, even if forwarded with another method.
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { z } from 'zod'
 import { readJsonBody } from '../../shared/json-body.ts'
-import { getDb, type Db } from '#app/db/client.server.ts'
+import { getDb } from '#app/db/client.server.ts'
 import type { CompleteBody, InitiateBody, MediaErrorBody } from '#app/media/contract.ts'
 import {
-  extensionAllowed,
-  extensionOf,
   isPrivateContext,
   isTenantObjectKey,
-  KIND_INFO,
-  kindForExtension,
-  maxSizeError,
-  objectKey,
   parseObjectKey,
-  UPLOAD_POLICY,
-  type MediaError,
   type UploadContext,
 } from '#app/media/policy.ts'
-import { presignUrl } from '#app/media/sigv4.server.ts'
-import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
-import { clearTenantImagePath, getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
-import { getTenantById } from '#app/models/tenant.server.ts'
+import { clearTenantImagePath, getReadyMediaObjectByKey, getTenantMediaObject } from '#app/models/media.server.ts'
 import { logEvent, type MediaWorkerEnv } from './env.ts'
-import { boundedSeconds, discardUpload, requestOrigin, serviceGuard } from './service-routes.ts'
+import { discardUpload, fail, notFound, requestOrigin, type ServiceCtx, type ServiceEnv, serviceGuard } from './service-routes.ts'
+import { initiateUpload, verifyUpload } from './uploads.ts'
 import { filesRoutes, signedFileRoutes } from './files.ts'
 import { bunnyWebhookRoutes, videosRoutes } from './videos.ts'
 
 /** Contexts the image API takes (files and PDFs will have their own routes). */
 export const IMAGE_CONTEXTS = ['post_image', 'reply_image', 'cover', 'avatar', 'image'] as const satisfies readonly UploadContext[]
 export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-const DEFAULT_TTL = 300
 
-type Vars = { db: Db; tenantId: string }
-type Env = { Bindings: MediaWorkerEnv; Variables: Vars }
-type Ctx = Context<Env>
+type Env = ServiceEnv
+type Ctx = ServiceCtx
 
-const fail = (c: Ctx, status: 400 | 404 | 413 | 422 | 500, error: MediaError | string) =>
-  c.json<MediaErrorBody>(typeof error === 'string' ? { error } : { error: error.key, ...(error.values ? { values: error.values } : {}) }, status)
-const notFound = (c: Ctx) => c.json<MediaErrorBody>({ error: 'error.not_found.title' }, 404)
 
 const initiateSchema = z.object({
   context: z.enum(IMAGE_CONTEXTS),
@@ -75,71 +60,20 @@ export function imagesRoutes() {
   routes.post('/initiate', async (c) => {
     const body = await readJsonBody(c, initiateSchema)
     if (!body) return fail(c, 400, 'media.error.upload_failed')
-    const { db, tenantId } = c.var
-    const { context, filename, size } = body
-    const extension = body.extension.replace(/^\./, '').toLowerCase()
-    if (!extensionAllowed(context, extension)) return fail(c, 400, 'media.error.bad_extension')
-    const kind = kindForExtension(extension)!
-    // The filename, when it has an extension, must say the same thing.
-    const fromName = extensionOf(filename)
-    if (fromName !== null && kindForExtension(fromName) !== kind) return fail(c, 400, 'media.error.bad_extension')
-    if (size === 0) return fail(c, 400, 'media.error.empty')
-    if (size > UPLOAD_POLICY[context].maxBytes) return fail(c, 413, maxSizeError(context))
-    const mime = KIND_INFO[kind].mime
-    const declared = body.contentType.split(';')[0].trim().toLowerCase()
-    if (declared !== '' && declared !== mime && !(kind === 'jpeg' && declared === 'image/jpg')) return fail(c, 400, 'media.error.type_mismatch')
-    if (!(await getTenantById(db, tenantId))) return notFound(c)
-
-    const key = objectKey(tenantId, context, kind)
-    await insertPendingMediaObject(db, tenantId, { key, context, kind, originalFilename: filename.slice(0, 255), contentType: mime, size, createdBy: body.createdBy ?? null })
-    const presigned = await presignUrl({
-      method: 'PUT',
-      endpoint: requestOrigin(c, c.env.S3_ENDPOINT, 'X-S3-Endpoint'),
-      bucket: c.env.S3_BUCKET,
-      key,
-      accessKeyId: c.env.S3_ACCESS_KEY_ID,
-      secretAccessKey: c.env.S3_SECRET_ACCESS_KEY,
-      expiresSeconds: boundedSeconds(c.env.UPLOAD_URL_TTL_SECONDS, DEFAULT_TTL),
-      signedHeaders: { 'content-type': mime, 'content-length': String(size) },
-    })
-    // Content-Length is signed too, but browsers set it themselves (from the file): not listed.
-    const headers: Record<string, string> = { 'Content-Type': mime }
-    return c.json<InitiateBody>({ uploadUrl: presigned.url, headers, path: key, downloadUrl: mediaUrl(c, key), expiresAt: presigned.expiresAt })
+    const started = await initiateUpload(c, body)
+    if (!started.ok) return fail(c, started.status, started.error)
+    const { key, uploadUrl, headers, expiresAt } = started
+    return c.json<InitiateBody>({ uploadUrl, headers, path: key, downloadUrl: mediaUrl(c, key), expiresAt })
   })
 
   routes.post('/complete', async (c) => {
     const body = await readJsonBody(c, completeSchema)
     if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
-    const { db, tenantId } = c.var
-    const key = body.path
-    const row = await getTenantMediaObject(db, tenantId, key)
-    if (!row) return notFound(c)
-    if (row.status === 'ready') {
-      return c.json<CompleteBody>({ path: key, url: mediaUrl(c, key), contentType: row.contentType, size: row.size })
-    }
-    const context = row.context as UploadContext
-    const kind = row.kind as keyof typeof KIND_INFO
-    const head = await c.env.MEDIA.head(key)
-    if (!head) {
-      // Never uploaded (or the PUT failed): forget it.
-      await discardUpload(c, key)
-      return fail(c, 422, 'media.error.upload_failed')
-    }
-    if (head.size > UPLOAD_POLICY[context].maxBytes) {
-      await discardUpload(c, key)
-      return fail(c, 422, maxSizeError(context))
-    }
-    // SVGs are judged whole; other images by their head (magic bytes + polyglot scan).
-    const object = await c.env.MEDIA.get(key, kind === 'svg' ? undefined : { range: { offset: 0, length: POLYGLOT_SCAN_BYTES } })
-    const bytes = object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array()
-    const check = checkUpload({ filename: `upload.${KIND_INFO[kind].extension}`, bytes, context, size: head.size })
-    if (!check.ok) {
-      await discardUpload(c, key)
-      logEvent('media_upload_refused', { tenantId, key, error: check.error.key, sniffed: check.sniffed })
-      return fail(c, 422, check.error)
-    }
-    if (!(await markMediaObjectReady(db, tenantId, key, { contentType: check.mime, size: head.size, kind: check.kind }))) return notFound(c)
-    return c.json<CompleteBody>({ path: key, url: mediaUrl(c, key), contentType: check.mime, size: head.size })
+    const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
+    if (!row || !(IMAGE_CONTEXTS as readonly string[]).includes(row.context)) return notFound(c)
+    const verified = await verifyUpload(c, row)
+    if (!verified.ok) return fail(c, verified.status, verified.error)
+    return c.json<CompleteBody>({ path: row.key, url: mediaUrl(c, row.key), contentType: verified.contentType, size: verified.size })
   })
 
   routes.post('/delete', async (c) => {

@@ -5,23 +5,15 @@ import { createTestSchool } from '#tests/factories.ts'
 import { parseRange } from './files.ts'
 import { signedFilePath, signFileUrl } from './files-signing.ts'
 import { fetchPublic, filesApi, initiateFile, putFile, sign, uploadFile } from './files-test-helpers.ts'
-import { bytes, EXE, JPEG, mediaRows, PNG, r2Keys, serve, testEnv, upload } from './test-helpers.ts'
+import { bytes, EXE, expectNothingStored, freshSchoolAndStorage, JPEG, mediaRows, PNG, r2Keys, serve, testEnv, upload } from './test-helpers.ts'
 
 const PDF = bytes('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', new Uint8Array(2000).fill(0x20), '\n%%EOF\n')
 const ZIP = bytes([0x50, 0x4b, 0x03, 0x04], new Uint8Array(300).fill(1))
 
 let tenantId: string
 beforeEach(async () => {
-  await testEnv.DB.prepare('DELETE FROM media_objects').run()
-  const listed = await testEnv.MEDIA.list()
-  if (listed.objects.length) await testEnv.MEDIA.delete(listed.objects.map((o) => o.key))
-  tenantId = (await createTestSchool()).tenantId
+  tenantId = await freshSchoolAndStorage()
 })
-
-async function expectNothingStored() {
-  expect(await r2Keys()).toEqual([])
-  expect(await mediaRows()).toEqual([])
-}
 
 describe('upload', () => {
   it('initiate → presigned PUT → complete for a file product PDF, a ZIP, an image and a lecture PDF', async () => {

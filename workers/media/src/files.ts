@@ -4,10 +4,9 @@
 // Uploads work like images (presigned PUT straight to R2, bytes checked on complete); serving is
 // never by key alone: the public route in app.ts refuses private contexts, this one wants a
 // signature the worker made a few minutes ago for that key and disposition.
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { z } from 'zod'
-import { getDb, type Db } from '#app/db/client.server.ts'
-import type { MediaErrorBody } from '#app/media/contract.ts'
+import { getDb } from '#app/db/client.server.ts'
 import {
   FILE_CONTEXTS,
   FILE_DISPOSITIONS,
@@ -21,38 +20,23 @@ import {
 import {
   contentDispositionFor,
   downloadFilename,
-  extensionAllowed,
-  extensionOf,
   isPrivateContext,
   isTenantObjectKey,
-  KIND_INFO,
-  kindForExtension,
-  maxSizeError,
-  objectKey,
   parseObjectKey,
   UPLOAD_POLICY,
   type FileKind,
-  type MediaError,
 } from '#app/media/policy.ts'
-import { presignUrl } from '#app/media/sigv4.server.ts'
-import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
-import { getReadyMediaObjectByKey, getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
-import { getTenantById } from '#app/models/tenant.server.ts'
+import { getReadyMediaObjectByKey, getTenantMediaObject } from '#app/models/media.server.ts'
 import { readJsonBody } from '../../shared/json-body.ts'
-import { logEvent, type MediaWorkerEnv } from './env.ts'
+import { type MediaWorkerEnv } from './env.ts'
 import { signedFilePath, verifyFileUrl } from './files-signing.ts'
-import { boundedSeconds, discardUpload, requestOrigin, serviceGuard } from './service-routes.ts'
+import { boundedSeconds, discardUpload, fail, notFound, requestOrigin, type ServiceEnv, serviceGuard } from './service-routes.ts'
+import { initiateUpload, verifyUpload } from './uploads.ts'
 
-type Vars = { db: Db; tenantId: string }
-type Env = { Bindings: MediaWorkerEnv; Variables: Vars }
-type Ctx = Context<Env>
+type Env = ServiceEnv
 
-const DEFAULT_UPLOAD_TTL = 300
 const DEFAULT_FILE_URL_TTL = 300
 
-const fail = (c: Ctx, status: 400 | 404 | 413 | 422, error: MediaError | string) =>
-  c.json<MediaErrorBody>(typeof error === 'string' ? { error } : { error: error.key, ...(error.values ? { values: error.values } : {}) }, status)
-const notFound = (c: Ctx) => c.json<MediaErrorBody>({ error: 'error.not_found.title' }, 404)
 
 const path = z.string().min(1).max(300)
 const initiateSchema = z.object({
@@ -78,69 +62,22 @@ export function filesRoutes() {
   routes.post('/initiate', async (c) => {
     const body = await readJsonBody(c, initiateSchema)
     if (!body) return fail(c, 400, 'media.error.upload_failed')
-    const { db, tenantId } = c.var
-    const { context, filename, size } = body
-    const extension = body.extension.replace(/^\./, '').toLowerCase()
-    if (!extensionAllowed(context, extension)) return fail(c, 400, 'media.error.bad_extension')
-    const kind = kindForExtension(extension)!
-    const fromName = extensionOf(filename)
-    if (fromName !== null && kindForExtension(fromName) !== kind) return fail(c, 400, 'media.error.bad_extension')
-    if (size === 0) return fail(c, 400, 'media.error.empty')
-    if (size > UPLOAD_POLICY[context].maxBytes) return fail(c, 413, maxSizeError(context))
-    const mime = KIND_INFO[kind].mime
-    const declared = body.contentType.split(';')[0].trim().toLowerCase()
-    // Windows browsers call ZIPs application/x-zip-compressed.
-    const aliases = kind === 'jpeg' ? ['image/jpg'] : kind === 'zip' ? ['application/x-zip-compressed', 'application/x-zip'] : []
-    if (declared !== '' && declared !== mime && !aliases.includes(declared)) return fail(c, 400, 'media.error.type_mismatch')
-    if (!(await getTenantById(db, tenantId))) return notFound(c)
-
-    const key = objectKey(tenantId, context, kind)
-    await insertPendingMediaObject(db, tenantId, { key, context, kind, originalFilename: filename.slice(0, 255), contentType: mime, size, createdBy: body.createdBy ?? null })
-    const presigned = await presignUrl({
-      method: 'PUT',
-      endpoint: requestOrigin(c, c.env.S3_ENDPOINT, 'X-S3-Endpoint'),
-      bucket: c.env.S3_BUCKET,
-      key,
-      accessKeyId: c.env.S3_ACCESS_KEY_ID,
-      secretAccessKey: c.env.S3_SECRET_ACCESS_KEY,
-      expiresSeconds: boundedSeconds(c.env.UPLOAD_URL_TTL_SECONDS, DEFAULT_UPLOAD_TTL),
-      signedHeaders: { 'content-type': mime, 'content-length': String(size) },
-    })
-    return c.json<FileInitiateBody>({ uploadUrl: presigned.url, headers: { 'Content-Type': mime }, path: key, expiresAt: presigned.expiresAt })
+    const started = await initiateUpload(c, body)
+    if (!started.ok) return fail(c, started.status, started.error)
+    const { key, uploadUrl, headers, expiresAt } = started
+    return c.json<FileInitiateBody>({ uploadUrl, headers, path: key, expiresAt })
   })
 
   routes.post('/complete', async (c) => {
     const body = await readJsonBody(c, completeSchema)
     if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
-    const { db, tenantId } = c.var
-    const key = body.path
-    const row = await getTenantMediaObject(db, tenantId, key)
+    const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
     if (!row || !isFileContext(row.context)) return notFound(c)
-    const context = row.context
-    const done = (contentType: string, size: number) =>
-      c.json<FileCompleteBody>({ path: key, context, contentType, size, filename: downloadFilename(row.originalFilename, row.kind as FileKind) })
-    if (row.status === 'ready') return done(row.contentType, row.size)
-    const head = await c.env.MEDIA.head(key)
-    if (!head) {
-      await discardUpload(c, key)
-      return fail(c, 422, 'media.error.upload_failed')
-    }
-    if (head.size > UPLOAD_POLICY[context].maxBytes) {
-      await discardUpload(c, key)
-      return fail(c, 422, maxSizeError(context))
-    }
     // PDFs and ZIPs are judged by their magic bytes; images also by the polyglot scan (sniff.ts).
-    const object = await c.env.MEDIA.get(key, { range: { offset: 0, length: POLYGLOT_SCAN_BYTES } })
-    const bytes = object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array()
-    const kind = row.kind as FileKind
-    const check = checkUpload({ filename: `upload.${KIND_INFO[kind].extension}`, bytes, context, size: head.size })
-    if (!check.ok) {
-      await discardUpload(c, key)
-      logEvent('media_upload_refused', { tenantId, key, error: check.error.key, sniffed: check.sniffed })
-      return fail(c, 422, check.error)
-    }
-    if (!(await markMediaObjectReady(db, tenantId, key, { contentType: check.mime, size: head.size, kind: check.kind }))) return notFound(c)
-    return done(check.mime, head.size)
+    const verified = await verifyUpload(c, row)
+    if (!verified.ok) return fail(c, verified.status, verified.error)
+    const context = row.context
+    return c.json<FileCompleteBody>({ path: row.key, context, contentType: verified.contentType, size: verified.size, filename: downloadFilename(row.originalFilename, row.kind as FileKind) })
   })
 
   routes.post('/delete', async (c) => {

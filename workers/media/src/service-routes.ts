@@ -2,8 +2,10 @@
 // the API on the service-binding origin with a well-formed tenant id, the development origin
 // override, bounded TTL vars and the removal of a refused upload.
 import type { Context, MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { getDb, type Db } from '#app/db/client.server.ts'
 import { MEDIA_SERVICE_ORIGIN, type MediaErrorBody } from '#app/media/contract.ts'
+import type { MediaError } from '#app/media/policy.ts'
 import { deleteTenantMediaObject } from '#app/models/media.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import type { MediaWorkerEnv } from './env.ts'
@@ -54,3 +56,11 @@ export async function discardUpload(c: ServiceCtx, key: string) {
   await c.env.MEDIA.delete(key)
   await deleteTenantMediaObject(c.var.db, c.var.tenantId, key)
 }
+
+/** An API error: a message key (and its values) the app shows in the user's language. */
+export function fail(c: Context, status: ContentfulStatusCode, error: MediaError | string, values?: Record<string, string | number>) {
+  const body: MediaErrorBody = typeof error === 'string' ? { error, ...(values ? { values } : {}) } : { error: error.key, ...(error.values ? { values: error.values } : {}) }
+  return c.json(body, status)
+}
+
+export const notFound = (c: Context) => fail(c, 404, 'error.not_found.title')

@@ -6,6 +6,7 @@ import { MEDIA_SERVICE_ORIGIN, type CompleteBody, type InitiateBody } from '#app
 import { mediaApp } from './app.ts'
 import type { MediaWorkerEnv } from './env.ts'
 import { bytes } from '#tests/bytes.ts'
+import { createTestSchool } from '#tests/factories.ts'
 
 export const testEnv = env as unknown as MediaWorkerEnv
 
@@ -51,4 +52,18 @@ export async function mediaRows() {
 }
 export async function serve(key: string, method = 'GET') {
   return mediaApp.request(`${testEnv.MEDIA_ORIGIN}/${key}`, { method }, testEnv)
+}
+
+/** A clean bucket and media table for the next test, and a fresh school. */
+export async function freshSchoolAndStorage() {
+  await testEnv.DB.prepare('DELETE FROM media_objects').run()
+  const listed = await testEnv.MEDIA.list()
+  if (listed.objects.length) await testEnv.MEDIA.delete(listed.objects.map((o) => o.key))
+  return (await createTestSchool()).tenantId
+}
+
+/** A refusal leaves nothing behind: no R2 object, no row. */
+export async function expectNothingStored() {
+  expect(await r2Keys()).toEqual([])
+  expect(await mediaRows()).toEqual([])
 }

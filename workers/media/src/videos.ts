@@ -7,28 +7,23 @@ import { getDb, type Db } from '#app/db/client.server.ts'
 import type { Video } from '#app/db/schema.server.ts'
 import { BunnyApiError, createBunnyVideo, deleteBunnyVideo, getBunnyVideo, type BunnyApiConfig } from '#app/media/bunny-api.server.ts'
 import { embedUrl, parseBunnyWebhook, stateFromApiStatus, verifyBunnyWebhook, videoUploadGrant } from '#app/media/bunny.server.ts'
-import type { MediaErrorBody } from '#app/media/contract.ts'
 import type { EmbedBody, VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
 import { checkVideoFile, titleFromFilename, videoFiletype } from '#app/media/video-policy.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { applyVideoState, deleteVideo, findVideoByBunnyId, getVideo, insertVideo } from '#app/models/video.server.ts'
 import { readJsonBody } from '../../shared/json-body.ts'
 import { logEvent, type MediaWorkerEnv } from './env.ts'
-import { serviceGuard } from './service-routes.ts'
+import { fail, notFound, type ServiceCtx, type ServiceEnv, serviceGuard } from './service-routes.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 
-type Vars = { db: Db; tenantId: string }
-type Env = { Bindings: MediaWorkerEnv; Variables: Vars }
-type Ctx = Context<Env>
+type Env = ServiceEnv
+type Ctx = ServiceCtx
 
 /** Our choice: a grant lives 6 hours (a large file on a slow link, with resumes). */
 const GRANT_TTL_SECONDS = 6 * 60 * 60
 /** Our choice: an embed token lives 6 hours (a long lesson with pauses). */
 const EMBED_TTL_SECONDS = 6 * 60 * 60
 
-const fail = (c: Ctx, status: 400 | 404 | 409 | 413 | 502, error: string, values?: Record<string, string | number>) =>
-  c.json<MediaErrorBody>({ error, ...(values ? { values } : {}) }, status)
-const notFound = (c: Ctx) => fail(c, 404, 'error.not_found.title')
 
 const grantSchema = z.object({
   title: z.string().max(200).optional(),
