@@ -28,6 +28,16 @@ export const tenants = sqliteTable(
     /** Media keys (media_objects.key, context avatar/cover) of the school's images; served from the media host. */
     avatarPath: text('avatar_path'),
     coverPath: text('cover_path'),
+    /** Page settings (seed 001 §3 "Page"): author, bio, public contact email, template. */
+    authorName: text('author_name').notNull().default(''),
+    bio: text('bio').notNull().default(''),
+    contactEmail: text('contact_email').notNull().default(''),
+    template: text('template').notNull().default('classic'),
+    /** The creator's own scripts: injected only on the school's public pages, never on /home or the platform. */
+    customJs: text('custom_js').notNull().default(''),
+    conversionCode: text('conversion_code').notNull().default(''),
+    /** JSON: which events email the owner (leads, reviews, comments, transactions, registrations). */
+    notificationPrefs: text('notification_prefs').notNull().default('{}'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -127,6 +137,8 @@ export const users = sqliteTable(
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['owner', 'admin', 'student'] }).notNull(),
+    phone: text('phone'),
+    vatId: text('vat_id'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_tenant_email_unique').on(t.tenantId, t.email), index('users_tenant_role_idx').on(t.tenantId, t.role)],
@@ -173,7 +185,7 @@ export const authTokens = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['password_reset', 'login_handover'] }).notNull(),
+    purpose: text('purpose', { enum: ['password_reset', 'login_handover', 'invitation'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
@@ -233,6 +245,8 @@ export const operatorSessions = sqliteTable(
 /** Product kinds (seed 001 §3). Issue 4 uses `file`; the catalogue issue fills in the rest. */
 export const PRODUCT_KINDS = ['course', 'bundle', 'membership', 'live_event', 'file', 'consultation', 'physical'] as const
 export type ProductKind = (typeof PRODUCT_KINDS)[number]
+export const DIFFICULTIES = ['beginner', 'intermediate', 'advanced'] as const
+export const MEMBERSHIP_PERIODS = [-1, 1, 3, 6, 12] as const
 
 /** What a school sells. Columns beyond the basics arrive with the catalogue issue (ALTER TABLE). */
 export const products = sqliteTable(
@@ -245,6 +259,42 @@ export const products = sqliteTable(
     slug: text('slug').notNull(),
     description: text('description').notNull().default(''),
     published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    /** Catalogue fields (issue 5, seed 001 §3). Money in minor units of the school's currency. */
+    coverPath: text('cover_path'),
+    category: text('category').notNull().default(''),
+    difficulty: text('difficulty', { enum: DIFFICULTIES }),
+    isFree: integer('is_free', { mode: 'boolean' }).notNull().default(false),
+    /** VAT rate in percent; null = exempt ("zw"). */
+    vatRate: integer('vat_rate'),
+    promoPrice: integer('promo_price'),
+    promoStartsAt: integer('promo_starts_at'),
+    promoEndsAt: integer('promo_ends_at'),
+    /** Promotional packages: -1 unlimited. */
+    promoLimit: integer('promo_limit').notNull().default(-1),
+    promoSold: integer('promo_sold').notNull().default(0),
+    /** Access day limit and access date limit (ms); 0 = none. */
+    accessDays: integer('access_days').notNull().default(0),
+    accessUntil: integer('access_until').notNull().default(0),
+    /** Sale limit; 0 = none. */
+    saleLimit: integer('sale_limit').notNull().default(0),
+    hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
+    seoTitle: text('seo_title').notNull().default(''),
+    seoDescription: text('seo_description').notNull().default(''),
+    /** Course settings take priority over lecture settings (seed 001 §4). */
+    commentsEnabled: integer('comments_enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Membership: period in months (-1 lifetime, 1, 3, 6, 12); grants all products or the chosen ones. */
+    membershipPeriod: integer('membership_period'),
+    membershipGrantsAll: integer('membership_grants_all', { mode: 'boolean' }).notNull().default(false),
+    /** Live event: start (ms), IANA time zone, join link (revealed to buyers only). */
+    eventStartsAt: integer('event_starts_at'),
+    eventTimezone: text('event_timezone'),
+    eventJoinUrl: text('event_join_url'),
+    /** Consultation length in minutes. */
+    consultationMinutes: integer('consultation_minutes'),
+    /** Physical product shipping prices (minor units). */
+    shippingCourierPrice: integer('shipping_courier_price'),
+    shippingLockerPrice: integer('shipping_locker_price'),
+    position: integer('position').notNull().default(0),
     ...timestamps,
   },
   (t) => [uniqueIndex('products_tenant_slug_unique').on(t.tenantId, t.slug), index('products_tenant_kind_idx').on(t.tenantId, t.kind, t.createdAt)],
@@ -324,6 +374,171 @@ export const videos = sqliteTable(
   (t) => [uniqueIndex('videos_bunny_unique').on(t.libraryId, t.bunnyVideoId), index('videos_tenant_idx').on(t.tenantId, t.createdAt)],
 )
 
+/** Up to 3 price variants of a product (seed 001 §3), minor units. A free product has none. */
+export const productPrices = sqliteTable(
+  'product_prices',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    amount: integer('amount').notNull(),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('product_prices_product_idx').on(t.tenantId, t.productId, t.position)],
+)
+
+/** Every price a product was offered at, and since when (the storefront shows the lowest of the last 30 days, seed 001 §9). */
+export const productPriceHistory = sqliteTable(
+  'product_price_history',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** The variant (null for a promotion price row). */
+    priceId: text('price_id'),
+    amount: integer('amount').notNull(),
+    kind: text('kind', { enum: ['standard', 'promo'] }).notNull().default('standard'),
+    recordedAt: integer('recorded_at').notNull(),
+  },
+  (t) => [index('product_price_history_idx').on(t.tenantId, t.productId, t.recordedAt)],
+)
+
+/** What a bundle holds (courses) and what a membership grants (when not all): parent → product. */
+export const productLinks = sqliteTable(
+  'product_links',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    parentId: text('parent_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('product_links_unique').on(t.tenantId, t.parentId, t.productId), index('product_links_product_idx').on(t.tenantId, t.productId)],
+)
+
+/** Course sections (seed 001 §2 /home/courses/{courseId}/sections). */
+export const sections = sqliteTable(
+  'sections',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('sections_course_idx').on(t.tenantId, t.productId, t.position)],
+)
+
+export const LECTURE_KINDS = ['video', 'pdf', 'text'] as const
+
+/** Lectures (episodes): video, PDF or text; free-to-watch, published, comments (seed 001 §3). */
+export const lectures = sqliteTable(
+  'lectures',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sectionId: text('section_id')
+      .notNull()
+      .references(() => sections.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    kind: text('kind', { enum: LECTURE_KINDS }).notNull(),
+    /** Markdown (text lectures); rendered sanitized. */
+    body: text('body').notNull().default(''),
+    videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    /** A video hosted elsewhere (seed: "source url"). */
+    sourceUrl: text('source_url'),
+    /** media_objects.key of the lecture PDF (context lecture_pdf). */
+    pdfKey: text('pdf_key'),
+    runTimeSeconds: integer('run_time_seconds').notNull().default(0),
+    freeToWatch: integer('free_to_watch', { mode: 'boolean' }).notNull().default(false),
+    published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    commentsEnabled: integer('comments_enabled', { mode: 'boolean' }).notNull().default(true),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('lectures_section_idx').on(t.tenantId, t.sectionId, t.position), index('lectures_course_idx').on(t.tenantId, t.productId)],
+)
+
+export const COMPONENT_KINDS = ['text', 'file', 'quiz'] as const
+
+/** Parts of a lecture below its main content: text, a downloadable file, a quiz (JSON `data`). */
+export const lectureComponents = sqliteTable(
+  'lecture_components',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: COMPONENT_KINDS }).notNull(),
+    data: text('data').notNull().default('{}'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('lecture_components_idx').on(t.tenantId, t.lectureId, t.position)],
+)
+
+/** The school's blog (seed 001 §3 "Article"). */
+export const articles = sqliteTable(
+  'articles',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    body: text('body').notNull().default(''),
+    authorName: text('author_name').notNull().default(''),
+    coverPath: text('cover_path'),
+    publishedAt: integer('published_at'),
+    published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('articles_tenant_slug_unique').on(t.tenantId, t.slug), index('articles_tenant_idx').on(t.tenantId, t.publishedAt)],
+)
+
+/** Leads from the storefront lead form (issue 6 writes them). */
+export const leads = sqliteTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    source: text('source').notNull().default(''),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('leads_tenant_email_unique').on(t.tenantId, t.email), index('leads_tenant_created_idx').on(t.tenantId, t.createdAt)],
+)
+
+/** "Once per minute" features (exports): the last time a user did it. */
+export const actionThrottles = sqliteTable(
+  'action_throttles',
+  {
+    tenantId: tenantIdColumn(),
+    userId: text('user_id').notNull(),
+    action: text('action').notNull(),
+    lastAt: integer('last_at').notNull(),
+  },
+  (t) => [uniqueIndex('action_throttles_unique').on(t.tenantId, t.userId, t.action)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -346,4 +561,10 @@ export type Product = typeof products.$inferSelect
 export type ProductFile = typeof productFiles.$inferSelect
 export type ProductAccess = typeof productAccess.$inferSelect
 export type Video = typeof videos.$inferSelect
+export type ProductPrice = typeof productPrices.$inferSelect
+export type Section = typeof sections.$inferSelect
+export type Lecture = typeof lectures.$inferSelect
+export type LectureComponent = typeof lectureComponents.$inferSelect
+export type Article = typeof articles.$inferSelect
+export type Lead = typeof leads.$inferSelect
 

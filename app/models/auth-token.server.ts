@@ -9,6 +9,8 @@ export type TokenPurpose = (typeof authTokens.$inferSelect)['purpose']
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   password_reset: 60 * 60 * 1000,
   login_handover: 60 * 1000,
+  /** Imported students set their password from the invitation email: a week to get to it. */
+  invitation: 7 * 24 * 60 * 60 * 1000,
 }
 
 export function buildAuthToken(tenantId: string, userId: string, purpose: TokenPurpose, now = Date.now()) {

@@ -40,7 +40,7 @@ export async function createProduct(db: Db, tenantId: string, input: NewProduct,
   // Two creators racing for one slug: the unique index decides, the loser takes the next one.
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = attempt < 3 ? await freeSlug(db, tenantId, base) : `${base.slice(0, SLUG_MAX - 7)}-${newId(4)}`
-    const row: Product = { id: newId(), tenantId, kind: input.kind, title: input.title, slug, description: input.description ?? '', published: input.published ?? false, createdAt: now, updatedAt: now }
+    const row = { id: newId(), tenantId, kind: input.kind, title: input.title, slug, description: input.description ?? '', published: input.published ?? false, createdAt: now, updatedAt: now }
     const inserted = await db.insert(products).values(row).onConflictDoNothing().returning()
     if (inserted[0]) return inserted[0]
   }

@@ -8,7 +8,7 @@ import { attachProductFile } from '#app/models/product-file.server.ts'
 import { createFileProduct } from '#app/models/product.server.ts'
 import { insertVideo } from '#app/models/video.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
-import { ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
+import { AREAS, ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
 
 // Route modules, by file name, as Remix's flat-routes convention names them.
 const routeFiles = Object.keys(import.meta.glob('/app/routes/*.tsx')).map((p) => p.replace(/^.*\/routes\//, '').replace(/\.tsx$/, ''))
@@ -50,6 +50,7 @@ beforeAll(async () => {
     domainId: (await env.DB.prepare("SELECT id FROM domains WHERE hostname = 'victim.test'").first<{ id: string }>())!.id,
     mailId: await enqueueEmail(db(), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
   }
+  for (const area of AREAS) Object.assign(objects, await area.victims({ tenantId: victim.tenantId, ownerId: victim.owner.id, studentId: victimStudent.id }))
 })
 
 describe('cross-tenant matrix', () => {

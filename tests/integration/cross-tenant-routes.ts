@@ -2,7 +2,15 @@
 // victim school's object; the matrix test replays it from another school and expects 404.
 // A route file with a URL parameter that is missing here fails the matrix test.
 
-export type VictimObjects = {
+import * as articles from './cross-tenant/articles.ts'
+import * as courseBuilder from './cross-tenant/course-builder.ts'
+import * as products from './cross-tenant/products.ts'
+import * as students from './cross-tenant/students.ts'
+
+/** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
+export const AREAS = [products, courseBuilder, students, articles]
+
+export type VictimBase = {
   tenantId: string
   studentSessionId: string
   resetToken: string
@@ -16,6 +24,12 @@ export type VictimObjects = {
   videoId: string
 }
 
+/** The core objects above plus whatever the area registries create (`AREAS[i].victims`). */
+export type VictimObjects = VictimBase & { [key: string]: string }
+
+/** What an area's `victims()` gets to build its objects in the victim school. */
+export type VictimSchool = { tenantId: string; ownerId: string; studentId: string }
+
 export type IdRouteProbe = {
   method: 'GET' | 'POST'
   path: (v: VictimObjects) => string
@@ -24,7 +38,7 @@ export type IdRouteProbe = {
   control?: { status: number }
 }
 
-export const ID_ROUTES: Record<string, IdRouteProbe[]> = {
+const CORE_ROUTES: Record<string, IdRouteProbe[]> = {
   'reset-password.$token': [
     { method: 'GET', path: (v) => `/reset-password/${v.resetToken}`, control: { status: 200 } },
     { method: 'POST', path: (v) => `/reset-password/${v.resetToken}`, form: { password: 'hijacked-1', password_confirmation: 'hijacked-1' } },
@@ -68,3 +82,5 @@ export const ID_ROUTES: Record<string, IdRouteProbe[]> = {
     { method: 'POST', path: (v) => `/home/videos/${v.videoId}/discard` },
   ],
 }
+
+export const ID_ROUTES: Record<string, IdRouteProbe[]> = Object.assign({}, CORE_ROUTES, ...AREAS.map((a) => a.routes))
