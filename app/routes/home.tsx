@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Card, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { listDomainsForTenant } from '#app/models/tenant.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -36,6 +37,7 @@ export default function InstructorHome() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <PageTitle subtitle={t('home.live', { name: data.school })}>{t('home.title')}</PageTitle>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>

@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { countActiveAccessByProduct } from '#app/models/access.server.ts'
 import { countFilesByProduct } from '#app/models/product-file.server.ts'
 import { createFileProduct, listProductsByKind } from '#app/models/product.server.ts'
@@ -47,6 +48,7 @@ export default function FilesPage() {
   const busy = useNavigation().state === 'submitting'
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('files.back')}
       </Link>

@@ -4,6 +4,7 @@ import { useCallback, useId } from 'react'
 import { z } from 'zod'
 import { FileUpload, useFileSize } from '#app/components/file-upload.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { filesService } from '#app/media/files-service.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { grantProductAccess, listProductAccess, revokeProductAccess } from '#app/models/access.server.ts'
@@ -212,6 +213,7 @@ export default function FileProductPage() {
 
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home/files" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('files.back_to_list')}
       </Link>

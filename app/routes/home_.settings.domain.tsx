@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import type { DomainView } from '#app/domains/contract.ts'
 import { domainsService } from '#app/domains/domains-service.server.ts'
 import { checkCustomHostname } from '#app/domains/hostname.ts'
@@ -260,6 +261,7 @@ export default function DomainSettings() {
 
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('domains.back')}
       </Link>

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from 'zod'
 import { ImageUpload } from '#app/components/image-upload.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getTenantImages, updateTenantImages } from '#app/models/media.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -59,6 +60,7 @@ export default function PageSettings() {
   const errors = (actionData?.errors ?? {}) as FieldErrors
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('page_settings.back')}
       </Link>

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useEffect } from 'react'
 import { z } from 'zod'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { VideoStateBadge } from '#app/components/video-state.tsx'
 import { refreshStaleVideos } from '#app/media/video-view.server.ts'
 import { formatLength, isPlayable, isSettled } from '#app/media/video-view.ts'
@@ -89,6 +90,7 @@ export default function VideoPage() {
 
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home/videos" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('videos.back')}
       </Link>

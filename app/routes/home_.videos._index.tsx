@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useEffect } from 'react'
 import { Alert, Card, PageTitle } from '#app/components/ui.tsx'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { VideoUpload } from '#app/components/video-upload.tsx'
 import { refreshStaleVideos } from '#app/media/video-view.server.ts'
 import { formatLength, isSettled } from '#app/media/video-view.ts'
@@ -46,6 +47,7 @@ export default function VideosPage() {
 
   return (
     <div className="space-y-6">
+      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('home.title')}
       </Link>

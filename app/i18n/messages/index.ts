@@ -1,6 +1,11 @@
 import { auth } from './auth.ts'
 import { common } from './common.ts'
 import { domains } from './domains.ts'
+import { instructor } from './instructor.ts'
+import { products } from './products.ts'
+import { courses } from './courses.ts'
+import { students } from './students.ts'
+import { articles } from './articles.ts'
 import { files } from './files.ts'
 import { media } from './media.ts'
 import { mediaAdmin } from './media-admin.ts'
@@ -12,8 +17,8 @@ import { validation } from './validation.ts'
 import { videos } from './videos.ts'
 
 export const messages = {
-  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en },
-  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl },
+  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en },
+  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl },
 }
 
 export type MessageKey = keyof typeof messages.en
