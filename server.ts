@@ -8,7 +8,7 @@ import { getDb } from '#app/db/client.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
-import { applySecurityHeaders, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
+import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
@@ -57,6 +57,7 @@ export default {
     const db = getDb(env.DB)
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
+    const memo = new Map<string, unknown>()
     let response: Response
     if (site.kind === 'unknown') {
       response = unknownHostPage(statusPageLocale(request), site.hostname)
@@ -70,7 +71,7 @@ export default {
     } else if (!isCsrfSafe(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
     } else {
-      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo: new Map() })
+      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
     }
 
     // Responses from Remix may have immutable headers: copy before decorating.
@@ -83,6 +84,8 @@ export default {
       imgSrcExtra: media.mediaOrigin,
       connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
       frameSrcExtra: video.player.join(' '),
+      // Only when the root loader put the creator's code on this school page (ADR 013).
+      creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
       // The platform's signup form ends on the new school's own host.
       formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
     })

@@ -10,6 +10,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
@@ -22,8 +23,28 @@ import { mediaUrl } from '#app/media/origins.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { useNonce } from '#app/utils/nonce.ts'
+import { getCreatorCode } from '#app/models/page-settings.server.ts'
 import { getCurrentOperator } from '#app/utils/operator-auth.server.ts'
 import { getLocale } from '#app/utils/request.server.ts'
+import { allowsCreatorScripts, CREATOR_SCRIPTS_MEMO_KEY, creatorScriptBlocks, type CreatorScript } from '#app/utils/security.server.ts'
+
+/** A route that is a conversion (the page after a payment) exports `handle = { creatorConversion: true }`. */
+type CreatorHandle = { creatorConversion?: boolean }
+
+/**
+ * The creator's own scripts (ADR 013): on a school's public page for visitors and students only.
+ * Staff never run them (they could act with the owner's session), and neither do the panels or
+ * the sign-in pages. server.ts widens the CSP with 'strict-dynamic' only when this hands code out.
+ */
+async function creatorScriptsFor(request: Request, context: LoaderFunctionArgs['context'], viewerRole: string | null) {
+  if (context.site.kind !== 'school' || viewerRole === 'owner' || viewerRole === 'admin') return null
+  if (!allowsCreatorScripts(new URL(request.url).pathname)) return null
+  const code = await getCreatorCode(context.db, context.site.tenant.id)
+  const scripts = { page: creatorScriptBlocks(code.customJs), conversion: creatorScriptBlocks(code.conversionCode) }
+  if (!scripts.page.length && !scripts.conversion.length) return null
+  context.memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)
+  return scripts
+}
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -42,6 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       user: user ? { name: user.name, role: user.role } : null,
       operator: null,
       devMail: false,
+      creatorScripts: await creatorScriptsFor(request, context, user?.role ?? null),
     }
   }
   const operator = await getCurrentOperator(request, context)
@@ -51,6 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: null,
     operator: operator ? { name: operator.name } : null,
     devMail: isDevelopment(context.cloudflare.env),
+    creatorScripts: null,
   }
 }
 
@@ -150,9 +173,19 @@ function PlatformHeader({ data }: { data: RootLoaderData }) {
   )
 }
 
+function CreatorScripts({ scripts, nonce }: { scripts: CreatorScript[]; nonce: string }) {
+  // Rendered on the server with this response's nonce; React never runs them again on the client.
+  return scripts.map((script, i) =>
+    'src' in script ? <script key={i} nonce={nonce} src={script.src} async data-creator-script /> : <script key={i} nonce={nonce} data-creator-script dangerouslySetInnerHTML={{ __html: script.code }} />,
+  )
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData('root') as RootLoaderData | undefined
   const nonce = useNonce()
+  const matches = useMatches()
+  const creator = data?.creatorScripts ?? null
+  const conversion = creator && matches.some((m) => (m.handle as CreatorHandle | undefined)?.creatorConversion) ? creator.conversion : []
   const locale = data?.locale ?? 'en'
   const t = getTranslator(locale)
   return (
@@ -162,6 +195,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {creator ? <CreatorScripts scripts={creator.page} nonce={nonce} /> : null}
       </head>
       <body className="flex min-h-screen flex-col">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
@@ -185,6 +219,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </footer>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {conversion.length ? <CreatorScripts scripts={conversion} nonce={nonce} /> : null}
       </body>
     </html>
   )

@@ -71,3 +71,16 @@ export function domainProblemEmail({
     html: layout(lines, { label: t('mail.domain_problem.action'), url }),
   }
 }
+
+/** An added or imported student (issue 5 §4) chooses a password from this link (valid 7 days). */
+export function invitationEmail({ locale, school, name, to, url }: { locale: Locale; school: string; name: string; to: string; url: string }): OutgoingEmail {
+  const t = getTranslator(locale)
+  const lines = [t('mail.greeting', { name }), t('students.mail.intro', { school, email: to }), t('students.mail.expiry'), t('mail.signature', { school })]
+  return {
+    template: 'invitation',
+    to,
+    subject: t('students.mail.subject', { school }),
+    text: [lines[0], lines[1], `${t('students.mail.action')}: ${url}`, ...lines.slice(2)].join('\n\n'),
+    html: layout(lines, { label: t('students.mail.action'), url }),
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { objectKey } from '#app/media/policy.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
-import { accessStatus, canViewProductFile, countActiveAccessByProduct, grantProductAccess, hasProductAccess, listProductAccess, listUserProducts, revokeProductAccess } from './access.server.ts'
+import { accessStatus, canViewProductFile, countActiveAccessByProduct, grantProductAccess, hasProductAccess, listGrantableProducts, listProductAccess, listUserAccess, listUserProducts, revokeProductAccess } from './access.server.ts'
 import { insertPendingMediaObject, markMediaObjectReady } from './media.server.ts'
 import { attachProductFile } from './product-file.server.ts'
 import { createFileProduct, createProduct } from './product.server.ts'
@@ -97,5 +97,33 @@ describe('access', () => {
     expect(await canViewProductFile(db(), other.tenantId, other.school.owner.id, product.id, file.id, T0)).toBe(false)
     await revokeProductAccess(db(), tenantId, product.id, student.id, 'x', T0 + 1)
     expect(await canViewProductFile(db(), tenantId, student.id, product.id, file.id, T0 + 2)).toBe(false)
+  })
+})
+
+describe('a student’s access (students area)', () => {
+  it('lists every row of one student with status and reasons, revoked included', async () => {
+    const { tenantId, student, product, school } = await setup()
+    const other = await createFileProduct(db(), tenantId, { title: 'Another' })
+    await grantProductAccess(db(), tenantId, { productId: product.id, userId: student.id, source: 'manual', reason: 'Gift', grantedBy: school.owner.id }, T0)
+    await grantProductAccess(db(), tenantId, { productId: other.id, userId: student.id, source: 'manual', reason: 'Promo' }, T0)
+    await revokeProductAccess(db(), tenantId, other.id, student.id, 'Refund', T0 + 1)
+    const rows = await listUserAccess(db(), tenantId, student.id, T0 + 2)
+    expect(rows).toEqual([
+      expect.objectContaining({ productId: other.id, title: 'Another', kind: 'file', status: 'revoked', reason: 'Promo', revokedReason: 'Refund', revokedAt: T0 + 1 }),
+      expect.objectContaining({ productId: product.id, title: 'Workbook', status: 'active', reason: 'Gift', revokedAt: null }),
+    ])
+    const b = await setup()
+    expect(await listUserAccess(db(), b.tenantId, student.id, T0)).toEqual([])
+  })
+
+  it('offers every product of the school (and only it) for a grant', async () => {
+    const a = await setup()
+    const b = await setup()
+    await createProduct(db(), a.tenantId, { kind: 'course', title: 'A course' })
+    expect((await listGrantableProducts(db(), a.tenantId)).map((p) => [p.title, p.kind])).toEqual([
+      ['A course', 'course'],
+      ['Workbook', 'file'],
+    ])
+    expect((await listGrantableProducts(db(), b.tenantId)).map((p) => p.id)).toEqual([b.product.id])
   })
 })

@@ -163,3 +163,48 @@ export async function canViewProductFile(db: Db, tenantId: string, userId: strin
   if (user.role === 'owner' || user.role === 'admin') return true
   return hasProductAccess(db, tenantId, userId, productId, now)
 }
+
+export type UserAccessEntry = {
+  productId: string
+  title: string
+  kind: ProductKind
+  source: AccessSource
+  reason: string | null
+  startsAt: number
+  expiresAt: number | null
+  revokedAt: number | null
+  revokedReason: string | null
+  status: AccessStatus
+}
+
+/** Every access row of one student (revoked and expired too, with their reasons), by product title. */
+export async function listUserAccess(db: Db, tenantId: string, userId: string, now = Date.now()): Promise<UserAccessEntry[]> {
+  const rows = await db
+    .select({
+      productId: productAccess.productId,
+      title: products.title,
+      kind: products.kind,
+      source: productAccess.source,
+      reason: productAccess.reason,
+      startsAt: productAccess.startsAt,
+      expiresAt: productAccess.expiresAt,
+      revokedAt: productAccess.revokedAt,
+      revokedReason: productAccess.revokedReason,
+    })
+    .from(productAccess)
+    .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId)))
+    .orderBy(asc(products.title))
+    .limit(1000)
+  return rows.map((r) => ({ ...r, status: accessStatus(r, now) }))
+}
+
+/** The school's products an owner can grant (every kind), by title. */
+export async function listGrantableProducts(db: Db, tenantId: string, limit = 500) {
+  return db
+    .select({ id: products.id, title: products.title, kind: products.kind })
+    .from(products)
+    .where(eq(products.tenantId, tenantId))
+    .orderBy(asc(products.title), asc(products.id))
+    .limit(limit)
+}

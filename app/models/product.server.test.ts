@@ -1,6 +1,23 @@
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createTestSchool, db } from '#tests/factories.ts'
-import { createFileProduct, createProduct, deleteProduct, getProduct, listProductsByKind, slugifyTitle, updateProduct } from './product.server.ts'
+import { listLinkedIds } from './product-link.server.ts'
+import { listPriceHistory, listPrices } from './product-price.server.ts'
+import {
+  createCatalogueProduct,
+  createFileProduct,
+  createProduct,
+  deleteProduct,
+  duplicateProduct,
+  getProduct,
+  listProducts,
+  listProductsByKind,
+  saveCatalogue,
+  setProductSlug,
+  setPublished,
+  slugifyTitle,
+  updateProduct,
+} from './product.server.ts'
 
 describe('slugifyTitle', () => {
   it('keeps ASCII letters and digits, drops Polish marks, joins with dashes', () => {
@@ -53,5 +70,68 @@ describe('products', () => {
     expect(await deleteProduct(db(), a.tenantId, p.id)).toBe(true)
     expect(await getProduct(db(), a.tenantId, p.id)).toBeUndefined()
     expect(await deleteProduct(db(), a.tenantId, p.id)).toBe(false)
+  })
+})
+
+describe('catalogue products', () => {
+  it('creates a membership with every common field, prices, promo history and links', async () => {
+    const a = await createTestSchool()
+    const c1 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'One' })
+    const c2 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'Two' })
+    const m = await createCatalogueProduct(
+      db(),
+      a.tenantId,
+      { kind: 'membership', title: 'Club', category: 'Money', difficulty: 'beginner', vatRate: 23, promoPrice: 1900, promoStartsAt: 1000, promoEndsAt: 5000, promoLimit: 10, accessDays: 30, saleLimit: 100, hidden: true, seoTitle: 'Club SEO', membershipPeriod: 1 },
+      [{ name: 'Monthly', amount: 2900 }, { name: 'Family', amount: 4900 }],
+      [c1.id, c2.id],
+      500,
+    )
+    expect(m).toMatchObject({ kind: 'membership', slug: 'club', category: 'Money', difficulty: 'beginner', vatRate: 23, promoPrice: 1900, promoLimit: 10, accessDays: 30, saleLimit: 100, hidden: true, membershipPeriod: 1, published: false })
+    expect((await listPrices(db(), a.tenantId, m!.id)).map((p) => p.amount)).toEqual([2900, 4900])
+    expect((await listPriceHistory(db(), a.tenantId, m!.id)).map((h) => [h.kind, h.amount])).toEqual([['standard', 2900], ['standard', 4900], ['promo', 1900]])
+    expect(await listLinkedIds(db(), a.tenantId, m!.id)).toEqual([c1.id, c2.id])
+    // A refused link writes nothing (the product is not kept).
+    const b = await createTestSchool()
+    const foreign = await createProduct(db(), b.tenantId, { kind: 'course', title: 'Foreign' })
+    expect(await createCatalogueProduct(db(), a.tenantId, { kind: 'bundle', title: 'Bad bundle' }, [], [foreign.id])).toBeNull()
+    expect((await listProducts(db(), a.tenantId, { kind: 'bundle' })).length).toBe(0)
+  })
+
+  it('saves a free product without prices; lists all kinds of its own school', async () => {
+    const a = await createTestSchool()
+    const p = await createCatalogueProduct(db(), a.tenantId, { kind: 'live_event', title: 'Webinar', eventStartsAt: 123, eventTimezone: 'Europe/Warsaw', eventJoinUrl: 'https://meet.example/x' }, [{ name: '', amount: 1000 }], null, 1000)
+    expect(await saveCatalogue(db(), a.tenantId, p!, { fields: { isFree: true }, prices: [{ name: '', amount: 1 }] })).toBe('ok')
+    expect(await listPrices(db(), a.tenantId, p!.id)).toEqual([])
+    await createProduct(db(), a.tenantId, { kind: 'physical', title: 'Book', shippingCourierPrice: 1500 }, 2000)
+    expect((await listProducts(db(), a.tenantId)).map((x) => x.kind)).toEqual(['physical', 'live_event'])
+    expect((await createTestSchool().then((b) => listProducts(db(), b.tenantId))).length).toBe(0)
+  })
+
+  it('publishes, changes the slug (unique per school), never another school’s', async () => {
+    const a = await createTestSchool()
+    const b = await createTestSchool()
+    const p = await createProduct(db(), a.tenantId, { kind: 'bundle', title: 'Pack' })
+    await createProduct(db(), a.tenantId, { kind: 'bundle', title: 'Taken' })
+    expect(await setPublished(db(), b.tenantId, p.id, true)).toBe(false)
+    expect(await setPublished(db(), a.tenantId, p.id, true)).toBe(true)
+    expect(await setProductSlug(db(), a.tenantId, p.id, 'taken')).toBe('taken')
+    expect(await setProductSlug(db(), a.tenantId, p.id, 'Bad Slug')).toBe('invalid')
+    expect(await setProductSlug(db(), b.tenantId, p.id, 'fresh')).toBe('not_found')
+    expect(await setProductSlug(db(), a.tenantId, p.id, 'fresh-pack')).toBe('ok')
+    expect(await getProduct(db(), a.tenantId, p.id)).toMatchObject({ slug: 'fresh-pack', published: true })
+  })
+
+  it('duplicates deeply (prices, links), unpublished, with the given title; not across schools', async () => {
+    const a = await createTestSchool()
+    const b = await createTestSchool()
+    const c1 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'C1' })
+    const c2 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'C2' })
+    const bundle = await createCatalogueProduct(db(), a.tenantId, { kind: 'bundle', title: 'Pack', vatRate: null, promoPrice: 500, promoLimit: 3, published: true }, [{ name: 'A', amount: 900 }], [c1.id, c2.id])
+    await env.DB.prepare('UPDATE products SET promo_sold = 2 WHERE id = ?').bind(bundle!.id).run()
+    expect(await duplicateProduct(db(), b.tenantId, bundle!.id, 'Nope')).toBeUndefined()
+    const copy = await duplicateProduct(db(), a.tenantId, bundle!.id, 'Pack (copy)')
+    expect(copy).toMatchObject({ kind: 'bundle', title: 'Pack (copy)', slug: 'pack-copy', published: false, vatRate: null, promoPrice: 500, promoLimit: 3, promoSold: 0 })
+    expect((await listPrices(db(), a.tenantId, copy!.id)).map((p) => [p.name, p.amount])).toEqual([['A', 900]])
+    expect(await listLinkedIds(db(), a.tenantId, copy!.id)).toEqual([c1.id, c2.id])
   })
 })

@@ -4,6 +4,9 @@ import { and, desc, eq, like, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { products, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { copyCourseContent } from './course-content.server.ts'
+import { listLinkedIds, setProductLinks } from './product-link.server.ts'
+import { listPrices, recordPromoPrice, setPrices, type PriceVariant } from './product-price.server.ts'
 
 const SLUG_MAX = 60
 
@@ -32,15 +35,50 @@ async function freeSlug(db: Db, tenantId: string, base: string) {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`
 }
 
-export type NewProduct = { kind: ProductKind; title: string; description?: string; published?: boolean }
+/** The catalogue fields of a product (seed 001 §3) that a creator edits; money in minor units. */
+export type ProductFields = Partial<
+  Pick<
+    Product,
+    | 'title'
+    | 'description'
+    | 'published'
+    | 'coverPath'
+    | 'category'
+    | 'difficulty'
+    | 'isFree'
+    | 'vatRate'
+    | 'promoPrice'
+    | 'promoStartsAt'
+    | 'promoEndsAt'
+    | 'promoLimit'
+    | 'accessDays'
+    | 'accessUntil'
+    | 'saleLimit'
+    | 'hidden'
+    | 'seoTitle'
+    | 'seoDescription'
+    | 'commentsEnabled'
+    | 'membershipPeriod'
+    | 'membershipGrantsAll'
+    | 'eventStartsAt'
+    | 'eventTimezone'
+    | 'eventJoinUrl'
+    | 'consultationMinutes'
+    | 'shippingCourierPrice'
+    | 'shippingLockerPrice'
+  >
+>
+
+export type NewProduct = ProductFields & { kind: ProductKind; title: string; slug?: string }
 
 /** Insert a product with a slug unique in the school, derived from the title. */
 export async function createProduct(db: Db, tenantId: string, input: NewProduct, now = Date.now()): Promise<Product> {
-  const base = slugifyTitle(input.title)
+  const { kind, title, slug: wanted, ...fields } = input
+  const base = slugifyTitle(wanted || title)
   // Two creators racing for one slug: the unique index decides, the loser takes the next one.
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = attempt < 3 ? await freeSlug(db, tenantId, base) : `${base.slice(0, SLUG_MAX - 7)}-${newId(4)}`
-    const row = { id: newId(), tenantId, kind: input.kind, title: input.title, slug, description: input.description ?? '', published: input.published ?? false, createdAt: now, updatedAt: now }
+    const row = { ...fields, id: newId(), tenantId, kind, title, slug, description: fields.description ?? '', published: fields.published ?? false, createdAt: now, updatedAt: now }
     const inserted = await db.insert(products).values(row).onConflictDoNothing().returning()
     if (inserted[0]) return inserted[0]
   }
@@ -68,8 +106,8 @@ export async function listProductsByKind(db: Db, tenantId: string, kind: Product
     .limit(limit)
 }
 
-/** Title, description, published. The slug stays: links already shared keep working. */
-export async function updateProduct(db: Db, tenantId: string, productId: string, fields: { title?: string; description?: string; published?: boolean }, now = Date.now()) {
+/** Any catalogue fields. The slug stays unless changed on purpose (setProductSlug): shared links keep working. */
+export async function updateProduct(db: Db, tenantId: string, productId: string, fields: ProductFields, now = Date.now()) {
   const rows = await db
     .update(products)
     .set({ ...fields, updatedAt: now })
@@ -88,4 +126,96 @@ export async function deleteProduct(db: Db, tenantId: string, productId: string)
     .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
     .returning({ id: products.id })
   return rows.length > 0
+}
+
+/** All products of the school (of one kind when given), newest first. */
+export async function listProducts(db: Db, tenantId: string, opts: { kind?: ProductKind; limit?: number } = {}) {
+  return db
+    .select()
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), opts.kind ? eq(products.kind, opts.kind) : undefined))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(opts.limit ?? 500)
+}
+
+/** Lowercase letters, digits and single dashes, 1–60 characters. */
+export const PRODUCT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** 'taken' when another product of the school has it; the unique index settles races. */
+export async function setProductSlug(db: Db, tenantId: string, productId: string, slug: string, now = Date.now()): Promise<'ok' | 'taken' | 'invalid' | 'not_found'> {
+  if (slug.length > SLUG_MAX || !PRODUCT_SLUG_PATTERN.test(slug)) return 'invalid'
+  const clash = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug)))
+    .limit(1)
+  if (clash[0]) return clash[0].id === productId ? 'ok' : 'taken'
+  try {
+    const rows = await db
+      .update(products)
+      .set({ slug, updatedAt: now })
+      .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
+      .returning({ id: products.id })
+    return rows.length ? 'ok' : 'not_found'
+  } catch {
+    return 'taken'
+  }
+}
+
+export function setPublished(db: Db, tenantId: string, productId: string, published: boolean, now = Date.now()) {
+  return updateProduct(db, tenantId, productId, { published }, now)
+}
+
+export type CatalogueInput = { fields: ProductFields; prices: PriceVariant[]; links?: string[] | null }
+
+/**
+ * Saves a product's fields, price variants (recording every change) and links. A new or changed
+ * promotion price is recorded in the price history too. 'invalid_links' writes nothing.
+ */
+export async function saveCatalogue(db: Db, tenantId: string, product: Product, input: CatalogueInput, now = Date.now()): Promise<'ok' | 'invalid_links' | 'not_found'> {
+  if (input.links) {
+    const linked = await setProductLinks(db, tenantId, product.id, input.links)
+    if (linked !== 'ok') return linked === 'invalid' ? 'invalid_links' : 'not_found'
+  }
+  if (!(await updateProduct(db, tenantId, product.id, input.fields, now))) return 'not_found'
+  await setPrices(db, tenantId, product.id, input.fields.isFree ? [] : input.prices, now)
+  const promo = input.fields.promoPrice
+  if (promo !== undefined && promo !== null && (promo !== product.promoPrice || input.fields.promoStartsAt !== product.promoStartsAt)) {
+    await recordPromoPrice(db, tenantId, product.id, promo, input.fields.promoStartsAt ?? null, now)
+  }
+  return 'ok'
+}
+
+/** Creates a product of any kind with its prices and links; null when a link target is refused. */
+export async function createCatalogueProduct(db: Db, tenantId: string, input: NewProduct, prices: PriceVariant[], links: string[] | null = null, now = Date.now()) {
+  const { kind, title, slug, ...fields } = input
+  const product = await createProduct(db, tenantId, { kind, title, slug, description: fields.description, published: fields.published }, now)
+  const saved = await saveCatalogue(db, tenantId, product, { fields, prices, links }, now)
+  if (saved !== 'ok') {
+    await deleteProduct(db, tenantId, product.id)
+    return null
+  }
+  return (await getProduct(db, tenantId, product.id))!
+}
+
+/**
+ * A deep copy titled by `title` (the caller's translated "(copy)"), unpublished, with its prices,
+ * links and, for a course, its sections, lectures and components. The promotion's sold packages
+ * start at 0. If copying the course content fails, the copy is removed and the error rethrown.
+ */
+export async function duplicateProduct(db: Db, tenantId: string, productId: string, title: string, now = Date.now()): Promise<Product | undefined> {
+  const source = await getProduct(db, tenantId, productId)
+  if (!source) return undefined
+  const { id: _id, tenantId: _t, slug: _s, kind, createdAt: _c, updatedAt: _u, promoSold: _p, position: _pos, published: _pub, title: _title, ...fields } = source
+  const prices = (await listPrices(db, tenantId, source.id)).map((p) => ({ name: p.name, amount: p.amount }))
+  const links = await listLinkedIds(db, tenantId, source.id)
+  const copy = await createProduct(db, tenantId, { kind, title, description: fields.description, published: false }, now)
+  try {
+    await saveCatalogue(db, tenantId, copy, { fields: { ...fields, published: false }, prices, links: links.length ? links : null }, now)
+    if (kind === 'course') await copyCourseContent(db, tenantId, source.id, copy.id)
+  } catch (error) {
+    await deleteProduct(db, tenantId, copy.id)
+    throw error
+  }
+  return getProduct(db, tenantId, copy.id)
 }

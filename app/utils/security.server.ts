@@ -41,6 +41,7 @@ export function applySecurityHeaders(
     imgSrcExtra,
     connectSrcExtra,
     frameSrcExtra,
+    creatorScripts,
   }: {
     nonce: string
     request: Request
@@ -51,12 +52,16 @@ export function applySecurityHeaders(
     connectSrcExtra?: string
     /** Origins pages may frame: Bunny's player. */
     frameSrcExtra?: string
+    /** This page carries the creator's own scripts (ADR 013): let what they load run too. */
+    creatorScripts?: boolean
   },
 ) {
   const https = new URL(request.url).protocol === 'https:'
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    // 'strict-dynamic' only for a school's public page with creator code on it: the nonce'd
+    // snippets may load analytics and pixels from anywhere; every other page keeps the strict list.
+    creatorScripts ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: https:${imgSrcExtra ? ` ${imgSrcExtra}` : ''}`,
     "font-src 'self'",
@@ -75,4 +80,61 @@ export function applySecurityHeaders(
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)')
   headers.set('Cross-Origin-Opener-Policy', 'same-origin')
   if (https) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+}
+
+// ---- the creator's own scripts (page settings: JavaScript code, conversion code; ADR 013) --------
+
+/** Set in the request's memo by the root loader when it hands creator code to the page. */
+export const CREATOR_SCRIPTS_MEMO_KEY = 'creatorScripts'
+
+/**
+ * Pages of a school where the creator's scripts never run: the instructor panel, the student's
+ * panel, and every page where a password, a one-use token or a private file passes. On these the
+ * code could act with the signed-in user's session or read credentials as they are typed.
+ */
+const NO_CREATOR_SCRIPTS = ['/home', '/panel', '/login', '/logout', '/register', '/forgot-password', '/reset-password', '/auth', '/files', '/set-language', '/dev', '/operator']
+
+export function allowsCreatorScripts(pathname: string) {
+  // Judge the path the router matches: decoded, case-insensitive, without the data suffix.
+  let path: string
+  try {
+    path = decodeURIComponent(pathname)
+  } catch {
+    return false
+  }
+  path = path.toLowerCase().replace(/[\\/]+/g, '/').replace(/\.data$/, '')
+  return !NO_CREATOR_SCRIPTS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+}
+
+export type CreatorScript = { src: string } | { code: string }
+
+const MAX_SCRIPTS = 20
+
+/**
+ * The creator pastes either plain JavaScript or an HTML snippet of `<script>` tags (what
+ * analytics tools hand out). Each becomes one script we render with this response's nonce: an
+ * external one keeps only its http(s) `src`, an inline one its text. Anything else in the snippet
+ * (noscript pixels, markup) is dropped; the inline text can never close its element.
+ */
+export function creatorScriptBlocks(code: string): CreatorScript[] {
+  const source = code.trim()
+  if (!source) return []
+  const blocks: CreatorScript[] = []
+  if (/<script\b/i.test(source)) {
+    for (const match of source.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+      const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(match[1])
+      const url = (src?.[1] ?? src?.[2] ?? src?.[3] ?? '').trim().replace(/&amp;/g, '&')
+      if (src) {
+        if (/^https?:\/\//i.test(url) || url.startsWith('//')) blocks.push({ src: url })
+      } else if (match[2].trim()) blocks.push({ code: inlineSafe(match[2]) })
+      if (blocks.length >= MAX_SCRIPTS) break
+    }
+    return blocks
+  }
+  return [{ code: inlineSafe(source) }]
+}
+
+/** Text that cannot end (or comment-escape) the <script> element it is rendered in. */
+function inlineSafe(js: string) {
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--')
 }

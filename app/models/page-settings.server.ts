@@ -1,0 +1,86 @@
+// The school's page settings (seed 001 §3 "Page"): name, language, author, bio, public contact
+// email, template, the creator's own scripts and the owner's notification preferences. They live
+// on the tenant row; every function takes the tenant explicitly. Images are media.server.ts'.
+import { eq } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { tenants } from '#app/db/schema.server.ts'
+
+/** Looks the storefront issue offers; stored only, the storefront reads it. */
+export const PAGE_TEMPLATES = ['classic', 'minimal', 'bold'] as const
+export type PageTemplate = (typeof PAGE_TEMPLATES)[number]
+
+/** Events that can email the owner (seed 001 §6). */
+export const NOTIFICATION_EVENTS = ['lead', 'review', 'comment', 'transaction', 'registration'] as const
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number]
+export type NotificationPrefs = Record<NotificationEvent, boolean>
+
+export type PageSettings = {
+  name: string
+  language: 'en' | 'pl'
+  authorName: string
+  bio: string
+  contactEmail: string
+  template: PageTemplate
+  customJs: string
+  conversionCode: string
+  notifications: NotificationPrefs
+}
+
+/** Stored JSON → every event's flag. Unknown or broken JSON means "email me" (the default). */
+export function parseNotificationPrefs(json: string | null | undefined): NotificationPrefs {
+  let stored: Record<string, unknown> = {}
+  try {
+    const value: unknown = JSON.parse(json ?? '{}')
+    if (value && typeof value === 'object' && !Array.isArray(value)) stored = value as Record<string, unknown>
+  } catch {
+    /* a broken row falls back to the defaults */
+  }
+  return Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, stored[event] !== false])) as NotificationPrefs
+}
+
+function toTemplate(value: string): PageTemplate {
+  return (PAGE_TEMPLATES as readonly string[]).includes(value) ? (value as PageTemplate) : 'classic'
+}
+
+export async function getPageSettings(db: Db, tenantId: string): Promise<PageSettings | undefined> {
+  const rows = await db
+    .select({
+      name: tenants.name,
+      language: tenants.language,
+      authorName: tenants.authorName,
+      bio: tenants.bio,
+      contactEmail: tenants.contactEmail,
+      template: tenants.template,
+      customJs: tenants.customJs,
+      conversionCode: tenants.conversionCode,
+      notificationPrefs: tenants.notificationPrefs,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1)
+  const row = rows[0]
+  if (!row) return undefined
+  const { notificationPrefs, template, ...rest } = row
+  return { ...rest, template: toTemplate(template), notifications: parseNotificationPrefs(notificationPrefs) }
+}
+
+/** Saves the given fields (absent ones stay). Answers false when the school does not exist. */
+export async function updatePageSettings(db: Db, tenantId: string, fields: Partial<PageSettings>, now = Date.now()) {
+  const { notifications, ...rest } = fields
+  const set: Partial<typeof tenants.$inferInsert> = { ...rest, updatedAt: now }
+  if (notifications) set.notificationPrefs = JSON.stringify(notifications)
+  const rows = await db.update(tenants).set(set).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
+  return rows.length > 0
+}
+
+/** The author name new articles start with. */
+export async function getAuthorName(db: Db, tenantId: string) {
+  const rows = await db.select({ authorName: tenants.authorName }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return rows[0]?.authorName ?? ''
+}
+
+/** What the root loader puts on a school's public page (ADR 013). */
+export async function getCreatorCode(db: Db, tenantId: string) {
+  const rows = await db.select({ customJs: tenants.customJs, conversionCode: tenants.conversionCode }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return rows[0] ?? { customJs: '', conversionCode: '' }
+}

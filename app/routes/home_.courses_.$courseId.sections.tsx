@@ -1,0 +1,171 @@
+// /home/courses/:courseId/sections — the curriculum: sections with their lectures, add a section,
+// reorder sections and lectures (buttons without JavaScript; drag and drop or keyboard with it).
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { SortableList } from '#app/components/sortable-list.tsx'
+import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { curriculumPath, TITLE_MAX } from '#app/components/course-paths.tsx'
+import { requireCourse, SectionTitleSchema } from '#app/media/lecture-form.server.ts'
+import { formatLength } from '#app/media/video-view.ts'
+import { createSection, listCourseLectures, listSections } from '#app/models/course-content.server.ts'
+import { useT } from '#app/utils/i18n-react.ts'
+import { getT } from '#app/utils/request.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
+import { parseForm, type FieldErrors } from '#app/utils/validation.ts'
+
+const DONE = ['section_created', 'saved', 'deleted', 'order'] as const
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { tenant, course } = await requireCourse(request, context, params)
+  const [sections, lectures] = await Promise.all([listSections(context.db, tenant.id, course.id), listCourseLectures(context.db, tenant.id, course.id)])
+  return {
+    title: `${course.title} · ${getT(request, context)('courses.curriculum')} · ${tenant.name}`,
+    course: { id: course.id, title: course.title, published: course.published, commentsEnabled: course.commentsEnabled },
+    sections: sections.map((s) => ({
+      id: s.id,
+      title: s.title,
+      lectures: lectures
+        .filter((l) => l.sectionId === s.id)
+        .map((l) => ({ id: l.id, title: l.title, kind: l.kind, published: l.published, freeToWatch: l.freeToWatch, runTimeSeconds: l.runTimeSeconds })),
+    })),
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { tenant, course } = await requireCourse(request, context, params)
+  const parsed = await parseForm(SectionTitleSchema, request)
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
+  await createSection(context.db, tenant.id, course.id, parsed.data.title)
+  return redirect(`${curriculumPath(course.id)}?done=section_created`)
+}
+
+type SectionData = ReturnType<typeof useLoaderData<typeof loader>>['sections'][number]
+
+function MoveButtons({ action, id, label, first, last }: { action: string; id: string; label: string; first: boolean; last: boolean }) {
+  const t = useT()
+  return (
+    <Form method="post" action={action} className="flex gap-1">
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" name="move" value="up" variant="secondary" className="px-2 py-1 text-xs" disabled={first} aria-label={t('courses.move_up_label', { name: label })}>
+        {t('courses.move_up')}
+      </Button>
+      <Button type="submit" name="move" value="down" variant="secondary" className="px-2 py-1 text-xs" disabled={last} aria-label={t('courses.move_down_label', { name: label })}>
+        {t('courses.move_down')}
+      </Button>
+    </Form>
+  )
+}
+
+function SectionLectures({ courseId, section }: { courseId: string; section: SectionData }) {
+  const t = useT()
+  const fetcher = useFetcher()
+  const base = `${curriculumPath(courseId)}/${section.id}/lectures`
+  if (section.lectures.length === 0) return <p className="mt-2 text-sm text-slate-500">{t('courses.lectures.empty')}</p>
+  return (
+    <SortableList
+      name={`lectures-${section.id}`}
+      label={t('courses.lectures.list_label', { section: section.title })}
+      items={section.lectures.map((l) => ({ id: l.id, label: l.title }))}
+      onReorder={(ids) => fetcher.submit({ order: ids.join(',') }, { method: 'post', action: `${base}/order` })}
+      className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-200"
+    >
+      {(item, handle) => {
+        const lecture = section.lectures.find((l) => l.id === item.id)!
+        const index = section.lectures.indexOf(lecture)
+        return (
+          <div className="flex flex-wrap items-center gap-3 px-3 py-2" data-lecture={lecture.title}>
+            {handle}
+            <div className="min-w-0 flex-1">
+              <Link to={`${base}/${lecture.id}`} className="font-medium text-brand-700 hover:underline">
+                {lecture.title}
+              </Link>
+              <p className="text-xs text-slate-500">
+                {t(`courses.lecture.kind.${lecture.kind}`)}
+                {lecture.runTimeSeconds ? ` · ${formatLength(lecture.runTimeSeconds)}` : ''}
+                {' · '}
+                {lecture.published ? t('courses.published') : t('courses.draft')}
+                {lecture.freeToWatch ? ` · ${t('courses.lecture.free_badge')}` : ''}
+              </p>
+            </div>
+            <MoveButtons action={`${base}/order`} id={lecture.id} label={lecture.title} first={index === 0} last={index === section.lectures.length - 1} />
+          </div>
+        )
+      }}
+    </SortableList>
+  )
+}
+
+export default function CurriculumPage() {
+  const { course, sections } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [params] = useSearchParams()
+  const t = useT()
+  const fetcher = useFetcher()
+  const busy = useNavigation().state === 'submitting'
+  const done = DONE.find((d) => d === params.get('done'))
+  const errors = (actionData?.errors ?? {}) as FieldErrors
+  const base = curriculumPath(course.id)
+
+  return (
+    <div className="space-y-6">
+      <InstructorNav />
+      <div className="flex flex-wrap gap-4 text-sm">
+        <Link to="/home/courses" className="font-medium text-brand-700 hover:underline">
+          ← {t('courses.back_to_courses')}
+        </Link>
+        <Link to={`/home/products/${course.id}`} className="font-medium text-brand-700 hover:underline">
+          {t('courses.edit_course')}
+        </Link>
+      </div>
+      <PageTitle subtitle={course.published ? t('courses.published') : t('courses.draft')}>{t('courses.curriculum_of', { title: course.title })}</PageTitle>
+      {done && !actionData ? <Alert tone="success">{t(`courses.done.${done}`)}</Alert> : null}
+      {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
+
+      <Card>
+        <h2 className="text-lg font-semibold">{t('courses.section.add')}</h2>
+        <Form method="post" className="mt-3 flex flex-wrap items-start gap-3" noValidate key={done === 'section_created' ? params.toString() : 'add'}>
+          <Field className="min-w-64 flex-1" label={t('courses.section.field.title')} name="title" maxLength={TITLE_MAX} defaultValue={actionData?.values?.title} error={errors.title} />
+          <Button type="submit" className="mt-6" disabled={busy}>
+            {t('courses.section.add_button')}
+          </Button>
+        </Form>
+      </Card>
+
+      {sections.length === 0 ? (
+        <p className="text-slate-600">{t('courses.sections.empty')}</p>
+      ) : (
+        <SortableList
+          name="sections"
+          label={t('courses.sections.list_label')}
+          items={sections.map((s) => ({ id: s.id, label: s.title }))}
+          onReorder={(ids) => fetcher.submit({ order: ids.join(',') }, { method: 'post', action: `${base}/order` })}
+          className="space-y-4"
+        >
+          {(item, handle) => {
+            const section = sections.find((s) => s.id === item.id)!
+            const index = sections.indexOf(section)
+            return (
+              <Card className="p-4" data-section={section.title}>
+                <div className="flex flex-wrap items-center gap-3">
+                  {handle}
+                  <h2 className="min-w-0 flex-1 text-lg font-semibold">{section.title}</h2>
+                  <MoveButtons action={`${base}/order`} id={section.id} label={section.title} first={index === 0} last={index === sections.length - 1} />
+                  <Link to={`${base}/${section.id}`} className="text-sm font-semibold text-brand-700 hover:underline" aria-label={t('courses.section.edit_label', { name: section.title })}>
+                    {t('courses.section.edit')}
+                  </Link>
+                  <Link to={`${base}/${section.id}/lectures/create`} className="text-sm font-semibold text-brand-700 hover:underline" aria-label={t('courses.lecture.add_label', { name: section.title })}>
+                    {t('courses.lecture.add')}
+                  </Link>
+                </div>
+                <SectionLectures courseId={course.id} section={section} />
+              </Card>
+            )
+          }}
+        </SortableList>
+      )}
+    </div>
+  )
+}

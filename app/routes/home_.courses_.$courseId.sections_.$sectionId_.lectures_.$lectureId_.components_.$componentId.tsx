@@ -1,0 +1,36 @@
+// POST .../components/:componentId — update (intent=update, same kind) or delete (intent=delete).
+import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
+import { lecturePath } from '#app/components/course-paths.tsx'
+import { ComponentSchema, requireLecture, resourceError } from '#app/media/lecture-form.server.ts'
+import { deleteComponent, getComponent, updateComponent } from '#app/models/course-content.server.ts'
+import { notFound } from '#app/utils/request.server.ts'
+import { formToObject, parseWith } from '#app/utils/validation.ts'
+
+export async function loader() {
+  notFound()
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { tenant, course, section, lecture } = await requireLecture(request, context, params)
+  const component = await getComponent(context.db, tenant.id, course.id, section.id, lecture.id, params.componentId ?? '')
+  if (!component) notFound()
+  const back = (done: string) => redirect(`${lecturePath(course.id, section.id, lecture.id)}?done=${done}#components`)
+  let form: Record<string, string>
+  try {
+    form = formToObject(await request.formData())
+  } catch {
+    return resourceError({ form: { key: 'validation.invalid' } })
+  }
+  if (form.intent === 'delete') {
+    await deleteComponent(context.db, tenant.id, course.id, section.id, lecture.id, component.id)
+    return back('deleted')
+  }
+  if (form.intent !== 'update') return resourceError({ form: { key: 'validation.invalid' } })
+  // The kind never changes: the stored one decides, whatever the form says.
+  const parsed = parseWith(ComponentSchema, { ...form, kind: component.data.kind })
+  if (!parsed.ok) return resourceError(parsed.errors, parsed.values)
+  if (!(await updateComponent(context.db, tenant.id, course.id, section.id, lecture.id, component.id, parsed.data))) {
+    return resourceError({ fileKey: { key: 'courses.component.file_required' } }, {}, 422)
+  }
+  return back('saved')
+}
