@@ -2,13 +2,13 @@
 // run time, free-to-watch, published, comments. Without JavaScript every kind's fields show; with
 // it only the chosen kind's. Video and PDF uploads need JavaScript (they go straight to storage).
 import { Form, useNavigation } from '@remix-run/react'
-import { useEffect, useId, useState, type ReactNode } from 'react'
+import { useEffect, useState } from 'react'
 import type { VideoState } from '#app/media/bunny.server.ts'
 import { formatLength } from '#app/media/video-view.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
-import type { FieldErrors, FieldMessage, FormValues } from '#app/utils/validation.ts'
+import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
 import { FileUpload } from './file-upload.tsx'
-import { Alert, Button, Field, SelectField } from './ui.tsx'
+import { Alert, Button, Field, SelectField, TextAreaField } from './ui.tsx'
 import { VideoStateBadge } from './video-state.tsx'
 import { VideoUpload } from './video-upload.tsx'
 
@@ -43,32 +43,6 @@ type Props = {
 }
 
 const runTimeText = (seconds: number) => (seconds ? formatLength(seconds) : '')
-
-function TextArea({ label, name, defaultValue, error, rows = 6, hint }: { label: string; name: string; defaultValue: string; error?: FieldMessage; rows?: number; hint?: ReactNode }) {
-  const id = useId()
-  const message = useFieldMessage()(error)
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        defaultValue={defaultValue}
-        aria-invalid={message ? true : undefined}
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
-      />
-      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      {message ? (
-        <p className="text-sm text-red-600" data-field-error={name}>
-          {message}
-        </p>
-      ) : null}
-    </div>
-  )
-}
 
 export function LectureForm({ action, intent, defaults, values, errors = {}, videos, courseCommentsEnabled, pdfEndpoint, sections, submitLabel }: Props) {
   const t = useT()
@@ -168,11 +142,11 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
       {show('text') ? (
         <fieldset className="rounded-md border border-slate-200 p-4" data-kind-fields="text">
           <legend className="px-1 text-sm font-semibold">{t('courses.lecture.kind.text')}</legend>
-          <TextArea label={t('courses.lecture.field.body')} name="body" defaultValue={v('body', defaults.body)} rows={10} hint={t('courses.markdown_hint')} error={errors.body} />
+          <TextAreaField label={t('courses.lecture.field.body')} name="body" defaultValue={v('body', defaults.body)} rows={10} hint={t('courses.markdown_hint')} error={errors.body} />
         </fieldset>
       ) : null}
 
-      <TextArea label={t('courses.lecture.field.description')} name="description" defaultValue={v('description', defaults.description)} rows={3} error={errors.description} />
+      <TextAreaField label={t('courses.lecture.field.description')} name="description" defaultValue={v('description', defaults.description)} rows={3} error={errors.description} />
       <Field
         label={t('courses.lecture.field.run_time')}
         name="runTime"

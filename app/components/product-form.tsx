@@ -9,7 +9,7 @@ import type { Locale } from '#app/i18n/i18n.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { formatMoneyInput, money, optionalMoney } from '#app/utils/money.ts'
 import { msg, text, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
-import { Card, cx, Field, SelectField } from './ui.tsx'
+import { Card, cx, Field, SelectField, TextAreaField } from './ui.tsx'
 
 // The schema's enums, repeated here: a .server module cannot reach the browser bundle.
 export const PRODUCT_KIND_LIST = ['course', 'bundle', 'membership', 'live_event', 'file', 'consultation', 'physical'] as const satisfies readonly ProductKind[]
@@ -367,39 +367,13 @@ function Checkbox({ name, label, hint, checked }: { name: string; label: string;
   )
 }
 
-function TextArea({ name, label, value, error, rows = 6, maxLength }: { name: string; label: string; value: string; error?: FieldErrors[string]; rows?: number; maxLength: number }) {
-  const id = useId()
-  const message = useFieldMessage()(error)
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        maxLength={maxLength}
-        defaultValue={value}
-        aria-invalid={message ? true : undefined}
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
-      />
-      {message ? (
-        <p className="text-sm text-red-600" data-field-error={name}>
-          {message}
-        </p>
-      ) : null}
-    </div>
-  )
-}
-
 export function ProductDetailsFields({ values, errors, withSlug = false }: SectionProps & { withSlug?: boolean }) {
   const t = useT()
   return (
     <>
       <Field label={t('products.field.title')} name="title" defaultValue={values.title} maxLength={TITLE_MAX} required error={errors.title} />
       {withSlug ? <Field label={t('products.field.slug')} name="slug" defaultValue={values.slug} maxLength={60} hint={t('products.field.slug_hint')} error={errors.slug} /> : null}
-      <TextArea name="description" label={t('products.field.description')} value={values.description ?? ''} error={errors.description} maxLength={DESCRIPTION_MAX} />
+      <TextAreaField name="description" label={t('products.field.description')} defaultValue={values.description ?? ''} error={errors.description} maxLength={DESCRIPTION_MAX} />
       <p className="-mt-3 text-xs text-slate-500">{t('products.field.description_hint')}</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t('products.field.category')} name="category" defaultValue={values.category} maxLength={CATEGORY_MAX} error={errors.category} />
@@ -481,7 +455,7 @@ export function ProductSeoSection({ values, errors }: SectionProps) {
   return (
     <Section title={t('products.section.seo')} id="seo">
       <Field label={t('products.field.seo_title')} name="seoTitle" maxLength={SEO_TITLE_MAX} defaultValue={values.seoTitle} hint={t('products.field.max_chars', { count: SEO_TITLE_MAX })} error={errors.seoTitle} />
-      <TextArea name="seoDescription" label={t('products.field.seo_description')} value={values.seoDescription ?? ''} rows={3} maxLength={SEO_DESCRIPTION_MAX} error={errors.seoDescription} />
+      <TextAreaField name="seoDescription" label={t('products.field.seo_description')} defaultValue={values.seoDescription ?? ''} rows={3} maxLength={SEO_DESCRIPTION_MAX} error={errors.seoDescription} />
     </Section>
   )
 }

@@ -56,6 +56,54 @@ type SelectProps = { label: string; name: string; error?: FieldMessage; options:
   'name'
 >
 
+type TextAreaProps = {
+  label: string
+  name: string
+  error?: FieldMessage
+  hint?: ReactNode
+  /** Code (scripts), not prose: monospace, no spell check. */
+  mono?: boolean
+} & Omit<ComponentPropsWithoutRef<'textarea'>, 'name'>
+
+/** Labelled textarea with its hint and error tied to it, like Field. */
+export function TextAreaField({ label, name, error, hint, mono, className, rows = 6, ...textarea }: TextAreaProps) {
+  const id = useId()
+  const message = useFieldMessage()(error)
+  const hintId = hint ? `${id}-hint` : undefined
+  const errorId = message ? `${id}-error` : undefined
+  return (
+    <div className={cx('space-y-1', className)}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        spellCheck={mono ? false : undefined}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        className={cx(
+          'block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
+          mono && 'font-mono',
+          message ? 'border-red-500' : 'border-slate-300',
+        )}
+        {...textarea}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {message ? (
+        <p id={errorId} className="text-sm text-red-600" data-field-error={name}>
+          {message}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
 export function SelectField({ label, name, error, options, ...select }: SelectProps) {
   const id = useId()
   const render = useFieldMessage()

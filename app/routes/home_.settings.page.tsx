@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from 'zod'
 import type { ReactNode } from 'react'
 import { ImageUpload } from '#app/components/image-upload.tsx'
-import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
+import { Alert, Button, Card, Field, PageTitle, SelectField, TextAreaField } from '#app/components/ui.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { LOCALES } from '#app/i18n/i18n.ts'
 import { mediaUrl } from '#app/media/origins.server.ts'
@@ -125,38 +125,6 @@ function Section({ title, hint, children }: { title: string; hint?: string; chil
   )
 }
 
-function TextArea({ label, name, defaultValue, maxLength, rows = 4, hint, error, mono }: { label: string; name: string; defaultValue: string; maxLength: number; rows?: number; hint?: string; error?: string; mono?: boolean }) {
-  const id = `page-${name}`
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        maxLength={maxLength}
-        defaultValue={defaultValue}
-        spellCheck={mono ? false : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        className={`block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 ${mono ? 'font-mono' : ''} ${error ? 'border-red-500' : 'border-slate-300'}`}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="text-sm text-red-600" data-field-error={name}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  )
-}
-
 export default function PageSettings() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
@@ -232,11 +200,11 @@ export default function PageSettings() {
               <Field label={t('page_settings.field.author')} name="authorName" defaultValue={value('authorName')} maxLength={70} error={errors.authorName} />
               <Field label={t('page_settings.field.contact_email')} name="contactEmail" type="email" defaultValue={value('contactEmail')} maxLength={254} hint={t('page_settings.field.contact_email_hint')} error={errors.contactEmail} />
             </div>
-            <TextArea label={t('page_settings.field.bio')} name="bio" defaultValue={value('bio')} maxLength={2000} rows={6} hint={t('page_settings.field.bio_hint')} error={message(errors.bio)} />
+            <TextAreaField label={t('page_settings.field.bio')} name="bio" defaultValue={value('bio')} maxLength={2000} rows={6} hint={t('page_settings.field.bio_hint')} error={errors.bio} />
           </Section>
           <Section title={t('page_settings.section.scripts')} hint={t('page_settings.scripts.intro')}>
-            <TextArea label={t('page_settings.field.custom_js')} name="customJs" defaultValue={value('customJs')} maxLength={10_000} rows={6} mono hint={t('page_settings.field.custom_js_hint')} error={message(errors.customJs)} />
-            <TextArea label={t('page_settings.field.conversion_code')} name="conversionCode" defaultValue={value('conversionCode')} maxLength={10_000} rows={4} mono hint={t('page_settings.field.conversion_code_hint')} error={message(errors.conversionCode)} />
+            <TextAreaField label={t('page_settings.field.custom_js')} name="customJs" defaultValue={value('customJs')} maxLength={10_000} rows={6} mono hint={t('page_settings.field.custom_js_hint')} error={errors.customJs} />
+            <TextAreaField label={t('page_settings.field.conversion_code')} name="conversionCode" defaultValue={value('conversionCode')} maxLength={10_000} rows={4} mono hint={t('page_settings.field.conversion_code_hint')} error={errors.conversionCode} />
           </Section>
           <Section title={t('page_settings.section.notifications')} hint={t('page_settings.notifications.intro')}>
             <div className="space-y-2">

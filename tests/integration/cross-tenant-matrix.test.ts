@@ -13,10 +13,26 @@ import { AREAS, ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
 // Route modules, by file name, as Remix's flat-routes convention names them.
 const routeFiles = Object.keys(import.meta.glob('/app/routes/*.tsx')).map((p) => p.replace(/^.*\/routes\//, '').replace(/\.tsx$/, ''))
 
+/** The URL of a parameterless flat-route file: `home_.products._index` → `/home/products`. */
+function routePath(file: string) {
+  return (
+    '/' +
+    file
+      .split('.')
+      .filter((segment) => segment !== '_index')
+      .map((segment) => segment.replace(/^_|_$/g, ''))
+      .join('/')
+  )
+}
+
+/** Probe paths are only inspected (do they start with /home?) before the real objects exist. */
+const objectsPlaceholder = new Proxy({}, { get: () => 'x' }) as VictimObjects
+
 let victim: TestSchool
 let attacker: TestSchool
 let objects: VictimObjects
 let victimStudentCookie: string
+let victimOwnerCookie: string
 const identities: Record<string, string | undefined> = {}
 
 beforeAll(async () => {
@@ -27,6 +43,7 @@ beforeAll(async () => {
   const attackerStudent = await createTestStudent(attacker.tenantId, { email: 'same@example.com', password: 'other-pass-1' })
 
   victimStudentCookie = await login(victim.host, victimStudent.email, victimStudent.password)
+  victimOwnerCookie = await login(victim.host, victim.owner.email, victim.owner.password)
   identities.owner = await login(attacker.host, attacker.owner.email, attacker.owner.password)
   identities.student = await login(attacker.host, attackerStudent.email, attackerStudent.password)
   identities.anonymous = undefined
@@ -73,6 +90,34 @@ describe('cross-tenant matrix', () => {
           })
         }
       }
+    }
+  }
+
+  // Issue 5: a student gets 404 on every /home route of their own school — pages and the ids of
+  // their own school's objects alike (GET and POST).
+  const homeRoutes = routeFiles.filter((name) => name === 'home' || name.startsWith('home.') || name.startsWith('home_.'))
+  it('knows every /home route file', () => {
+    expect(homeRoutes.length).toBeGreaterThan(20)
+  })
+  for (const route of homeRoutes) {
+    const probes: Array<{ method: 'GET' | 'POST'; path: (v: VictimObjects) => string; form?: Record<string, string> }> =
+      route in ID_ROUTES
+        ? ID_ROUTES[route].filter((p) => p.path(objectsPlaceholder).startsWith('/home'))
+        : [
+            { method: 'GET', path: () => routePath(route) },
+            { method: 'POST', path: () => routePath(route), form: { intent: 'probe' } },
+          ]
+    for (const probe of probes) {
+      it(`${probe.method} ${route} as a student of the same school → 404`, async () => {
+        const res = await appFetch(victim.host, probe.path(objects), { method: probe.method, form: probe.form, cookie: victimStudentCookie })
+        // A page without an action answers every POST 405, whoever sends it: nothing to learn there.
+        if (probe.method === 'POST' && res.status === 405) {
+          const asOwner = await appFetch(victim.host, probe.path(objects), { method: 'POST', form: probe.form, cookie: victimOwnerCookie })
+          expect(asOwner.status).toBe(405)
+          return
+        }
+        expect(res.status).toBe(404)
+      })
     }
   }
 
