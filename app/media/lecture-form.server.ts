@@ -1,6 +1,7 @@
 // The course builder's request side (issue 5 §2): zod schemas of the lecture and component forms,
 // the lookups every builder route starts with (the course in THIS school first, then the user: an
 // id of another school is 404 for everyone), and parsing of the "run time" input.
+import { redirect } from '@remix-run/cloudflare'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { LECTURE_KINDS } from '#app/db/schema.server.ts'
@@ -204,9 +205,17 @@ export function echoLecture(input: LectureInput & { sectionId?: string | null })
 }
 
 /**
- * formError for the POST-only (resource) routes: `data()` keeps its status only in a route with a
- * page, so these answer a plain JSON response (read by the fetcher forms) with the same shape.
+ * formError for the POST-only (resource) routes. Fetcher forms (JavaScript) read a plain JSON
+ * answer with the same shape as formError (`data()` keeps its status only in a route with a page).
+ * A native form post (no JavaScript: the URL has no `.data` suffix) goes back to the page it came
+ * from with the first message in `?problem=`, which that page shows: forms work before JS loads.
  */
-export function resourceError(errors: FieldErrors, values: FormValues = {}, status = 400) {
+export function resourceError(request: Request, back: string, errors: FieldErrors, values: FormValues = {}, status = 400) {
+  if (!new URL(request.url).pathname.endsWith('.data')) {
+    const first = Object.values(errors)[0]
+    const [path, hash] = back.split('#')
+    const url = `${path}${path.includes('?') ? '&' : '?'}problem=${encodeURIComponent(first?.key ?? 'validation.invalid')}${hash ? `#${hash}` : ''}`
+    return redirect(url, { status: 303 })
+  }
   return Response.json({ errors, values, sent: false }, { status, headers: { 'Cache-Control': 'no-store' } })
 }

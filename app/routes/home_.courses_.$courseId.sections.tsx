@@ -106,6 +106,7 @@ export default function CurriculumPage() {
   const fetcher = useFetcher()
   const busy = useNavigation().state === 'submitting'
   const done = DONE.find((d) => d === params.get('done'))
+  const problem = /^(courses|validation)\.[a-z0-9_.]+$/.test(params.get('problem') ?? '') ? params.get('problem') : null
   const errors = (actionData?.errors ?? {}) as FieldErrors
   const base = curriculumPath(course.id)
 
@@ -122,6 +123,8 @@ export default function CurriculumPage() {
       </div>
       <PageTitle subtitle={course.published ? t('courses.published') : t('courses.draft')}>{t('courses.curriculum_of', { title: course.title })}</PageTitle>
       {done && !actionData ? <Alert tone="success">{t(`courses.done.${done}`)}</Alert> : null}
+      {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
+      {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
 
       <Card>

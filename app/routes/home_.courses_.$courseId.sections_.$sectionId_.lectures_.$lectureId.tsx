@@ -78,6 +78,7 @@ export default function LecturePage() {
   const fetcher = useFetcher()
   const { course, section, lecture } = data
   const done = DONE.find((d) => d === params.get('done'))
+  const problem = /^(courses|validation)\.[a-z0-9_.]+$/.test(params.get('problem') ?? '') ? params.get('problem') : null
   const values = actionData?.values ?? {}
   const errors = (actionData?.errors ?? {}) as FieldErrors
   const self = lecturePath(course.id, section.id, lecture.id)
@@ -91,6 +92,8 @@ export default function LecturePage() {
       </Link>
       <PageTitle subtitle={t('courses.lecture.in_section', { section: section.title })}>{lecture.title}</PageTitle>
       {done && !actionData ? <Alert tone="success">{t(`courses.done.${done}`)}</Alert> : null}
+      {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
+      {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
 
       <Card>

@@ -13,9 +13,9 @@ export async function loader() {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
   const parsed = await parseForm(ComponentSchema, request)
-  if (!parsed.ok) return resourceError(parsed.errors, parsed.values)
+  if (!parsed.ok) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, parsed.errors, parsed.values)
   const created = await createComponent(context.db, tenant.id, course.id, section.id, lecture.id, parsed.data)
   // The lecture exists (checked above): only a file that is not this school's upload fails here.
-  if (!created) return resourceError({ fileKey: { key: 'courses.component.file_required' } }, {}, 422)
+  if (!created) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { fileKey: { key: 'courses.component.file_required' } }, {}, 422)
   return redirect(`${lecturePath(course.id, section.id, lecture.id)}?done=component_created#components`)
 }

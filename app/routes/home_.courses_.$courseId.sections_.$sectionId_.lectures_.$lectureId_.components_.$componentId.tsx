@@ -19,18 +19,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   try {
     form = formToObject(await request.formData())
   } catch {
-    return resourceError({ form: { key: 'validation.invalid' } })
+    return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'validation.invalid' } })
   }
   if (form.intent === 'delete') {
     await deleteComponent(context.db, tenant.id, course.id, section.id, lecture.id, component.id)
     return back('deleted')
   }
-  if (form.intent !== 'update') return resourceError({ form: { key: 'validation.invalid' } })
+  if (form.intent !== 'update') return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'validation.invalid' } })
   // The kind never changes: the stored one decides, whatever the form says.
   const parsed = parseWith(ComponentSchema, { ...form, kind: component.data.kind })
-  if (!parsed.ok) return resourceError(parsed.errors, parsed.values)
+  if (!parsed.ok) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, parsed.errors, parsed.values)
   if (!(await updateComponent(context.db, tenant.id, course.id, section.id, lecture.id, component.id, parsed.data))) {
-    return resourceError({ fileKey: { key: 'courses.component.file_required' } }, {}, 422)
+    return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { fileKey: { key: 'courses.component.file_required' } }, {}, 422)
   }
   return back('saved')
 }

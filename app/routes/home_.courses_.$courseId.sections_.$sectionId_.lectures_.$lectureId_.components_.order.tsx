@@ -13,12 +13,12 @@ export async function loader() {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
   const parsed = await parseForm(OrderSchema, request)
-  if (!parsed.ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {})
+  if (!parsed.ok) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'courses.order.invalid' } }, {})
   const data = parsed.data
   const ok =
     'order' in data
       ? await reorderComponents(context.db, tenant.id, course.id, section.id, lecture.id, data.order)
       : await moveComponent(context.db, tenant.id, course.id, section.id, lecture.id, data.id, data.move)
-  if (!ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {}, 409)
+  if (!ok) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'courses.order.invalid' } }, {}, 409)
   return redirect(`${lecturePath(course.id, section.id, lecture.id)}?done=order#components`)
 }

@@ -14,12 +14,12 @@ export async function loader() {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section } = await requireSection(request, context, params)
   const parsed = await parseForm(OrderSchema, request)
-  if (!parsed.ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {})
+  if (!parsed.ok) return resourceError(request, curriculumPath(course.id), { form: { key: 'courses.order.invalid' } }, {})
   const data = parsed.data
   const ok =
     'order' in data
       ? await reorderLectures(context.db, tenant.id, course.id, section.id, data.order)
       : await moveLecture(context.db, tenant.id, course.id, section.id, data.id, data.move)
-  if (!ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {}, 409)
+  if (!ok) return resourceError(request, curriculumPath(course.id), { form: { key: 'courses.order.invalid' } }, {}, 409)
   return redirect(`${curriculumPath(course.id)}?done=order`)
 }

@@ -14,10 +14,10 @@ export async function loader() {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course } = await requireCourse(request, context, params)
   const parsed = await parseForm(OrderSchema, request)
-  if (!parsed.ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {})
+  if (!parsed.ok) return resourceError(request, curriculumPath(course.id), { form: { key: 'courses.order.invalid' } }, {})
   const data = parsed.data
   const ok = 'order' in data ? await reorderSections(context.db, tenant.id, course.id, data.order) : await moveSection(context.db, tenant.id, course.id, data.id, data.move)
   // A stale page (a section added or removed meanwhile) or an item already at the end: nothing written.
-  if (!ok) return resourceError({ form: { key: 'courses.order.invalid' } }, {}, 409)
+  if (!ok) return resourceError(request, curriculumPath(course.id), { form: { key: 'courses.order.invalid' } }, {}, 409)
   return redirect(`${curriculumPath(course.id)}?done=order`)
 }

@@ -84,9 +84,13 @@ describe('curriculum and sections', () => {
     expect((await listSections(db(), school.tenantId, courseId)).map((s) => s.title)).toEqual(['B', 'A', 'C'])
     expect(await (await get(`${base}?done=order`)).text()).toContain('Order updated')
     // A stale or foreign order writes nothing.
-    expect((await post(`${base}/order`, { order: ids[0] })).status).toBe(409)
-    expect((await post(`${base}/order`, { id: ids[1], move: 'up' })).status).toBe(409)
-    expect((await post(`${base}/order`, {})).status).toBe(400)
+    // Without JavaScript the page gets the message back (303 ?problem=); scripts get JSON.
+    expect(location(await post(`${base}/order`, { order: ids[0] }))).toBe(`${base}?problem=courses.order.invalid`)
+    // (A fetcher's request: Remix's single fetch wraps the JSON answer, status included.)
+    for (const form of [{ order: ids[0] }, { id: ids[1], move: 'up' }, {}] as Record<string, string>[]) {
+      expect(await (await post(`${base}/order.data`, form)).text()).toContain('courses.order.invalid')
+    }
+    expect(await (await get(`${base}?problem=courses.order.invalid`)).text()).toContain('The order could not be saved')
     expect((await listSections(db(), school.tenantId, courseId)).map((s) => s.title)).toEqual(['B', 'A', 'C'])
   })
 })
@@ -167,14 +171,16 @@ describe('components and lecture PDFs', () => {
     const made = await createLecture(db(), school.tenantId, courseId, section.id, { title: 'With parts', kind: 'text' })
     if (!made || !made.ok) throw new Error('lecture')
     const lecture = `${base}/${section.id}/lectures/${made.lecture.id}`
-    const empty = await post(`${lecture}/components`, { kind: 'text', body: '' })
-    expect(empty.status).toBe(400)
+    const empty = await post(`${lecture}/components.data`, { kind: 'text', body: '' })
     expect(await empty.text()).toContain('courses.component.text_required')
+    // The same form posted without JavaScript comes back to the lecture page with the message.
+    expect(location(await post(`${lecture}/components`, { kind: 'text', body: '' }))).toBe(`${lecture}?problem=courses.component.text_required#components`)
+    expect(await (await get(`${lecture}?problem=courses.component.text_required`)).text()).toContain('You need to write something!')
     expect(location(await post(`${lecture}/components`, { kind: 'text', body: 'Notes' }))).toBe(`${lecture}?done=component_created#components`)
-    const noCorrect = await post(`${lecture}/components`, { kind: 'quiz', question: '1+1?', answer0: '2', answer1: '3' })
-    expect(noCorrect.status).toBe(400)
+    const noCorrect = await post(`${lecture}/components.data`, { kind: 'quiz', question: '1+1?', answer0: '2', answer1: '3' })
+    expect(await noCorrect.text()).toContain('courses.component.')
     expect((await post(`${lecture}/components`, { kind: 'quiz', question: '1+1?', answer0: '2', correct0: 'on', answer1: '3', hint: 'Fingers' })).status).toBe(302)
-    expect((await post(`${lecture}/components`, { kind: 'file', fileKey: 'tenants/other/lecture_pdf/x.pdf' })).status).toBe(422)
+    expect(await (await post(`${lecture}/components.data`, { kind: 'file', fileKey: 'tenants/other/lecture_pdf/x.pdf' })).text()).toContain('courses.component.file_required')
     const [text, quiz] = await listComponents(db(), school.tenantId, courseId, section.id, made.lecture.id)
     expect(quiz.data).toEqual({ kind: 'quiz', question: '1+1?', answers: [{ text: '2', correct: true }, { text: '3', correct: false }], hint: 'Fingers' })
     expect((await post(`${lecture}/components/${text.id}`, { intent: 'update', body: 'Better notes' })).status).toBe(302)
