@@ -11,6 +11,33 @@ const UserSchema = z.object({
   email: z.string().email(),
   password: z.string().min(6),
 })
+const LectureSchema = z.object({
+  title: z.string().min(1).max(120),
+  body: z.string().default(''),
+  freeToWatch: z.boolean().default(false),
+  runTimeSeconds: z.number().int().nonnegative().default(0),
+})
+const SectionSchema = z.object({ title: z.string().min(1).max(120), lectures: z.array(LectureSchema).default([]) })
+/** Demo catalogue (issue 5): text lectures only (videos and files need storage objects). */
+const ProductSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,78}[a-z0-9]$/),
+  kind: z.enum(['course', 'bundle', 'membership']),
+  title: z.string().min(1).max(120),
+  description: z.string().default(''),
+  category: z.string().default(''),
+  difficulty: z.enum(['beginner', 'intermediate', 'advanced']).optional(),
+  published: z.boolean().default(true),
+  /** Minor units; absent = free. */
+  price: z.number().int().positive().optional(),
+  promoPrice: z.number().int().positive().optional(),
+  vatRate: z.number().int().min(0).max(100).nullable().default(23),
+  membershipPeriod: z.union([z.literal(-1), z.literal(1), z.literal(3), z.literal(6), z.literal(12)]).optional(),
+  /** Bundle courses / membership grants, by slug. */
+  includes: z.array(z.string()).default([]),
+  sections: z.array(SectionSchema).default([]),
+  /** Students (by email) with manual access. */
+  access: z.array(z.string().email()).default([]),
+})
 export const DemoTenantSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/),
   name: z.string().min(2).max(70),
@@ -18,6 +45,9 @@ export const DemoTenantSchema = z.object({
   currency: z.string().length(3),
   customDomains: z.array(z.string()).default([]),
   users: z.array(UserSchema).min(1),
+  authorName: z.string().max(70).default(''),
+  bio: z.string().max(2000).default(''),
+  products: z.array(ProductSchema).default([]),
 })
 export const OperatorsSchema = z.array(UserSchema.omit({ role: true }))
 
@@ -58,6 +88,8 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   ON CONFLICT(tenant_id, email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role, updated_at = excluded.updated_at;`,
       )
     }
+    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)} WHERE id = ${q(tenantId)};`)
+    sql.push(...catalogueSql(t, tenantId, now))
   }
   for (const o of operators) {
     const hash = await hashPassword(o.password)
@@ -67,4 +99,69 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
     )
   }
   return sql.join('\n')
+}
+
+/** Products, prices, sections, lectures and manual access of a demo school, upserted by stable ids. */
+function catalogueSql(t: DemoTenant, tenantId: string, now: number) {
+  const sql: string[] = []
+  const productId = (slug: string) => stableId('product', t.slug, slug)
+  const day = 24 * 3600 * 1000
+  t.products.forEach((p, position) => {
+    const id = productId(p.slug)
+    const free = p.price === undefined
+    const cols: Record<string, string | number | null> = {
+      id,
+      tenant_id: tenantId,
+      kind: p.kind,
+      title: p.title,
+      slug: p.slug,
+      description: p.description,
+      published: p.published ? 1 : 0,
+      category: p.category,
+      difficulty: p.difficulty ?? null,
+      is_free: free ? 1 : 0,
+      vat_rate: p.vatRate,
+      promo_price: p.promoPrice ?? null,
+      promo_starts_at: p.promoPrice ? now - day : null,
+      promo_ends_at: p.promoPrice ? now + 30 * day : null,
+      membership_period: p.membershipPeriod ?? null,
+      position,
+      created_at: now,
+      updated_at: now,
+    }
+    const names = Object.keys(cols)
+    const updates = names.filter((n) => !['id', 'tenant_id', 'created_at'].includes(n)).map((n) => `${n} = excluded.${n}`)
+    sql.push(`INSERT INTO products (${names.join(', ')}) VALUES (${Object.values(cols).map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET ${updates.join(', ')};`)
+    if (!free) {
+      const priceId = stableId('price', t.slug, p.slug)
+      sql.push(`INSERT INTO product_prices (id, tenant_id, product_id, name, amount, position, created_at, updated_at) VALUES (${[priceId, tenantId, id, '', p.price!, 0, now, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET amount = excluded.amount, updated_at = excluded.updated_at;`)
+      // The price "since" 40 days ago, so the 30-day lowest price has a history to read.
+      sql.push(`INSERT OR IGNORE INTO product_price_history (id, tenant_id, product_id, price_id, amount, kind, recorded_at) VALUES (${[stableId('history', t.slug, p.slug, String(p.price)), tenantId, id, priceId, p.price!, 'standard', now - 40 * day].map(q).join(', ')});`)
+      if (p.promoPrice) {
+        sql.push(`INSERT OR IGNORE INTO product_price_history (id, tenant_id, product_id, price_id, amount, kind, recorded_at) VALUES (${[stableId('promo', t.slug, p.slug, String(p.promoPrice)), tenantId, id, null, p.promoPrice, 'promo', now - day].map(q).join(', ')});`)
+      }
+    }
+    p.includes.forEach((slug, i) => {
+      if (!t.products.some((other) => other.slug === slug && other.slug !== p.slug)) throw new Error(`${t.slug}/${p.slug}: includes unknown product ${slug}`)
+      sql.push(`INSERT OR IGNORE INTO product_links (id, tenant_id, parent_id, product_id, position) VALUES (${[stableId('link', t.slug, p.slug, slug), tenantId, id, productId(slug), i].map(q).join(', ')});`)
+    })
+    p.sections.forEach((section, si) => {
+      const sectionId = stableId('section', t.slug, p.slug, String(si))
+      sql.push(`INSERT INTO sections (id, tenant_id, product_id, title, position, created_at, updated_at) VALUES (${[sectionId, tenantId, id, section.title, si, now, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, position = excluded.position, updated_at = excluded.updated_at;`)
+      section.lectures.forEach((lecture, li) => {
+        const values = [stableId('lecture', t.slug, p.slug, String(si), String(li)), tenantId, id, sectionId, lecture.title, 'text', lecture.body, lecture.runTimeSeconds, lecture.freeToWatch ? 1 : 0, 1, li, now, now]
+        sql.push(`INSERT INTO lectures (id, tenant_id, product_id, section_id, title, kind, body, run_time_seconds, free_to_watch, published, position, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body, run_time_seconds = excluded.run_time_seconds, free_to_watch = excluded.free_to_watch, position = excluded.position, updated_at = excluded.updated_at;`)
+      })
+    })
+    for (const email of p.access) {
+      if (!t.users.some((u) => u.email === email && u.role === 'student')) throw new Error(`${t.slug}/${p.slug}: access for ${email}, who is not a student of the school`)
+      const values = [stableId('access', t.slug, p.slug, email), tenantId, id, stableId('user', t.slug, email), 'manual', 'Demo access', now, now, now]
+      sql.push(`INSERT OR IGNORE INTO product_access (id, tenant_id, product_id, user_id, source, reason, starts_at, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
+    }
+  })
+  return sql
 }
