@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { peekAuthToken } from '#app/models/auth-token.server.ts'
@@ -9,7 +10,7 @@ import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { parseForm, PASSWORD_MIN, text, withConfirmation } from '#app/utils/validation.ts'
+import { parseForm, text, withConfirmation } from '#app/utils/validation.ts'
 
 // An added or imported student's first visit: they confirm their name and choose a password.
 const InvitationSchema = withConfirmation({ name: text({ max: NAME_MAX }) })
@@ -61,17 +62,7 @@ export default function InvitationPage() {
           <Form method="post" className="space-y-4" noValidate>
             {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
             <Field label={t('students.field.name')} name="name" autoComplete="name" required maxLength={data.nameMax} defaultValue={actionData?.values?.name ?? data.invitee?.name} error={errors?.name} />
-            <Field
-              label={t('auth.password')}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN}
-              hint={t('auth.password_hint', { count: PASSWORD_MIN })}
-              error={errors?.password}
-            />
-            <Field label={t('auth.password_confirmation')} name="password_confirmation" type="password" autoComplete="new-password" required error={errors?.password_confirmation} />
+            <NewPasswordFields errors={errors} />
             <Button type="submit" disabled={busy} className="w-full">
               {t('students.invitation.submit')}
             </Button>

@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { createUser } from '#app/models/user.server.ts'
@@ -7,7 +8,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
-import { email, parseForm, PASSWORD_MIN, text, withConfirmation } from '#app/utils/validation.ts'
+import { email, parseForm, text, withConfirmation } from '#app/utils/validation.ts'
 
 const RegisterSchema = withConfirmation({ name: text({ max: 70 }), email: email() })
 
@@ -46,17 +47,7 @@ export default function RegisterPage() {
           {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
           <Field label={t('auth.name')} name="name" defaultValue={values.name} autoComplete="name" required maxLength={70} error={errors?.name} />
           <Field label={t('auth.email')} name="email" type="email" defaultValue={values.email} autoComplete="email" required maxLength={254} error={errors?.email} />
-          <Field
-            label={t('auth.password')}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN}
-            hint={t('auth.password_hint', { count: PASSWORD_MIN })}
-            error={errors?.password}
-          />
-          <Field label={t('auth.password_confirmation')} name="password_confirmation" type="password" autoComplete="new-password" required error={errors?.password_confirmation} />
+          <NewPasswordFields errors={errors} />
           <Button type="submit" disabled={busy} className="w-full">
             {t('auth.register.submit')}
           </Button>

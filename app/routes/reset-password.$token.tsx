@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { consumeAuthToken, peekAuthToken } from '#app/models/auth-token.server.ts'
 import { deleteUserSessionsQuery } from '#app/models/session.server.ts'
 import { updateUserPassword } from '#app/models/user.server.ts'
@@ -9,7 +10,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
-import { parseForm, PASSWORD_MIN, withConfirmation } from '#app/utils/validation.ts'
+import { parseForm, withConfirmation } from '#app/utils/validation.ts'
 
 const ResetSchema = withConfirmation({})
 
@@ -60,17 +61,7 @@ export default function ResetPasswordPage() {
         ) : (
           <Form method="post" className="space-y-4" noValidate>
             {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
-            <Field
-              label={t('auth.password')}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN}
-              hint={t('auth.password_hint', { count: PASSWORD_MIN })}
-              error={errors?.password}
-            />
-            <Field label={t('auth.password_confirmation')} name="password_confirmation" type="password" autoComplete="new-password" required error={errors?.password_confirmation} />
+            <NewPasswordFields errors={errors} />
             <Button type="submit" disabled={busy} className="w-full">
               {t('auth.reset.submit')}
             </Button>

@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { z } from 'zod'
@@ -11,7 +12,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
-import { email, msg, parseForm, PASSWORD_MIN, text, withConfirmation } from '#app/utils/validation.ts'
+import { email, msg, parseForm, text, withConfirmation } from '#app/utils/validation.ts'
 
 const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
 
@@ -133,17 +134,7 @@ export default function SignupPage() {
             <legend className="text-base font-semibold">{t('platform.signup.account_section')}</legend>
             <Field label={t('auth.name')} name="name" defaultValue={values.name} autoComplete="name" required maxLength={70} error={errors?.name} />
             <Field label={t('auth.email')} name="email" type="email" defaultValue={values.email} autoComplete="email" required maxLength={254} error={errors?.email} />
-            <Field
-              label={t('auth.password')}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN}
-              hint={t('auth.password_hint', { count: PASSWORD_MIN })}
-              error={errors?.password}
-            />
-            <Field label={t('auth.password_confirmation')} name="password_confirmation" type="password" autoComplete="new-password" required error={errors?.password_confirmation} />
+            <NewPasswordFields errors={errors} />
           </fieldset>
           <Button type="submit" disabled={busy} className="w-full">
             {t('platform.signup.submit')}
