@@ -4,6 +4,9 @@
 
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { VIDEO_STATES } from '../media/bunny.server.ts'
+import { BLOCK_TYPES } from '../storefront/block-types.ts'
+
+export const REVIEW_STATUSES = ['pending', 'approved', 'disapproved'] as const
 
 /** Every tenant-owned row: tenant_id NOT NULL, removed with its school. */
 const tenantIdColumn = () =>
@@ -38,6 +41,8 @@ export const tenants = sqliteTable(
     conversionCode: text('conversion_code').notNull().default(''),
     /** JSON: which events email the owner (leads, reviews, comments, transactions, registrations). */
     notificationPrefs: text('notification_prefs').notNull().default('{}'),
+    /** Bumped by every creator edit (server.ts): part of the public page cache key, so an edit invalidates the school's cached pages. */
+    contentVersion: integer('content_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -522,6 +527,8 @@ export const leads = sqliteTable(
     email: text('email').notNull(),
     name: text('name').notNull().default(''),
     source: text('source').notNull().default(''),
+    /** JSON object of every submitted field (configured and hidden fields of the lead form), by field name. */
+    fields: text('fields').notNull().default('{}'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('leads_tenant_email_unique').on(t.tenantId, t.email), index('leads_tenant_created_idx').on(t.tenantId, t.createdAt)],
@@ -537,6 +544,62 @@ export const actionThrottles = sqliteTable(
     lastAt: integer('last_at').notNull(),
   },
   (t) => [uniqueIndex('action_throttles_unique').on(t.tenantId, t.userId, t.action)],
+)
+
+/** Custom subpages (sales pages) of a school's site, built from blocks in the sales-page editor. */
+export const subpages = sqliteTable(
+  'subpages',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    seoTitle: text('seo_title').notNull().default(''),
+    seoDescription: text('seo_description').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('subpages_tenant_slug_unique').on(t.tenantId, t.slug), index('subpages_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
+/** One block of a subpage: a type and its props (JSON, validated by app/storefront/blocks.ts). */
+export const blocks = sqliteTable(
+  'blocks',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    subpageId: text('subpage_id')
+      .notNull()
+      .references(() => subpages.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: BLOCK_TYPES }).notNull(),
+    props: text('props').notNull().default('{}'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('blocks_tenant_subpage_idx').on(t.tenantId, t.subpageId, t.position)],
+)
+
+/** A student's review of a product (seed 000 §3): rating 10 recommended, 5 neutral, 0 not recommended. */
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Shown as the reviewer's name; kept when the account goes. */
+    firstName: text('first_name').notNull().default(''),
+    rating: integer('rating').notNull(),
+    body: text('body').notNull().default(''),
+    status: text('status', { enum: REVIEW_STATUSES }).notNull().default('pending'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('reviews_product_user_unique').on(t.productId, t.userId),
+    index('reviews_tenant_product_idx').on(t.tenantId, t.productId, t.status, t.createdAt),
+  ],
 )
 
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
@@ -567,4 +630,7 @@ export type Lecture = typeof lectures.$inferSelect
 export type LectureComponent = typeof lectureComponents.$inferSelect
 export type Article = typeof articles.$inferSelect
 export type Lead = typeof leads.$inferSelect
+export type Subpage = typeof subpages.$inferSelect
+export type Block = typeof blocks.$inferSelect
+export type Review = typeof reviews.$inferSelect
 

@@ -15,10 +15,14 @@ import { platform } from './platform.ts'
 import { school } from './school.ts'
 import { validation } from './validation.ts'
 import { videos } from './videos.ts'
+import { blocks } from './blocks.ts'
+import { storefront } from './storefront.ts'
+import { subpages } from './subpages.ts'
+import { widgets } from './widgets.ts'
 
 export const messages = {
-  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en },
-  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl },
+  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en },
+  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl },
 }
 
 export type MessageKey = keyof typeof messages.en

@@ -1,0 +1,18 @@
+// A school's content version: bumped after every creator edit (server.ts, any successful
+// mutation under /home) and part of the public page cache key (app/utils/page-cache.server.ts),
+// so one edit makes every cached page of the school unreachable at once.
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { tenants } from '#app/db/schema.server.ts'
+
+export async function getContentVersion(db: Db, tenantId: string): Promise<number | null> {
+  const [row] = await db.select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return row ? row.v : null
+}
+
+export async function bumpContentVersion(db: Db, tenantId: string) {
+  await db
+    .update(tenants)
+    .set({ contentVersion: sql`${tenants.contentVersion} + 1` })
+    .where(eq(tenants.id, tenantId))
+}
