@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { buildSeedSql, loadDemoTenants } from './lib/demo-tenants.ts'
+import { buildSeedSql, demoImageObjects, loadDemoTenants } from './lib/demo-tenants.ts'
 
 const args = process.argv.slice(2)
 const option = (name: string) => {
@@ -18,9 +18,14 @@ const persist = persistTo ? ['--persist-to', persistTo] : []
 
 execFileSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CI: 'true' } })
 
-const sql = await buildSeedSql(loadDemoTenants(join(root, 'tenants')), platformHost)
+const demo = loadDemoTenants(join(root, 'tenants'))
+const sql = await buildSeedSql(demo, platformHost)
 mkdirSync(join(root, '.wrangler'), { recursive: true })
 const file = join(root, '.wrangler', 'seed.sql')
 writeFileSync(file, sql)
 execFileSync(wrangler, ['d1', 'execute', 'DB', '--local', ...persist, '--file', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+// The demo sales pages' images, in one wrangler call (its `r2 bulk put` takes key/file pairs).
+const images = join(root, '.wrangler', 'seed-images.json')
+writeFileSync(images, JSON.stringify(demoImageObjects(demo.tenants)))
+execFileSync(wrangler, ['r2', 'bulk', 'put', 'coursefront-media', '--local', ...persist, '--filename', images, '--ct', 'image/svg+xml'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] })
 console.log('Seeded demo schools.')

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildSeedSql, DemoTenantSchema, loadDemoTenants } from './demo-tenants.ts'
+import { existsSync } from 'node:fs'
+import { BLOCK_TYPES } from '#app/storefront/blocks.ts'
+import { buildSeedSql, demoImageObjects, DemoTenantSchema, loadDemoTenants } from './demo-tenants.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 
@@ -25,5 +27,28 @@ describe('demo tenants', () => {
     await expect(buildSeedSql({ tenants: [bundle], operators: [] }, 'localhost')).rejects.toThrow(/includes unknown product missing/)
     const access = DemoTenantSchema.parse({ ...base, products: [{ slug: 'my-course', kind: 'course', title: 'C', access: ['o@example.com'] }] })
     await expect(buildSeedSql({ tenants: [access], operators: [] }, 'localhost')).rejects.toThrow(/not a student/)
+  })
+
+  it('gives each demo school a published sales page with every block type, articles, reviews and images', async () => {
+    const demo = loadDemoTenants(join(root, 'tenants'))
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000)
+    for (const t of demo.tenants) {
+      for (const type of BLOCK_TYPES) expect(sql, `${t.slug} ${type}`).toContain(`'demo-${t.slug}-${type}'`)
+      expect(t.reviews.length).toBeGreaterThanOrEqual(12)
+      expect(t.articles.length).toBeGreaterThan(0)
+    }
+    expect(sql.match(/INSERT INTO reviews/g)?.length).toBe(demo.tenants.reduce((n, t) => n + t.reviews.length, 0))
+    const images = demoImageObjects(demo.tenants)
+    expect(images.length).toBeGreaterThan(0)
+    for (const image of images) {
+      expect(existsSync(image.file), image.file).toBe(true)
+      expect(sql).toContain(`'${image.key}'`)
+    }
+  })
+
+  it('refuses a demo block whose props the editor would refuse', async () => {
+    const base = { slug: 'test-school', name: 'Test school', language: 'en', currency: 'USD', users: [{ role: 'owner', name: 'O', email: 'o@example.com', password: 'secret-1' }] }
+    const bad = DemoTenantSchema.parse({ ...base, subpages: [{ slug: 'x', title: 'X', blocks: [{ type: 'faq', props: { items: [] } }] }] })
+    await expect(buildSeedSql({ tenants: [bad], operators: [] }, 'localhost')).rejects.toThrow(/test-school\/x\/faq/)
   })
 })

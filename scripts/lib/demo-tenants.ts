@@ -1,7 +1,8 @@
 // Reads the declarative demo schools in tenants/ and turns them into idempotent SQL.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { BLOCK_PROPS, isBlockType } from '#app/storefront/blocks.ts'
 import { sha256Hex } from '#app/utils/ids.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 
@@ -38,6 +39,28 @@ const ProductSchema = z.object({
   /** Students (by email) with manual access. */
   access: z.array(z.string().email()).default([]),
 })
+const ArticleSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,58}[a-z0-9]$/),
+  title: z.string().min(1).max(200),
+  body: z.string().default(''),
+  authorName: z.string().max(70).default(''),
+  daysAgo: z.number().int().nonnegative().default(0),
+})
+/** Block props as app/storefront/blocks.ts takes them, except `{ demoImage: name }` (tenants/images/{name}.svg) and `{ demoProduct: slug }`. */
+const SubpageSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  title: z.string().min(1).max(120),
+  seoTitle: z.string().default(''),
+  seoDescription: z.string().default(''),
+  blocks: z.array(z.object({ type: z.string(), props: z.record(z.unknown()) })).default([]),
+})
+const ReviewSchema = z.object({
+  product: z.string(),
+  firstName: z.string().max(70),
+  rating: z.union([z.literal(10), z.literal(5), z.literal(0)]),
+  body: z.string().default(''),
+  daysAgo: z.number().int().nonnegative().default(0),
+})
 export const DemoTenantSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/),
   name: z.string().min(2).max(70),
@@ -48,6 +71,9 @@ export const DemoTenantSchema = z.object({
   authorName: z.string().max(70).default(''),
   bio: z.string().max(2000).default(''),
   products: z.array(ProductSchema).default([]),
+  articles: z.array(ArticleSchema).default([]),
+  subpages: z.array(SubpageSchema).default([]),
+  reviews: z.array(ReviewSchema).default([]),
 })
 export const OperatorsSchema = z.array(UserSchema.omit({ role: true }))
 
@@ -90,6 +116,7 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
     }
     sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)} WHERE id = ${q(tenantId)};`)
     sql.push(...catalogueSql(t, tenantId, now))
+    sql.push(...storefrontSql(t, tenantId, now))
   }
   for (const o of operators) {
     const hash = await hashPassword(o.password)
@@ -162,6 +189,88 @@ function catalogueSql(t: DemoTenant, tenantId: string, now: number) {
       const values = [stableId('access', t.slug, p.slug, email), tenantId, id, stableId('user', t.slug, email), 'manual', 'Demo access', now, now, now]
       sql.push(`INSERT OR IGNORE INTO product_access (id, tenant_id, product_id, user_id, source, reason, starts_at, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
     }
+  })
+  return sql
+}
+
+/** Demo images (tenants/images/*.svg, SVG keeps the repository small): R2 key and file per school. */
+export const DEMO_IMAGE_SIZES: Record<string, { width: number; height: number }> = {
+  hero: { width: 1600, height: 900 },
+  'slide-1': { width: 1200, height: 800 },
+  'slide-2': { width: 1200, height: 800 },
+  'slide-3': { width: 1200, height: 800 },
+  'slide-4': { width: 1200, height: 800 },
+  'gallery-1': { width: 1200, height: 800 },
+  'gallery-2': { width: 1200, height: 800 },
+  before: { width: 1200, height: 800 },
+  after: { width: 1200, height: 800 },
+}
+export const DEMO_IMAGES_DIR = join(import.meta.dirname, '..', '..', 'tenants', 'images')
+const demoImageKey = (tenantId: string, name: string) => `tenants/${tenantId}/image/demo-${name}.svg`
+
+/** What seed.ts puts into the local R2 bucket: one object per demo image per school. */
+export function demoImageObjects(tenants: DemoTenant[], imagesDir = DEMO_IMAGES_DIR) {
+  return tenants.flatMap((t) => Object.keys(DEMO_IMAGE_SIZES).map((name) => ({ key: demoImageKey(stableId('tenant', t.slug), name), file: join(imagesDir, `${name}.svg`) })))
+}
+
+/** Replace `{ demoImage }` / `{ demoProduct }` placeholders in block props. */
+function resolveDemoRefs(value: unknown, resolve: { image: (name: string) => unknown; product: (slug: string) => string }): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveDemoRefs(v, resolve))
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    if (typeof record.demoImage === 'string') return resolve.image(record.demoImage)
+    if (typeof record.demoProduct === 'string') return resolve.product(record.demoProduct)
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, resolveDemoRefs(v, resolve)]))
+  }
+  return value
+}
+
+/** Articles, demo images, sales pages with blocks (props validated like the editor does) and approved reviews. */
+function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
+  const sql: string[] = []
+  const day = 24 * 3600 * 1000
+  const productId = (slug: string) => {
+    if (!t.products.some((p) => p.slug === slug)) throw new Error(`${t.slug}: unknown product ${slug}`)
+    return stableId('product', t.slug, slug)
+  }
+  for (const a of t.articles) {
+    const at = now - a.daysAgo * day
+    const values = [stableId('article', t.slug, a.slug), tenantId, a.title, a.slug, a.body, a.authorName, at, 1, at, now]
+    sql.push(`INSERT INTO articles (id, tenant_id, title, slug, body, author_name, published_at, published, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, slug = excluded.slug, body = excluded.body, author_name = excluded.author_name, published_at = excluded.published_at, published = 1, updated_at = excluded.updated_at;`)
+  }
+  if (t.subpages.length) {
+    for (const name of Object.keys(DEMO_IMAGE_SIZES)) {
+      const key = demoImageKey(tenantId, name)
+      const bytes = statSync(join(DEMO_IMAGES_DIR, `${name}.svg`)).size
+      const values = [stableId('image', t.slug, name), tenantId, key, 'image', 'svg', `${name}.svg`, 'image/svg+xml', bytes, 'ready', now, now]
+      sql.push(`INSERT OR IGNORE INTO media_objects (id, tenant_id, key, context, kind, original_filename, content_type, size, status, created_at, completed_at) VALUES (${values.map(q).join(', ')});`)
+    }
+  }
+  const image = (name: string) => {
+    const size = DEMO_IMAGE_SIZES[name]
+    if (!size) throw new Error(`${t.slug}: unknown demo image ${name}`)
+    return { path: demoImageKey(tenantId, name), ...size }
+  }
+  for (const page of t.subpages) {
+    const subpageId = stableId('subpage', t.slug, page.slug)
+    sql.push(`INSERT INTO subpages (id, tenant_id, title, slug, published, seo_title, seo_description, created_at, updated_at) VALUES (${[subpageId, tenantId, page.title, page.slug, 1, page.seoTitle, page.seoDescription, now, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, slug = excluded.slug, published = 1, seo_title = excluded.seo_title, seo_description = excluded.seo_description, updated_at = excluded.updated_at;`)
+    page.blocks.forEach((block, position) => {
+      if (!isBlockType(block.type)) throw new Error(`${t.slug}/${page.slug}: unknown block type ${block.type}`)
+      const parsed = BLOCK_PROPS[block.type].safeParse(resolveDemoRefs(block.props, { image, product: productId }))
+      if (!parsed.success) throw new Error(`${t.slug}/${page.slug}/${block.type}: ${JSON.stringify(parsed.error.issues)}`)
+      // Readable, stable ids: tests address blocks as #block-demo-{school}-{type}.
+      const id = `demo-${t.slug}-${block.type}`
+      sql.push(`INSERT INTO blocks (id, tenant_id, subpage_id, type, props, position, created_at, updated_at) VALUES (${[id, tenantId, subpageId, block.type, JSON.stringify(parsed.data), position, now, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET props = excluded.props, position = excluded.position, updated_at = excluded.updated_at;`)
+    })
+  }
+  t.reviews.forEach((r, i) => {
+    const at = now - r.daysAgo * day
+    const values = [stableId('review', t.slug, r.product, String(i)), tenantId, productId(r.product), null, r.firstName, r.rating, r.body, 'approved', at, at]
+    sql.push(`INSERT INTO reviews (id, tenant_id, product_id, user_id, first_name, rating, body, status, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET first_name = excluded.first_name, rating = excluded.rating, body = excluded.body, status = excluded.status;`)
   })
   return sql
 }
