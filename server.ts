@@ -10,6 +10,9 @@ import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
 import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
+import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
+import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
+import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
 const siteCache = new SiteCache()
@@ -48,6 +51,40 @@ async function forwardServiceHost(request: Request, env: Env, hostname: string):
   return null
 }
 
+type SchoolSite = Extract<Awaited<ReturnType<SiteCache['resolve']>>, { kind: 'school' }>
+
+/**
+ * A school's page: anonymous GETs are answered from the edge page cache when a stored copy exists
+ * for the school's current content version (ADR 015); a successful creator edit bumps that
+ * version, so visitors see it on their next request.
+ */
+async function handleSchoolRequest(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  { db, site, nonce, memo }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown> },
+): Promise<Response> {
+  let key: Request | null = null
+  if (env.PAGE_CACHE !== 'off' && isPageCacheCandidate(request)) {
+    const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
+    if (version !== null) key = pageCacheKey(request, site.tenant.id, version)
+  }
+  if (key) {
+    const cached = await readCachedPage(key, nonce)
+    if (cached) {
+      if (cached.creatorScripts) memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)
+      return cached.response
+    }
+  }
+  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
+  if (key) response = await storeCachedPage(key, response, nonce, memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
+  if (invalidatesSchoolPages(request, response)) {
+    await bumpContentVersion(db, site.tenant.id)
+    forgetContentVersion(site.tenant.id)
+  }
+  return response
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
     const url = new URL(request.url)
@@ -70,6 +107,8 @@ export default {
       response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
+    } else if (site.kind === 'school') {
+      response = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo })
     } else {
       response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
     }
@@ -83,7 +122,8 @@ export default {
       request,
       imgSrcExtra: media.mediaOrigin,
       connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
-      frameSrcExtra: video.player.join(' '),
+      // Bunny's player, and YouTube (privacy-enhanced host) / Vimeo for the sales-page video block.
+      frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(' '),
       // Only when the root loader put the creator's code on this school page (ADR 013).
       creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
       // The platform's signup form ends on the new school's own host.

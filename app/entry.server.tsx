@@ -2,7 +2,10 @@ import type { AppLoadContext, EntryContext } from '@remix-run/cloudflare'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToReadableStream } from 'react-dom/server'
+import { CatalogueProvider } from './i18n/catalogue-context.tsx'
+import { clientCatalogue } from './i18n/i18n.ts'
 import { NonceProvider } from './utils/nonce.ts'
+import { getLocale } from './utils/request.server.ts'
 
 const ABORT_DELAY = 5_000
 
@@ -19,7 +22,10 @@ export default async function handleRequest(
 
   const body = await renderToReadableStream(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      {/* The same catalogue the browser fetches before hydrating (entry.client.tsx). */}
+      <CatalogueProvider value={clientCatalogue(getLocale(request, loadContext))}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </CatalogueProvider>
     </NonceProvider>,
     {
       nonce,

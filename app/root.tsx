@@ -15,8 +15,11 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
+import { SearchModal } from '#app/components/search-modal.tsx'
 import { cx } from '#app/components/ui.tsx'
-import { getTranslator, LOCALES } from '#app/i18n/i18n.ts'
+import catalogueUrls from 'virtual:i18n-catalogues'
+import { CATALOGUE_META_NAME } from '#app/i18n/catalogue-context.tsx'
+import { LOCALES } from '#app/i18n/translate.ts'
 import stylesheet from '#app/styles/tailwind.css?url'
 import { getCurrentUser } from '#app/utils/auth.server.ts'
 import { mediaUrl } from '#app/media/origins.server.ts'
@@ -58,6 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const user = await getCurrentUser(request, context)
     return {
       locale,
+      catalogueUrl: catalogueUrls[locale],
       // From the cached tenant (site.server.ts): no extra query per request.
       site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug, avatarUrl: site.tenant.avatarPath ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath) : null },
       user: user ? { name: user.name, role: user.role } : null,
@@ -69,6 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await getCurrentOperator(request, context)
   return {
     locale,
+    catalogueUrl: catalogueUrls[locale],
     site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null },
     user: null,
     operator: operator ? { name: operator.name } : null,
@@ -82,7 +87,7 @@ export type RootLoaderData = Awaited<ReturnType<typeof loader>>
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? 'Coursefront' }]
 
 function SchoolHeader({ data }: { data: RootLoaderData }) {
-  const t = getTranslator(data.locale)
+  const t = useT()
   const navClass = ({ isActive }: { isActive: boolean }) =>
     cx('rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')
   return (
@@ -93,8 +98,12 @@ function SchoolHeader({ data }: { data: RootLoaderData }) {
         {data.site.name}
       </Link>
       <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-1">
+        <SearchModal />
         <NavLink to="/courses" className={navClass}>
           {t('nav.courses')}
+        </NavLink>
+        <NavLink to="/blog" className={navClass}>
+          {t('widgets.nav.blog')}
         </NavLink>
         {data.user ? (
           <>
@@ -128,7 +137,7 @@ function SchoolHeader({ data }: { data: RootLoaderData }) {
 }
 
 function PlatformHeader({ data }: { data: RootLoaderData }) {
-  const t = getTranslator(data.locale)
+  const t = useT()
   const location = useLocation()
   const back = location.pathname + location.search
   return (
@@ -187,7 +196,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const creator = data?.creatorScripts ?? null
   const conversion = creator && matches.some((m) => (m.handle as CreatorHandle | undefined)?.creatorConversion) ? creator.conversion : []
   const locale = data?.locale ?? 'en'
-  const t = getTranslator(locale)
+  const t = useT()
   return (
     <html lang={locale}>
       <head>
@@ -195,6 +204,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {data ? (
+          <>
+            {/* The page's translations, fetched by entry.client.tsx before hydrating. */}
+            <meta name={CATALOGUE_META_NAME} content={data.catalogueUrl} />
+            <link rel="preload" href={data.catalogueUrl} as="fetch" crossOrigin="anonymous" />
+          </>
+        ) : null}
         {creator ? <CreatorScripts scripts={creator.page} nonce={nonce} /> : null}
       </head>
       <body className="flex min-h-screen flex-col">

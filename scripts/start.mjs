@@ -117,6 +117,7 @@ function printBanner() {
     lines.push(bold(`  ${t.name}`) + dim(` (${t.language}, ${t.currency})`))
     lines.push(row('Subdomain', url(`${t.slug}.${host}`, '/')))
     for (const d of t.customDomains ?? []) lines.push(row('Custom domain', url(d, '/')))
+    for (const page of t.subpages ?? []) lines.push(row('Sales page', `${url(`${t.slug}.${host}`, `/p/${page.slug}`)}  ${dim(`(edit: /home/subpages)`)}`))
     for (const u of t.users) lines.push(login(u))
     lines.push('')
   }

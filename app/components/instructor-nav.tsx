@@ -10,6 +10,7 @@ const LINKS = [
   { to: '/home/students', key: 'instructor.nav.students' },
   { to: '/home/leads', key: 'instructor.nav.leads' },
   { to: '/home/articles', key: 'instructor.nav.articles' },
+  { to: '/home/subpages', key: 'instructor.nav.subpages' },
   { to: '/home/videos', key: 'instructor.nav.videos' },
   { to: '/home/files', key: 'instructor.nav.files' },
   { to: '/home/settings/page', key: 'instructor.nav.page' },

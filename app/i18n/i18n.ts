@@ -1,43 +1,24 @@
-// Tiny i18n core shared by server and client. Catalogues are bundled TS objects (no filesystem
-// in workerd); plural forms follow CLDR via Intl.PluralRules (Polish: one/few/many/other).
+// Server-side i18n: the bundled catalogues (no filesystem in workerd) over the shared core in
+// translate.ts. Client components translate through useT() with the catalogue the root loader sent.
 import { messages, type MessageKey } from './messages/index.ts'
 
-export const LOCALES = ['en', 'pl'] as const
-export type Locale = (typeof LOCALES)[number]
-export const DEFAULT_LOCALE: Locale = 'en'
+import { DEFAULT_LOCALE, isLocale, LOCALES, translateIn, type Catalogue, type Locale, type TranslateValues } from './translate.ts'
 
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
-}
-
-export type TranslateValues = Record<string, string | number>
+export { DEFAULT_LOCALE, isLocale, LOCALES, type Locale, type TranslateValues }
 export type Translate = (key: MessageKey | (string & {}), values?: TranslateValues) => string
 
-const pluralRules = new Map<Locale, Intl.PluralRules>()
-function pluralCategory(locale: Locale, count: number) {
-  let rules = pluralRules.get(locale)
-  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)))
-  return rules.select(count)
-}
-
+/** Server side: every catalogue is bundled; English fills a key Polish lacks. */
 export function translate(locale: Locale, key: string, values?: TranslateValues): string {
-  const catalogue = messages[locale] as Record<string, string>
-  let template: string | undefined
-  if (values && typeof values.count === 'number') {
-    template = catalogue[`${key}_${pluralCategory(locale, values.count)}`] ?? catalogue[`${key}_other`]
-  }
-  template ??= catalogue[key] ?? (messages.en as Record<string, string>)[key] ?? key
-  if (!values) return template
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? formatValue(locale, values[name]) : match))
-}
-
-/** Fractions in the page's language (0.6 MB → "0,6" in Polish); whole numbers as they are. */
-function formatValue(locale: Locale, value: string | number) {
-  return typeof value === 'number' && !Number.isInteger(value) ? new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value) : String(value)
+  return translateIn(messages[locale] as Catalogue, messages.en as Catalogue, locale, key, values)
 }
 
 export function getTranslator(locale: Locale): Translate {
   return (key, values) => translate(locale, key, values)
+}
+
+/** What the root loader hands the browser: the page's language only. */
+export function clientCatalogue(locale: Locale): Catalogue {
+  return messages[locale] as Catalogue
 }
 
 /** Best supported language from an Accept-Language header. */

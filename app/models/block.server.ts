@@ -4,7 +4,7 @@
 import { and, asc, count, eq, inArray, max } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '#app/db/client.server.ts'
-import { blocks, mediaObjects, products, subpages, type Block } from '#app/db/schema.server.ts'
+import { blocks, mediaObjects, products, subpages, videos, type Block } from '#app/db/schema.server.ts'
 import { blockImagePaths, blockProductIds, parseBlockProps, toParsedBlock, type BlockType, type ParsedBlock } from '#app/storefront/blocks.ts'
 import { newId } from '#app/utils/ids.server.ts'
 
@@ -32,7 +32,7 @@ export async function getBlock(db: Db, tenantId: string, subpageId: string, bloc
   return row
 }
 
-export type BlockProblem = { ok: false; problem: 'invalid'; issues: import('zod').ZodIssue[] } | { ok: false; problem: 'foreign_image' | 'foreign_product' | 'too_many' }
+export type BlockProblem = { ok: false; problem: 'invalid'; issues: import('zod').ZodIssue[] } | { ok: false; problem: 'foreign_image' | 'foreign_product' | 'foreign_video' | 'too_many' }
 
 /** Parse props and check that every image and product they name is this school's. */
 async function checkProps(db: Db, tenantId: string, id: string, type: BlockType, props: unknown): Promise<{ ok: true; block: ParsedBlock } | BlockProblem> {
@@ -51,6 +51,11 @@ async function checkProps(db: Db, tenantId: string, id: string, type: BlockType,
   if (productIds.length) {
     const found = await db.select({ id: products.id }).from(products).where(and(eq(products.tenantId, tenantId), inArray(products.id, productIds)))
     if (found.length !== productIds.length) return { ok: false, problem: 'foreign_product' }
+  }
+  // A Bunny embed plays a video of this school's library only.
+  if (block.type === 'video_embed' && block.props.provider === 'bunny') {
+    const [video] = await db.select({ id: videos.id }).from(videos).where(and(eq(videos.tenantId, tenantId), eq(videos.id, block.props.videoId))).limit(1)
+    if (!video) return { ok: false, problem: 'foreign_video' }
   }
   return { ok: true, block }
 }
@@ -107,4 +112,14 @@ export async function reorderBlocks(db: Db, tenantId: string, subpageId: string,
   )
   await db.batch(statements as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
   return true
+}
+
+/** Move one block a step up or down (the no-JavaScript buttons). False when it is not there or already at that end. */
+export async function moveBlock(db: Db, tenantId: string, subpageId: string, blockId: string, direction: 'up' | 'down', now = Date.now()) {
+  const ids = (await listBlocks(db, tenantId, subpageId)).map((b) => b.id)
+  const at = ids.indexOf(blockId)
+  const to = direction === 'up' ? at - 1 : at + 1
+  if (at < 0 || to < 0 || to >= ids.length) return false
+  ;[ids[at], ids[to]] = [ids[to], ids[at]]
+  return reorderBlocks(db, tenantId, subpageId, ids, now)
 }

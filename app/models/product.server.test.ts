@@ -10,6 +10,7 @@ import {
   deleteProduct,
   duplicateProduct,
   getProduct,
+  isReservedProductSlug,
   listProducts,
   listProductsByKind,
   saveCatalogue,
@@ -24,6 +25,35 @@ describe('slugifyTitle', () => {
     expect(slugifyTitle('Zażółć gęślą jaźń — Łódź 2026!')).toBe('zazolc-gesla-jazn-lodz-2026')
     expect(slugifyTitle('  ***  ')).toBe('product')
     expect(slugifyTitle('a'.repeat(100))).toHaveLength(60)
+  })
+})
+
+describe('reserved product slugs', () => {
+  // Product pages are /{slug}: every static first path segment of app/routes must be refused.
+  const routeFiles = Object.keys(import.meta.glob('../routes/*.tsx'))
+  const firstSegments = [
+    ...new Set(
+      routeFiles
+        .map((f) => f.replace(/^.*\/routes\//, '').replace(/\.tsx$/, '').split('.')[0]!.replace(/_$/, ''))
+        .filter((s) => s && !s.startsWith('$') && !s.startsWith('_') && !s.includes('[')),
+    ),
+  ]
+
+  it('covers every static top-level route', () => {
+    expect(firstSegments).toEqual(expect.arrayContaining(['courses', 'home', 'login', 'panel', 'blog', 'p']))
+    for (const segment of firstSegments) expect(isReservedProductSlug(segment), segment).toBe(true)
+  })
+
+  it('never hands out a reserved slug, and refuses one set by hand', async () => {
+    const a = await createTestSchool()
+    const courses = await createProduct(db(), a.tenantId, { kind: 'course', title: 'Courses' })
+    const blog = await createProduct(db(), a.tenantId, { kind: 'course', title: 'x', slug: 'blog' })
+    expect(courses.slug).toBe('courses-2')
+    expect(blog.slug).toBe('blog-2')
+    expect(await setProductSlug(db(), a.tenantId, courses.id, 'login')).toBe('taken')
+    expect(await setProductSlug(db(), a.tenantId, courses.id, 'p')).toBe('taken')
+    expect(await setProductSlug(db(), a.tenantId, courses.id, 'my-courses')).toBe('ok')
+    expect((await getProduct(db(), a.tenantId, courses.id))?.slug).toBe('my-courses')
   })
 })
 

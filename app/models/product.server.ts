@@ -24,13 +24,28 @@ export function slugifyTitle(title: string) {
   return slug || 'product'
 }
 
-/** The first of base, base-2, base-3… not used in this school. */
+/**
+ * Product pages live at /{slug}: a slug may not be the first path segment of another page of the
+ * school (every static top-level route in app/routes, plus names kept for later pages).
+ */
+export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
+  'api', 'assets', 'auth', 'blog', 'build', 'cart', 'checkout', 'courses', 'dev', 'favicon', 'files', 'forgot-password',
+  'home', 'invitation', 'json', 'lead', 'login', 'logout', 'media', 'operator', 'p', 'panel', 'register',
+  'reset-password', 'robots', 'search', 'set-language', 'signup', 'sitemap', 'static', 'watch',
+])
+
+export function isReservedProductSlug(slug: string) {
+  return RESERVED_PRODUCT_SLUGS.has(slug)
+}
+
+/** The first of base, base-2, base-3… not used in this school (reserved names count as used). */
 async function freeSlug(db: Db, tenantId: string, base: string) {
   const rows = await db
     .select({ slug: products.slug })
     .from(products)
     .where(and(eq(products.tenantId, tenantId), or(eq(products.slug, base), like(products.slug, `${base}-%`))))
   const taken = new Set(rows.map((r) => r.slug))
+  if (isReservedProductSlug(base)) taken.add(base)
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`
 }
@@ -141,9 +156,10 @@ export async function listProducts(db: Db, tenantId: string, opts: { kind?: Prod
 /** Lowercase letters, digits and single dashes, 1–60 characters. */
 export const PRODUCT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
-/** 'taken' when another product of the school has it; the unique index settles races. */
+/** 'taken' when another product of the school has it (or it names another page of the site); the unique index settles races. */
 export async function setProductSlug(db: Db, tenantId: string, productId: string, slug: string, now = Date.now()): Promise<'ok' | 'taken' | 'invalid' | 'not_found'> {
   if (slug.length > SLUG_MAX || !PRODUCT_SLUG_PATTERN.test(slug)) return 'invalid'
+  if (isReservedProductSlug(slug)) return 'taken'
   const clash = await db
     .select({ id: products.id })
     .from(products)

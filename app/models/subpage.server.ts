@@ -1,6 +1,6 @@
 // Custom subpages (sales pages) of a school, served at /p/{slug} once published, built from blocks
 // (block.server.ts). Every function takes the tenant explicitly.
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { blocks, subpages, type Subpage } from '#app/db/schema.server.ts'
 import { toParsedBlock, type ParsedBlock } from '#app/storefront/blocks.ts'
@@ -41,7 +41,9 @@ export async function updateSubpage(db: Db, tenantId: string, subpageId: string,
       .returning()
     return row ?? null
   } catch (error) {
-    if (String((error as Error)?.message ?? error).includes('UNIQUE')) return 'taken'
+    // D1 reports the constraint in the cause of drizzle's error.
+    const cause = (error as { cause?: unknown })?.cause
+    if (`${String((error as Error)?.message ?? error)} ${String((cause as Error)?.message ?? cause ?? '')}`.includes('UNIQUE')) return 'taken'
     throw error
   }
 }
@@ -77,4 +79,19 @@ export async function listPublishedSubpages(db: Db, tenantId: string) {
     .from(subpages)
     .where(and(eq(subpages.tenantId, tenantId), eq(subpages.published, true)))
     .orderBy(asc(subpages.slug))
+}
+
+export async function countSubpages(db: Db, tenantId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(subpages).where(eq(subpages.tenantId, tenantId))
+  return row?.n ?? 0
+}
+
+/** A URL slug from a title: lowercase ASCII letters, digits and single hyphens (Polish letters folded). */
+export function slugifySubpageTitle(title: string) {
+  const folded = title.toLowerCase().replace(/ł/g, 'l').normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+  return folded
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SUBPAGE_SLUG_MAX)
+    .replace(/-+$/g, '')
 }

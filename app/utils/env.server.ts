@@ -26,6 +26,8 @@ export interface Env {
   BUNNY_PEER_ORIGIN?: string
   PLATFORM_HOST: string
   ENVIRONMENT: string
+  /** 'off' turns the edge page cache off (ADR 015); anything else leaves it on. */
+  PAGE_CACHE?: string
   MAIL_TRANSPORT: string
   MAIL_FROM: string
   RESEND_API_KEY?: string

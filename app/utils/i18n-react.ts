@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from '@remix-run/react'
-import { useMemo } from 'react'
-import { DEFAULT_LOCALE, getTranslator, type Locale } from '#app/i18n/i18n.ts'
+import { useContext, useMemo } from 'react'
+import { CatalogueContext } from '#app/i18n/catalogue-context.tsx'
+import { DEFAULT_LOCALE, makeTranslator, type Locale } from '#app/i18n/translate.ts'
 import type { FieldMessage } from './validation.ts'
 
 type RootData = { locale: Locale }
@@ -10,9 +11,11 @@ export function useLocale(): Locale {
   return data?.locale ?? DEFAULT_LOCALE
 }
 
+/** Translations in the page's language, from the catalogue in context (catalogue-context.tsx). */
 export function useT() {
   const locale = useLocale()
-  return useMemo(() => getTranslator(locale), [locale])
+  const catalogue = useContext(CatalogueContext)
+  return useMemo(() => makeTranslator(locale, catalogue ?? undefined), [locale, catalogue])
 }
 
 /** Render a field error (translation key + values) in the page's language. */

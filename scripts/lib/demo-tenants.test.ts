@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
+import { parseObjectKey } from '#app/media/policy.ts'
 import { BLOCK_TYPES } from '#app/storefront/blocks.ts'
 import { buildSeedSql, demoImageObjects, DemoTenantSchema, loadDemoTenants } from './demo-tenants.ts'
 
@@ -42,6 +43,8 @@ describe('demo tenants', () => {
     expect(images.length).toBeGreaterThan(0)
     for (const image of images) {
       expect(existsSync(image.file), image.file).toBe(true)
+      // Shaped like an upload, or the media worker would not serve it.
+      expect(parseObjectKey(image.key), image.key).toMatchObject({ context: 'image', kind: 'svg' })
       expect(sql).toContain(`'${image.key}'`)
     }
   })

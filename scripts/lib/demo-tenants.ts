@@ -206,7 +206,13 @@ export const DEMO_IMAGE_SIZES: Record<string, { width: number; height: number }>
   after: { width: 1200, height: 800 },
 }
 export const DEMO_IMAGES_DIR = join(import.meta.dirname, '..', '..', 'tenants', 'images')
-const demoImageKey = (tenantId: string, name: string) => `tenants/${tenantId}/image/demo-${name}.svg`
+/** The media worker serves only keys shaped like uploads (`{26 base32 chars}.{ext}`, app/media/policy.ts): a stable one per school and image. */
+const demoImageKey = (tenantId: string, name: string) => {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
+  const hex = sha256Hex(`coursefront-demo-image:${tenantId}:${name}`)
+  const random = Array.from({ length: 26 }, (_, i) => alphabet[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 32]).join('')
+  return `tenants/${tenantId}/image/${random}.svg`
+}
 
 /** What seed.ts puts into the local R2 bucket: one object per demo image per school. */
 export function demoImageObjects(tenants: DemoTenant[], imagesDir = DEMO_IMAGES_DIR) {

@@ -6,9 +6,12 @@ import * as articles from './cross-tenant/articles.ts'
 import * as courseBuilder from './cross-tenant/course-builder.ts'
 import * as products from './cross-tenant/products.ts'
 import * as students from './cross-tenant/students.ts'
+import * as storefront from './cross-tenant/storefront.ts'
+import * as subpages from './cross-tenant/subpages.ts'
+import * as widgets from './cross-tenant/widgets.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets]
 
 export type VictimBase = {
   tenantId: string

@@ -1,7 +1,15 @@
+import { useMemo } from 'react'
 import type { BlockProps } from '#app/storefront/blocks.ts'
 import type { BlockContext } from '#app/storefront/block-context.ts'
+import { MARKDOWN_CLASSES } from '#app/storefront/widgets/markdown-classes.ts'
+import { renderMarkdown } from '#app/utils/markdown.ts'
 
-// Placeholder until the widget lands: renders nothing visible.
-export function RichTextBlock({ id }: { id: string; props: BlockProps<'rich_text'>; context: BlockContext }) {
-  return <section data-block-type="rich_text" id={`block-${id}`} />
+/** The creator's markdown, sanitized by renderMarkdown (no scripts, handlers or unsafe URLs). */
+export function RichTextBlock({ id, props }: { id: string; props: BlockProps<'rich_text'>; context: BlockContext }) {
+  const html = useMemo(() => renderMarkdown(props.markdown), [props.markdown])
+  return (
+    <section data-block-type="rich_text" id={`block-${id}`} className="mx-auto max-w-3xl text-slate-800">
+      <div className={MARKDOWN_CLASSES} dangerouslySetInnerHTML={{ __html: html }} />
+    </section>
+  )
 }

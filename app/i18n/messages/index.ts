@@ -1,5 +1,6 @@
 import { auth } from './auth.ts'
 import { common } from './common.ts'
+import { core } from './core.ts'
 import { domains } from './domains.ts'
 import { instructor } from './instructor.ts'
 import { products } from './products.ts'
@@ -21,8 +22,8 @@ import { subpages } from './subpages.ts'
 import { widgets } from './widgets.ts'
 
 export const messages = {
-  en: { ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en },
-  pl: { ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl },
+  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en },
+  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl },
 }
 
 export type MessageKey = keyof typeof messages.en

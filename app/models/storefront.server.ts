@@ -1,0 +1,274 @@
+// Read side of a school's public pages: home, catalogue, product page, blog, sitemap. Each page
+// is one D1 round trip: every independent query goes into one db.batch, and the queries that
+// depend on a product (prices, price history, the viewer's access, curriculum) join the product
+// by the same condition instead of waiting for its id. Every function takes the tenant explicitly.
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import {
+  articles,
+  lectures,
+  productAccess,
+  productLinks,
+  productPriceHistory,
+  productPrices,
+  products,
+  sections,
+  subpages,
+  tenants,
+  type Product,
+  type UserRole,
+} from '#app/db/schema.server.ts'
+import type { ProductOffer } from '#app/storefront/block-context.ts'
+import { imageUrl } from '#app/storefront/block-context.ts'
+import { excerpt } from '#app/storefront/seo.ts'
+import { effectivePrice, LOWEST_PRICE_WINDOW_MS } from './product-price.server.ts'
+
+export const CATALOGUE_MAX = 200
+export const HOME_PRODUCTS = 6
+export const HOME_ARTICLES = 3
+export const BLOG_PER_PAGE = 12
+/** Seed 001 §3: covers are recommended at 1280×800; the storefront reserves that box (no layout shift). */
+export const COVER_WIDTH = 1280
+export const COVER_HEIGHT = 800
+
+export type Viewer = { id: string; role: UserRole } | null
+export type OfferOptions = { viewer: Viewer; mediaOrigin: string; currency: string; now?: number }
+
+type HistoryRow = { productId: string; priceId: string | null; amount: number; kind: 'standard' | 'promo'; recordedAt: number }
+
+/**
+ * Lowest price offered in the 30 days before `at`: every price recorded in [at − 30 days, at),
+ * plus each variant's standard price already in force when the window opened. null: none.
+ */
+export function lowestPriceBefore(history: Array<Omit<HistoryRow, 'productId'>>, at: number): number | null {
+  const from = at - LOWEST_PRICE_WINDOW_MS
+  const amounts: number[] = []
+  const latestBefore = new Map<string | null, { amount: number; recordedAt: number }>()
+  for (const row of history) {
+    if (row.recordedAt >= from && row.recordedAt < at) amounts.push(row.amount)
+    else if (row.recordedAt < from && row.kind === 'standard') {
+      const seen = latestBefore.get(row.priceId)
+      if (!seen || seen.recordedAt < row.recordedAt) latestBefore.set(row.priceId, row)
+    }
+  }
+  for (const r of latestBefore.values()) amounts.push(r.amount)
+  return amounts.length ? Math.min(...amounts) : null
+}
+
+type PromoProduct = Pick<Product, 'promoPrice' | 'promoStartsAt'>
+
+/** When the running promotion began: its start date, else when its price was recorded, else now. */
+export function promoStartedAt(product: PromoProduct, history: Array<Omit<HistoryRow, 'productId'>>, now: number) {
+  if (product.promoStartsAt !== null && product.promoStartsAt <= now) return product.promoStartsAt
+  const recorded = history.filter((h) => h.kind === 'promo' && h.amount === product.promoPrice && h.recordedAt <= now).map((h) => h.recordedAt)
+  return recorded.length ? Math.max(...recorded) : now
+}
+
+const accessActiveAt = (now: number) =>
+  and(isNull(productAccess.revokedAt), lte(productAccess.startsAt, now), or(isNull(productAccess.expiresAt), gt(productAccess.expiresAt, now)))
+
+const productJoin = (tenantId: string, column: typeof productPrices.productId | typeof productPriceHistory.productId | typeof productAccess.productId) =>
+  and(eq(products.id, column), eq(products.tenantId, tenantId))
+
+/**
+ * The four queries of a set of offers (products matching `where`, their prices, their price
+ * history up to now, the viewer's active access), to put into one batch with a page's others.
+ */
+function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number }) {
+  const base = and(eq(products.tenantId, tenantId), eq(products.published, true), where)
+  return [
+    db.select().from(products).where(base).orderBy(asc(products.position), desc(products.createdAt), asc(products.id)).limit(opts.limit),
+    db
+      .select({ productId: productPrices.productId, amount: productPrices.amount })
+      .from(productPrices)
+      .innerJoin(products, productJoin(tenantId, productPrices.productId))
+      .where(and(eq(productPrices.tenantId, tenantId), base))
+      .orderBy(asc(productPrices.position), asc(productPrices.createdAt)),
+    db
+      .select({ productId: productPriceHistory.productId, priceId: productPriceHistory.priceId, amount: productPriceHistory.amount, kind: productPriceHistory.kind, recordedAt: productPriceHistory.recordedAt })
+      .from(productPriceHistory)
+      .innerJoin(products, productJoin(tenantId, productPriceHistory.productId))
+      .where(and(eq(productPriceHistory.tenantId, tenantId), base, lte(productPriceHistory.recordedAt, opts.now))),
+    db
+      .select({ productId: productAccess.productId })
+      .from(productAccess)
+      .innerJoin(products, productJoin(tenantId, productAccess.productId))
+      .where(and(eq(productAccess.tenantId, tenantId), base, eq(productAccess.userId, opts.viewer?.id ?? ''), accessActiveAt(opts.now))),
+  ] as const
+}
+
+type OfferRows = [Product[], Array<{ productId: string; amount: number }>, HistoryRow[], Array<{ productId: string }>]
+
+function groupBy<T extends { productId: string }>(rows: T[]) {
+  const out = new Map<string, T[]>()
+  for (const r of rows) out.set(r.productId, [...(out.get(r.productId) ?? []), r])
+  return out
+}
+
+/** Staff of the school need no access row: they see "watch" everywhere. */
+const isStaff = (viewer: Viewer) => viewer?.role === 'owner' || viewer?.role === 'admin'
+
+export type ProductOfferWithTimes = ProductOffer & { changesAt: Array<number | null> }
+
+function toOffers([rows, prices, history, access]: OfferRows, opts: OfferOptions): ProductOfferWithTimes[] {
+  const now = opts.now ?? Date.now()
+  const pricesBy = groupBy(prices)
+  const historyBy = groupBy(history)
+  const accessible = new Set(access.map((a) => a.productId))
+  return rows.map((p) => {
+    const price = effectivePrice(p, pricesBy.get(p.id) ?? [], now)
+    const productHistory = historyBy.get(p.id) ?? []
+    const promo = price && price.promo ? { amount: price.amount, endsAt: p.promoEndsAt } : null
+    const reference = promo ? promoStartedAt(p, productHistory, now) : now
+    let lowest = p.isFree || !price ? null : lowestPriceBefore(productHistory, reference)
+    if (lowest !== null && !promo && price) lowest = Math.min(lowest, price.amount)
+    const hasAccess = isStaff(opts.viewer) || accessible.has(p.id)
+    return {
+      id: p.id,
+      kind: p.kind,
+      title: p.title,
+      slug: p.slug,
+      excerpt: excerpt(p.description),
+      cover: p.coverPath ? { url: imageUrl(opts.mediaOrigin, p.coverPath), width: COVER_WIDTH, height: COVER_HEIGHT } : null,
+      currency: opts.currency,
+      isFree: p.isFree,
+      price: price ? price.standard : null,
+      promo,
+      lowestPrice30Days: lowest,
+      hasAccess,
+      actionHref: `/${p.slug}/${hasAccess ? 'watch' : 'checkout'}`,
+      // A promotion that starts or ends changes the page by itself (edge cache lifetime).
+      changesAt: p.isFree || p.promoPrice === null ? [] : [p.promoStartsAt, p.promoEndsAt],
+    }
+  })
+}
+
+const strip = ({ changesAt: _c, ...offer }: ProductOfferWithTimes): ProductOffer => offer
+
+/** Offers for published products of the school among `productIds` (missing ids are left out), one round trip. */
+export async function offersByIds(db: Db, tenantId: string, productIds: string[], opts: OfferOptions): Promise<Record<string, ProductOffer>> {
+  if (productIds.length === 0) return {}
+  const now = opts.now ?? Date.now()
+  const rows = await db.batch([...offerQueries(db, tenantId, inArray(products.id, productIds), { viewer: opts.viewer, now, limit: productIds.length })])
+  return Object.fromEntries(toOffers(rows as unknown as OfferRows, { ...opts, now }).map((o) => [o.id, strip(o)]))
+}
+
+const listed = and(eq(products.hidden, false))
+
+export type ArticleCard = { id: string; title: string; slug: string; authorName: string; publishedAt: number | null; coverPath: string | null; excerpt: string }
+
+const articleColumns = { id: articles.id, title: articles.title, slug: articles.slug, authorName: articles.authorName, publishedAt: articles.publishedAt, coverPath: articles.coverPath, body: articles.body }
+const articleLive = (tenantId: string, now: number) => and(eq(articles.tenantId, tenantId), eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`)
+const articleOrder = [desc(sql`coalesce(${articles.publishedAt}, 0)`), desc(articles.createdAt), asc(articles.id)]
+const nextScheduled = (db: Db, tenantId: string, now: number) =>
+  db.select({ at: min(articles.publishedAt) }).from(articles).where(and(eq(articles.tenantId, tenantId), eq(articles.published, true), gt(articles.publishedAt, now)))
+
+function toArticleCard(row: { id: string; title: string; slug: string; authorName: string; publishedAt: number | null; coverPath: string | null; body: string }): ArticleCard {
+  const { body, ...rest } = row
+  return { ...rest, excerpt: excerpt(body, 200) }
+}
+
+/** School home: a few listed products, the latest articles and when the page changes by itself. One round trip. */
+export async function getHomePage(db: Db, tenantId: string, opts: OfferOptions) {
+  const now = opts.now ?? Date.now()
+  const [p, pr, h, a, latest, scheduled, total, school] = await db.batch([
+    ...offerQueries(db, tenantId, listed, { viewer: opts.viewer, now, limit: HOME_PRODUCTS }),
+    db.select(articleColumns).from(articles).where(articleLive(tenantId, now)).orderBy(...articleOrder).limit(HOME_ARTICLES),
+    nextScheduled(db, tenantId, now),
+    db.select({ n: count() }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed)),
+    db.select({ authorName: tenants.authorName, bio: tenants.bio }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+  ])
+  const offers = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
+  return {
+    authorName: school[0]?.authorName ?? '',
+    bio: school[0]?.bio ?? '',
+    products: offers.map(strip),
+    productCount: total[0]?.n ?? 0,
+    articles: latest.map(toArticleCard),
+    changesAt: [...offers.flatMap((o) => o.changesAt), scheduled[0]?.at ?? null],
+  }
+}
+
+/** Catalogue: every published, listed product (optionally of one kind), and which kinds exist. One round trip. */
+export async function getCatalogue(db: Db, tenantId: string, opts: OfferOptions & { kind?: Product['kind'] | null }) {
+  const now = opts.now ?? Date.now()
+  const [p, pr, h, a, kinds] = await db.batch([
+    ...offerQueries(db, tenantId, and(listed, opts.kind ? eq(products.kind, opts.kind) : undefined), { viewer: opts.viewer, now, limit: CATALOGUE_MAX }),
+    db
+      .selectDistinct({ kind: products.kind })
+      .from(products)
+      .where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed)),
+  ])
+  const offers = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
+  return { products: offers.map(strip), kinds: kinds.map((k) => k.kind), changesAt: offers.flatMap((o) => o.changesAt) }
+}
+
+export type CurriculumSection = { id: string; title: string; lectures: Array<{ id: string; title: string; kind: string; runTimeSeconds: number; freeToWatch: boolean }> }
+
+/**
+ * A published product by slug (hidden ones too: hidden means unlisted, reachable by its link),
+ * its offer, curriculum (published lectures) and what a bundle or membership includes. One round trip.
+ */
+export async function getProductPage(db: Db, tenantId: string, slug: string, opts: OfferOptions) {
+  const now = opts.now ?? Date.now()
+  const bySlug = and(eq(products.tenantId, tenantId), eq(products.published, true), eq(products.slug, slug))
+  const included = db
+    .select({ id: products.id, title: products.title, slug: products.slug, kind: products.kind, hidden: products.hidden })
+    .from(productLinks)
+    .innerJoin(products, and(eq(products.id, productLinks.productId), eq(products.tenantId, tenantId), eq(products.published, true)))
+    .where(
+      and(
+        eq(productLinks.tenantId, tenantId),
+        sql`${productLinks.parentId} = (select ${products.id} from ${products} where ${bySlug})`,
+      ),
+    )
+    .orderBy(asc(productLinks.position))
+  const [p, pr, h, a, sectionRows, lectureRows, includedRows] = await db.batch([
+    ...offerQueries(db, tenantId, eq(products.slug, slug), { viewer: opts.viewer, now, limit: 1 }),
+    db
+      .select({ id: sections.id, title: sections.title })
+      .from(sections)
+      .innerJoin(products, and(eq(products.id, sections.productId), eq(products.tenantId, tenantId)))
+      .where(and(eq(sections.tenantId, tenantId), bySlug))
+      .orderBy(asc(sections.position), asc(sections.createdAt)),
+    db
+      .select({ id: lectures.id, sectionId: lectures.sectionId, title: lectures.title, kind: lectures.kind, runTimeSeconds: lectures.runTimeSeconds, freeToWatch: lectures.freeToWatch })
+      .from(lectures)
+      .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId)))
+      .where(and(eq(lectures.tenantId, tenantId), eq(lectures.published, true), bySlug))
+      .orderBy(asc(lectures.position), asc(lectures.createdAt)),
+    included,
+  ])
+  const product = (p as Product[])[0]
+  if (!product) return null
+  const [offer] = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
+  const curriculum: CurriculumSection[] = sectionRows.map((s) => ({ ...s, lectures: lectureRows.filter((l) => l.sectionId === s.id).map(({ sectionId: _s, ...l }) => l) }))
+  return { product, offer: strip(offer!), changesAt: offer!.changesAt, curriculum: curriculum.filter((s) => s.lectures.length > 0), included: includedRows }
+}
+
+/** One page of the blog: published articles whose date has come, newest first. One round trip. */
+export async function getBlogPage(db: Db, tenantId: string, { page = 1, now = Date.now() }: { page?: number; now?: number } = {}) {
+  const offset = (Math.max(1, Math.floor(page)) - 1) * BLOG_PER_PAGE
+  const [rows, totals, scheduled] = await db.batch([
+    db.select(articleColumns).from(articles).where(articleLive(tenantId, now)).orderBy(...articleOrder).limit(BLOG_PER_PAGE).offset(offset),
+    db.select({ n: count() }).from(articles).where(articleLive(tenantId, now)),
+    nextScheduled(db, tenantId, now),
+  ])
+  const total = totals[0]?.n ?? 0
+  return { articles: rows.map(toArticleCard), total, pages: Math.max(1, Math.ceil(total / BLOG_PER_PAGE)), changesAt: [scheduled[0]?.at ?? null] }
+}
+
+/** Everything the sitemap lists: listed products, live articles, published subpages. One round trip. */
+export async function getSitemapEntries(db: Db, tenantId: string, now = Date.now()) {
+  const [productRows, articleRows, subpageRows] = await db.batch([
+    db
+      .select({ slug: products.slug, updatedAt: products.updatedAt })
+      .from(products)
+      .where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed))
+      .orderBy(asc(products.slug))
+      .limit(5000),
+    db.select({ slug: articles.slug, updatedAt: articles.updatedAt }).from(articles).where(articleLive(tenantId, now)).orderBy(asc(articles.slug)).limit(5000),
+    db.select({ slug: subpages.slug, updatedAt: subpages.updatedAt }).from(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.published, true))).orderBy(asc(subpages.slug)).limit(5000),
+  ])
+  return { products: productRows, articles: articleRows, subpages: subpageRows }
+}

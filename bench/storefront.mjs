@@ -1,0 +1,680 @@
+#!/usr/bin/env node
+// Storefront benchmark (issue 6 item 5): the production app worker next to a hello-world worker on
+// ONE workerd process (miniflare, not `wrangler dev`), a seeded school with 200 products and 10,000
+// students, then 10,000 schools; autocannon for requests/s and p50/p99; Lighthouse (Debian's
+// Chromium, mobile defaults) and the gzipped JS per page. Results go into docs/performance.md.
+//
+//   node bench/storefront.mjs [--seconds 10] [--connections 16] [--warmup 3]
+//                             [--from-head] [--skip-build] [--skip-scale] [--skip-lighthouse] [--no-write]
+//                             [--d1-memory] [--render-only]
+//
+// --from-head builds `git archive HEAD` in a scratch directory instead of the working tree (the
+// working tree is built by default, under the shared build lock, and copied out at once).
+// Bench-only dependencies (autocannon, lighthouse) are installed on demand into bench/node_modules.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createHash, randomBytes } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
+import { gzipSync } from 'node:zlib'
+
+const benchDir = import.meta.dirname
+const root = resolve(benchDir, '..')
+const work = join(tmpdir(), 'coursefront-bench')
+const argv = process.argv.slice(2)
+const flag = (name) => argv.includes(name)
+const num = (name, fallback) => {
+  const i = argv.indexOf(name)
+  return i === -1 ? fallback : Number(argv[i + 1])
+}
+const SECONDS = num('--seconds', 10)
+const CONNECTIONS = num('--connections', 16)
+const WARMUP = num('--warmup', 3)
+const log = (...a) => console.log('•', ...a)
+
+// ---------------------------------------------------------------------------------------------
+// 0. bench-only dependencies
+function ensureBenchDeps() {
+  const need = ['autocannon', 'lighthouse', 'chrome-launcher'].filter((p) => !existsSync(join(benchDir, 'node_modules', p, 'package.json')))
+  if (need.length === 0) return
+  log(`installing bench dependencies (${need.join(', ')}) into bench/node_modules`)
+  execFileSync('npm', ['install', '--prefix', benchDir, '--no-audit', '--no-fund', '--loglevel', 'error'], { stdio: 'inherit' })
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. build: `npm run build` + `wrangler deploy --dry-run --outdir` (the exact deployable bundle)
+function build() {
+  const out = join(work, 'app')
+  const client = join(work, 'client')
+  if (flag('--skip-build') && existsSync(join(out, 'server.js'))) return { source: readFileSafe(join(work, 'source.txt')).trim() || 'previous build' }
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+  let dir = root
+  let source
+  if (flag('--from-head')) {
+    dir = join(work, 'src')
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    execFileSync('sh', ['-c', `git -C ${JSON.stringify(root)} archive HEAD | tar -x -C ${JSON.stringify(dir)}`])
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+    source = `git HEAD ${gitShort()} (clean snapshot)`
+  } else {
+    const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length
+    source = `working tree at ${gitShort()}${dirty ? ` + ${dirty} uncommitted paths` : ''}`
+  }
+  log(`building the production worker from ${source}`)
+  const wrangler = join(root, 'node_modules', '.bin', 'wrangler')
+  const script = [
+    'npm run build --silent',
+    `${wrangler} deploy --dry-run --outdir ${JSON.stringify(out)}`,
+    `rm -rf ${JSON.stringify(client)} && cp -r build/client ${JSON.stringify(client)}`,
+  ].join(' && ')
+  // The working tree's build/ is shared with other sessions: build and copy out under the lock.
+  const cmd = dir === root ? ['flock', ['/tmp/cf-build.lock', 'sh', '-c', script]] : ['sh', ['-c', script]]
+  const r = spawnSync(cmd[0], cmd[1], { cwd: dir, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0', CI: 'true' } })
+  if (r.status !== 0 || !existsSync(join(out, 'server.js'))) {
+    process.stderr.write((r.stdout + r.stderr).split('\n').filter((l) => !l.startsWith("    '")).slice(-40).join('\n'))
+    throw new Error(`build failed (${source}); try --from-head to measure the last commit`)
+  }
+  writeFileSync(join(work, 'source.txt'), source)
+  return { source }
+}
+function readFileSafe(p) {
+  try {
+    return readFileSync(p, 'utf8')
+  } catch {
+    return ''
+  }
+}
+function gitShort() {
+  return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+}
+
+/** `[vars]` of wrangler.toml (flat string table only; enough for this file). */
+function wranglerVars() {
+  const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8')
+  const section = toml.split(/^\[vars\]\s*$/m)[1]?.split(/^\[/m)[0] ?? ''
+  const vars = {}
+  for (const m of section.matchAll(/^([A-Z0-9_]+)\s*=\s*"([^"]*)"/gm)) vars[m[1]] = m[2]
+  const compat = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1]
+  const flags = JSON.parse((/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(toml)?.[1] ?? '[]').replace(/'/g, '"'))
+  return { vars, compat, flags }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. one workerd process: the app worker and a hello-world worker, each on its own direct socket
+const HELLO = `export default { fetch() { return new Response('Hello World!', { headers: { 'Content-Type': 'text/plain' } }) } }`
+
+// Cost probes on the same runtime: one D1 query (what the cache-hit path pays for the content
+// version) and one Cache API read of a stored page, without any app code.
+const PROBE = `export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url)
+    if (pathname === '/d1') {
+      const row = await env.DB.prepare('SELECT content_version FROM tenants WHERE id = ?').bind('bt-0').first()
+      return new Response(JSON.stringify(row))
+    }
+    if (pathname === '/cache') {
+      const key = new Request('http://probe.bench/page')
+      let hit = await caches.default.match(key)
+      if (!hit) {
+        await caches.default.put(key, new Response('x'.repeat(60000), { headers: { 'Cache-Control': 'public, max-age=3600' } }))
+        hit = await caches.default.match(key)
+      }
+      return new Response(await hit.text())
+    }
+    return new Response('probe', { status: 404 })
+  },
+}`
+
+async function startWorkerd() {
+  const { Miniflare } = await import('miniflare')
+  const { vars, compat, flags } = wranglerVars()
+  const persist = join(work, 'state')
+  rmSync(persist, { recursive: true, force: true })
+  const mf = new Miniflare({
+    d1Persist: flag('--d1-memory') ? false : join(persist, 'd1'),
+    r2Persist: join(persist, 'r2'),
+    cachePersist: join(persist, 'cache'),
+    workers: [
+      {
+        name: 'app',
+        // The dry-run bundle is one self-contained ES module (wrangler inlines every import).
+        modules: [{ type: 'ESModule', path: join(work, 'app', 'server.js') }],
+        modulesRoot: join(work, 'app'),
+        compatibilityDate: compat,
+        compatibilityFlags: flags,
+        // Production mode (no dev mail / peers); the platform host stays `localhost` so schools
+        // answer at {slug}.localhost. Service bindings (DOMAINS, MEDIA_WORKER, DEV_PEERS) are
+        // optional in the app and not used by the storefront GET pages: left out.
+        bindings: { ...vars, ENVIRONMENT: 'production', MAIL_TRANSPORT: 'outbox' },
+        d1Databases: { DB: 'bench-db' },
+        r2Buckets: { MEDIA: 'coursefront-media' },
+        queueProducers: { MAIL_QUEUE: { queueName: 'coursefront-mail' } },
+        assets: { directory: join(work, 'client'), binding: 'ASSETS', routerConfig: { has_user_worker: true } },
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      },
+      {
+        name: 'hello',
+        modules: true,
+        script: HELLO,
+        compatibilityDate: compat,
+        compatibilityFlags: flags,
+        routes: ['hello.bench/*'],
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      },
+      {
+        name: 'probe',
+        modules: true,
+        script: PROBE,
+        compatibilityDate: compat,
+        compatibilityFlags: flags,
+        d1Databases: { DB: 'bench-db' },
+        routes: ['probe.bench/*'],
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      },
+    ],
+  })
+  const entry = await mf.ready
+  const app = await mf.unsafeGetDirectURL('app')
+  const hello = await mf.unsafeGetDirectURL('hello')
+  const probeWorker = await mf.unsafeGetDirectURL('probe')
+  return { mf, entry, app, hello, probeWorker }
+}
+
+function workerdVersion() {
+  try {
+    const bin = createRequire(join(root, 'node_modules', 'miniflare', 'package.json')).resolve('workerd/bin/workerd')
+    return execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. seed: migrations/*.sql, then multi-row INSERTs in batches
+const DAY = 24 * 3600 * 1000
+const q = (v) => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`)
+const DUMMY_HASH = 'scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
+
+class Inserter {
+  constructor(db) {
+    this.db = db
+    this.tables = new Map() // `table (cols)` → rows, in first-use order (parents before children)
+    this.rows = 0
+  }
+  /** rows: arrays of values in `cols` order. */
+  add(table, cols, rows) {
+    const head = `INSERT INTO ${table} (${cols.join(', ')}) VALUES `
+    if (!this.tables.has(head)) this.tables.set(head, [])
+    const list = this.tables.get(head)
+    for (const r of rows) list.push(r)
+  }
+  get buffered() {
+    let n = 0
+    for (const rows of this.tables.values()) n += rows.length
+    return n
+  }
+  /** Multi-row INSERTs under D1's 100 KB statement limit, ten statements per batch. */
+  async flush() {
+    const statements = []
+    for (const [head, rows] of this.tables) {
+      let values = []
+      let size = head.length
+      for (const r of rows) {
+        const v = `(${r.map(q).join(', ')})`
+        if (size + v.length + 2 > 90_000 && values.length) {
+          statements.push(head + values.join(', '))
+          values = []
+          size = head.length
+        }
+        values.push(v)
+        size += v.length + 2
+      }
+      if (values.length) statements.push(head + values.join(', '))
+      this.rows += rows.length
+    }
+    this.tables.clear()
+    for (let i = 0; i < statements.length; i += 10) {
+      await this.db.batch(statements.slice(i, i + 10).map((s) => this.db.prepare(s)))
+    }
+  }
+}
+
+async function migrate(db) {
+  const files = readdirSync(join(root, 'migrations')).filter((f) => f.endsWith('.sql')).sort()
+  for (const f of files) {
+    const statements = readFileSync(join(root, 'migrations', f), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    await db.batch(statements.map((s) => db.prepare(s)))
+  }
+  return files.length
+}
+
+const LOREM =
+  'Learn by building real projects. Each lesson ends with an exercise and a short quiz, and the final module puts everything together in a portfolio piece you can show to employers. '
+
+/** One school: tenant, subdomain row, owner, `products` courses with sections/lectures/prices, `students` students with access. */
+function schoolRows(ins, s, { products, sections, lectures, students, accessPerStudent, reviewsPerProduct }, now) {
+  const tid = `bt-${s.n}`
+  ins.add('tenants', ['id', 'slug', 'name', 'status', 'language', 'currency', 'author_name', 'bio', 'created_at', 'updated_at'], [[tid, s.slug, s.name, 'active', s.language, s.currency, 'Bench Author', 'Teaches things.', now, now]])
+  ins.add('domains', ['id', 'tenant_id', 'hostname', 'kind', 'verification_status', 'created_at', 'updated_at'], [[`bd-${s.n}`, tid, `${s.slug}.localhost`, 'platform_subdomain', 'active', now, now]])
+  const users = [[`bu-${s.n}-owner`, tid, `owner@${s.slug}.test`, 'Owner', DUMMY_HASH, 'owner', now, now]]
+  for (let i = 0; i < students; i++) users.push([`bu-${s.n}-${i}`, tid, `student${i}@${s.slug}.test`, `Student ${i}`, DUMMY_HASH, 'student', now, now])
+  ins.add('users', ['id', 'tenant_id', 'email', 'name', 'password_hash', 'role', 'created_at', 'updated_at'], users)
+  const prod = [], prices = [], history = [], secs = [], lecs = [], reviews = []
+  for (let p = 0; p < products; p++) {
+    const pid = `bp-${s.n}-${p}`
+    const promo = p % 3 === 0
+    const amount = 4900 + (p % 20) * 1000
+    prod.push([pid, tid, 'course', `Course ${p + 1}: practical topic ${p + 1}`, `course-${p + 1}`, `## What you will learn\n\n${LOREM.repeat(4)}\n\n- Item one\n- Item two\n- Item three`, 1, now, now, 'Programming', 'beginner', 0, 23, promo ? Math.round(amount * 0.7) : null, promo ? now - DAY : null, promo ? now + 7 * DAY : null, p])
+    prices.push([`bpr-${s.n}-${p}`, tid, pid, '', amount, 0, now, now])
+    history.push([`bh-${s.n}-${p}`, tid, pid, `bpr-${s.n}-${p}`, amount, 'standard', now - 40 * DAY])
+    if (promo) history.push([`bhp-${s.n}-${p}`, tid, pid, null, Math.round(amount * 0.7), 'promo', now - DAY])
+    for (let si = 0; si < sections; si++) {
+      const sid = `bs-${s.n}-${p}-${si}`
+      secs.push([sid, tid, pid, `Section ${si + 1}`, si, now, now])
+      for (let li = 0; li < lectures; li++) {
+        lecs.push([`bl-${s.n}-${p}-${si}-${li}`, tid, pid, sid, `Lecture ${si + 1}.${li + 1}`, 'text', LOREM, 300 + li * 60, si === 0 && li === 0 ? 1 : 0, 1, li, now, now])
+      }
+    }
+    for (let r = 0; r < reviewsPerProduct; r++) reviews.push([`br-${s.n}-${p}-${r}`, tid, pid, null, `Reviewer${r}`, [10, 10, 5, 10, 0][r % 5], r % 4 === 0 ? '' : 'Clear explanations and useful exercises.', 'approved', now - r * 60_000, now])
+  }
+  ins.add('products', ['id', 'tenant_id', 'kind', 'title', 'slug', 'description', 'published', 'created_at', 'updated_at', 'category', 'difficulty', 'is_free', 'vat_rate', 'promo_price', 'promo_starts_at', 'promo_ends_at', 'position'], prod)
+  ins.add('product_prices', ['id', 'tenant_id', 'product_id', 'name', 'amount', 'position', 'created_at', 'updated_at'], prices)
+  ins.add('product_price_history', ['id', 'tenant_id', 'product_id', 'price_id', 'amount', 'kind', 'recorded_at'], history)
+  ins.add('sections', ['id', 'tenant_id', 'product_id', 'title', 'position', 'created_at', 'updated_at'], secs)
+  ins.add('lectures', ['id', 'tenant_id', 'product_id', 'section_id', 'title', 'kind', 'body', 'run_time_seconds', 'free_to_watch', 'published', 'position', 'created_at', 'updated_at'], lecs)
+  if (reviews.length) ins.add('reviews', ['id', 'tenant_id', 'product_id', 'user_id', 'first_name', 'rating', 'body', 'status', 'created_at', 'updated_at'], reviews)
+  const access = []
+  for (let i = 0; i < students; i++) {
+    const set = new Set()
+    for (let k = 0; k < accessPerStudent; k++) set.add((i + k * 7) % products)
+    for (const p of set) access.push([`ba-${s.n}-${i}-${p}`, tid, `bp-${s.n}-${p}`, `bu-${s.n}-${i}`, 'manual', 'bench', now, now, now])
+  }
+  ins.add('product_access', ['id', 'tenant_id', 'product_id', 'user_id', 'source', 'reason', 'starts_at', 'created_at', 'updated_at'], access)
+  return tid
+}
+
+const BIG = { n: '0', slug: 'bench-school', name: 'Bench School', language: 'en', currency: 'USD' }
+const BIG_SHAPE = { products: 200, sections: 4, lectures: 5, students: 10_000, accessPerStudent: 2, reviewsPerProduct: 12 }
+const SMALL_SHAPE = { products: 3, sections: 1, lectures: 3, students: 2, accessPerStudent: 1, reviewsPerProduct: 0 }
+const COURSE_INDEX = 99 // course-100: has a promotion (index % 3 === 0), sections with a free lecture, reviews
+
+async function seedBig(db) {
+  const now = Date.now()
+  const ins = new Inserter(db)
+  const tid = schoolRows(ins, BIG, BIG_SHAPE, now)
+  // A session for the student with access to the measured course (student i gets course i % 200).
+  const id = base32(20)
+  const secret = base32(20)
+  const secretHash = createHash('sha256').update(secret).digest('hex')
+  ins.add('sessions', ['id', 'tenant_id', 'user_id', 'secret_hash', 'created_at', 'last_verified_at', 'expires_at'], [[id, tid, `bu-0-${COURSE_INDEX}`, secretHash, now, now, now + 30 * DAY]])
+  await ins.flush()
+  return { rows: ins.rows, cookie: `cf_session=${id}.${secret}` }
+}
+
+async function seedMany(db, count) {
+  const now = Date.now()
+  const ins = new Inserter(db)
+  for (let n = 1; n < count; n++) {
+    const slug = `school-${String(n).padStart(5, '0')}`
+    schoolRows(ins, { n: String(n), slug, name: `School ${n}`, language: n % 2 ? 'pl' : 'en', currency: n % 2 ? 'PLN' : 'USD' }, SMALL_SHAPE, now)
+    if (ins.buffered >= 50_000) await ins.flush()
+  }
+  await ins.flush()
+  return ins.rows
+}
+
+function base32(bytes) {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
+  const buf = randomBytes(bytes)
+  let bits = 0, value = 0, out = ''
+  for (const b of buf) {
+    value = (value << 8) | b
+    bits += 8
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. measure
+/** GET with an explicit Host header (fetch() would drop it). */
+function get(base, host, path, headers = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const u = new URL(path, base)
+    const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { Host: host, ...headers } }, (res) => {
+      const chunks = []
+      res.on('data', (c) => chunks.push(c))
+      res.on('end', () => resolvePromise({ status: res.statusCode, headers: res.headers, buffer: Buffer.concat(chunks) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+async function probe(base, host, path, headers = {}) {
+  const res = await get(base, host, path, headers)
+  const body = res.buffer.toString('utf8')
+  return { status: res.status, cache: res.headers['x-page-cache'] ?? null, cacheControl: res.headers['cache-control'] ?? null, bytes: res.buffer.length, body }
+}
+
+async function load(name, base, { host, path, headers = {}, hosts }) {
+  const { default: autocannon } = await import('autocannon')
+  const opts = { url: new URL(path, base).toString(), connections: CONNECTIONS, headers: { host, ...headers } }
+  if (hosts) {
+    let i = 0
+    opts.requests = [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, host: hosts[i++ % hosts.length] } }) }]
+  }
+  if (WARMUP > 0) await autocannon({ ...opts, duration: WARMUP })
+  const r = await autocannon({ ...opts, duration: SECONDS })
+  const row = {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  }
+  log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.non2xx ? `, non-2xx ${row.non2xx}` : ''}${row.errors ? `, errors ${row.errors}` : ''}`)
+  return row
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Lighthouse + gzipped JS
+async function jsWeight(base, host, path) {
+  const page = await probe(base, host, path)
+  const html = page.body
+  const urls = new Set()
+  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(m[1])
+  for (const m of html.matchAll(/<link[^>]+href="([^"]+)"[^>]*rel="modulepreload"/g)) urls.add(m[1])
+  for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(m[1])
+  let inline = ''
+  for (const m of html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) {
+    if (/type="application\/(ld\+)?json"/.test(m[0])) continue
+    inline += m[1]
+    for (const i of m[1].matchAll(/import\s*(?:[^'"]*?from\s*)?["']([^"']+\.js)["']/g)) urls.add(i[1])
+  }
+  let raw = 0, gz = 0
+  const perFile = []
+  for (const u of urls) {
+    const res = await get(base, host, u)
+    const buf = res.buffer
+    if (res.status !== 200) throw new Error(`${u}: ${res.status}`)
+    const z = gzipSync(buf, { level: 9 }).length
+    raw += buf.length
+    gz += z
+    perFile.push({ file: u.split('/').pop(), gz: z })
+  }
+  perFile.sort((a, b) => b.gz - a.gz)
+  const inlineGz = inline ? gzipSync(Buffer.from(inline), { level: 9 }).length : 0
+  const imgs = [...html.matchAll(/<img\b[^>]*>/g)].map((m) => m[0])
+  const unsized = imgs.filter((tag) => !/\swidth="\d+"/.test(tag) || !/\sheight="\d+"/.test(tag)).length
+  return { images: imgs.length, unsized, files: urls.size, perFile, raw, gz, inlineGz, totalGz: gz + inlineGz, htmlGz: gzipSync(Buffer.from(html), { level: 9 }).length }
+}
+
+async function runLighthouse(urls) {
+  const { default: lighthouse } = await import('lighthouse')
+  const chromeLauncher = await import('chrome-launcher')
+  const results = []
+  for (const { name, url } of urls) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    })
+    try {
+      // Default config = mobile form factor, simulated slow 4G and 4× CPU slowdown.
+      const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
+      const a = r.lhr.audits
+      const row = {
+        name,
+        url,
+        score: Math.round((r.lhr.categories.performance.score ?? 0) * 100),
+        fcp: a['first-contentful-paint'].numericValue,
+        lcp: a['largest-contentful-paint'].numericValue,
+        cls: a['cumulative-layout-shift'].numericValue,
+        tbt: a['total-blocking-time'].numericValue,
+        si: a['speed-index'].numericValue,
+        benchmarkIndex: r.lhr.environment?.benchmarkIndex,
+        runtimeError: r.lhr.runtimeError?.message,
+      }
+      log(`lighthouse ${name}: score ${row.score}, LCP ${Math.round(row.lcp)} ms, CLS ${row.cls.toFixed(3)}, TBT ${Math.round(row.tbt)} ms`)
+      results.push(row)
+    } finally {
+      await chrome.kill()
+    }
+  }
+  return results
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. report
+function table(rows, hello) {
+  const lines = ['| target | req/s | p50 ms | p99 ms | req/s ÷ hello | p50 ÷ hello | p99 ÷ hello | requests | non-2xx | errors |', '|---|---|---|---|---|---|---|---|---|---|']
+  for (const r of rows) {
+    const ratio = (a, b) => (b ? (a / b).toFixed(a / b < 0.1 ? 3 : 2) : '–')
+    lines.push(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio(r.rps, hello.rps)} | ${ratio(r.p50, hello.p50)} | ${ratio(r.p99, hello.p99)} | ${r.requests} | ${r.non2xx} | ${r.errors} |`)
+  }
+  return lines.join('\n')
+}
+
+function renderResults(res) {
+  const kb = (b) => (b / 1024).toFixed(1)
+  const courseRatio = res.small.course.rps / res.small.hello.rps
+  const out = []
+  out.push(`### Run of ${res.date}`)
+  out.push('')
+  out.push(`- Measured: ${res.source}; course page path \`${res.coursePath}\`${res.coursePathNote ? ` (${res.coursePathNote})` : ''}.`)
+  out.push(`- Machine: ${res.machine.nproc} vCPU (\`nproc\`), ${res.machine.cpu}; Node ${res.machine.node}; workerd ${res.machine.workerd}; miniflare ${res.machine.miniflare}.`)
+  const settings = res.settings ?? { connections: CONNECTIONS, warmup: WARMUP, seconds: SECONDS }
+  out.push(`- Load: autocannon ${res.machine.autocannon}, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.seconds} s per row, keep-alive, same machine as workerd (1-minute load average ${res.machine.load}: other work shared the machine).`)
+  out.push(`- Edge page cache (Cache API \`caches.default\`) in this runtime: ${res.cacheNote}`)
+  out.push('')
+  out.push(`#### 1 school: ${BIG_SHAPE.products} products (${BIG_SHAPE.sections}×${BIG_SHAPE.lectures} lectures each, a third on promotion, ${BIG_SHAPE.reviewsPerProduct} approved reviews each), ${BIG_SHAPE.students.toLocaleString('en')} students (${BIG_SHAPE.accessPerStudent} access rows each)`)
+  out.push('')
+  out.push(`Seeded ${res.small.seedRows.toLocaleString('en')} rows in ${res.small.seedSeconds} s.`)
+  out.push('')
+  out.push(table(res.small.rows, res.small.hello))
+  out.push('')
+  if (res.scale) {
+    out.push(`#### ${res.scale.schools.toLocaleString('en')} schools (the school above + ${(res.scale.schools - 1).toLocaleString('en')} with ${SMALL_SHAPE.products} courses, ${SMALL_SHAPE.students} students each)`)
+    out.push('')
+    out.push(`Seeded ${res.scale.seedRows.toLocaleString('en')} more rows in ${res.scale.seedSeconds} s.`)
+    out.push('')
+    out.push(table(res.scale.rows, res.scale.hello))
+    out.push('')
+  }
+  if (res.lighthouse?.length) {
+    out.push('#### Lighthouse (mobile defaults: simulated slow 4G, 4× CPU slowdown), Debian Chromium headless')
+    out.push('')
+    out.push('| page | performance | FCP ms | LCP ms | CLS | TBT ms | Speed Index ms | benchmarkIndex |')
+    out.push('|---|---|---|---|---|---|---|---|')
+    for (const l of res.lighthouse) out.push(`| ${l.name} (\`${new URL(l.url).pathname}\`) | ${l.score}${l.runtimeError ? ` (${l.runtimeError})` : ''} | ${Math.round(l.fcp)} | ${Math.round(l.lcp)} | ${l.cls.toFixed(3)} | ${Math.round(l.tbt)} | ${Math.round(l.si)} | ${l.benchmarkIndex ?? '–'} |`)
+    out.push('')
+  }
+  if (res.js?.length) {
+    out.push('#### JavaScript per page (every `modulepreload` / module `import` / `<script src>` of the HTML, gzip -9)')
+    out.push('')
+    out.push('| page | JS files | raw KB | gzipped KB (files) | inline scripts gz KB | total gz KB | HTML gz KB | `<img>` (without width+height) |')
+    out.push('|---|---|---|---|---|---|---|---|')
+    for (const j of res.js) out.push(`| ${j.name} (\`${j.path}\`) | ${j.files} | ${kb(j.raw)} | ${kb(j.gz)} | ${kb(j.inlineGz)} | ${kb(j.totalGz)} | ${kb(j.htmlGz)} | ${j.images} (${j.unsized}) |`)
+    out.push('')
+    for (const j of res.js) out.push(`- ${j.name}, largest chunks (gz KB): ${j.perFile.slice(0, 6).map((f) => `\`${f.file}\` ${kb(f.gz)}`).join(', ')}`)
+    out.push('')
+  }
+  const course = res.js?.find((j) => j.name === 'course page')
+  const lhCourse = res.lighthouse?.find((l) => l.name === 'course page')
+  const lhHome = res.lighthouse?.find((l) => l.name === 'school home')
+  out.push('#### Acceptance targets')
+  out.push('')
+  out.push('| target | measured | met |')
+  out.push('|---|---|---|')
+  const cached = res.small.cached
+  const cachedRatio = cached ? cached.rps / res.small.hello.rps : null
+  out.push(`| course page req/s ≥ 1/3 of hello-world (same workerd) | full render ${courseRatio.toFixed(3)} (${res.small.course.rps} / ${res.small.hello.rps})${cached ? `; edge page cache hit ${cachedRatio.toFixed(3)} (${cached.rps} / ${res.small.hello.rps})` : ''} | ${courseRatio >= 1 / 3 || (cachedRatio ?? 0) >= 1 / 3 ? 'yes' : 'no'} |`)
+  if (lhCourse) out.push(`| Lighthouse mobile performance ≥ 95 | course ${lhCourse.score}${lhHome ? `, home ${lhHome.score}` : ''} | ${lhCourse.score >= 95 && (!lhHome || lhHome.score >= 95) ? 'yes' : 'no'} |`)
+  if (course) out.push(`| ≤ 120 KB gzipped JS on the course page | ${kb(course.totalGz)} KB | ${course.totalGz <= 120 * 1024 ? 'yes' : 'no'} |`)
+  return out.join('\n')
+}
+
+const START = '<!-- bench:storefront:start -->'
+const END = '<!-- bench:storefront:end -->'
+function writeDoc(results) {
+  const file = join(root, 'docs', 'performance.md')
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : `# Performance\n\n${START}\n${END}\n`
+  const block = `${START}\n${results}\n${END}`
+  const next = current.includes(START) ? current.replace(new RegExp(`${START}[\\s\\S]*?${END}`), () => block) : `${current.trimEnd()}\n\n${block}\n`
+  writeFileSync(file, next)
+  log('wrote docs/performance.md')
+}
+
+// ---------------------------------------------------------------------------------------------
+async function main() {
+  if (flag('--render-only')) {
+    // Re-render docs/performance.md from the last run's raw results (no build, no load).
+    const saved = JSON.parse(readFileSync(join(work, 'results.json'), 'utf8'))
+    const md = renderResults(saved)
+    console.log(md)
+    if (!flag('--no-write')) writeDoc(md)
+    return
+  }
+  const t0 = Date.now()
+  ensureBenchDeps()
+  const { source } = build()
+  const { mf, entry, app, hello, probeWorker } = await startWorkerd()
+  try {
+    const db = await mf.getD1Database('DB')
+    let t = Date.now()
+    await migrate(db)
+    const big = await seedBig(db)
+    const small = { seedRows: big.rows, seedSeconds: ((Date.now() - t) / 1000).toFixed(1) }
+    log(`seeded ${big.rows} rows in ${small.seedSeconds} s`)
+
+    const host = `${BIG.slug}.localhost`
+    let coursePath = `/course-${COURSE_INDEX + 1}`
+    let coursePathNote = ''
+    const first = await probe(app, host, coursePath)
+    if (first.status !== 200) {
+      coursePathNote = `\`${coursePath}\` answered ${first.status}: the product page is not built yet, so the catalogue \`/courses\` (200 products) stands in`
+      coursePath = '/courses'
+      const c = await probe(app, host, coursePath)
+      if (c.status !== 200) throw new Error(`/courses answered ${c.status}: ${c.body.slice(0, 300)}`)
+    }
+    const helloProbe = await probe(hello, 'hello.bench', '/')
+    if (helloProbe.status !== 200) throw new Error(`hello worker answered ${helloProbe.status}`)
+    // Is the edge page cache active here? Two anonymous GETs: the second should say "hit".
+    await probe(app, host, coursePath)
+    const again = await probe(app, host, coursePath)
+    const cacheActive = again.cache === 'hit'
+    const signedIn = await probe(app, host, coursePath, { Cookie: big.cookie })
+    const cacheNote = cacheActive
+      ? `active — miniflare gives workerd a real Cache API, and the second anonymous GET answered \`X-Page-Cache: hit\` (page \`Cache-Control: ${again.cacheControl}\`). Rows marked "uncached" send an \`Authorization\` header, which the page cache never looks up (app/utils/page-cache.server.ts), so the page is rendered each time.`
+      : `not used for this page — the second anonymous GET answered \`X-Page-Cache: ${again.cache ?? '(absent)'}\`, \`Cache-Control: ${again.cacheControl ?? '(absent)'}\`; every row below is a full render.`
+    log(`page cache: ${cacheActive ? 'active' : 'inactive'} (X-Page-Cache ${again.cache}, Cache-Control ${again.cacheControl}); signed in answered ${signedIn.status}`)
+
+    const loadBefore = loadavg()[0].toFixed(2)
+    const rowsSmall = []
+    const helloRow = await load('hello-world worker', hello, { host: 'hello.bench', path: '/' })
+    rowsSmall.push(helloRow)
+    const bypass = { Authorization: 'Bearer bench-no-page-cache' }
+    const courseUncached = await load(`course page \`${coursePath}\`, anonymous${cacheActive ? ', uncached (full render)' : ''}`, app, { host, path: coursePath, headers: cacheActive ? bypass : {} })
+    rowsSmall.push(courseUncached)
+    let courseCached
+    if (cacheActive) rowsSmall.push((courseCached = await load(`course page \`${coursePath}\`, anonymous, edge page cache hit`, app, { host, path: coursePath })))
+    if (signedIn.status === 200) rowsSmall.push(await load(`course page \`${coursePath}\`, signed in (student with access)`, app, { host, path: coursePath, headers: { Cookie: big.cookie } }))
+    rowsSmall.push(await load(`school home \`/\`, anonymous${cacheActive ? ', uncached' : ''}`, app, { host, path: '/', headers: cacheActive ? bypass : {} }))
+    if (cacheActive) rowsSmall.push(await load('school home `/`, anonymous, edge page cache hit', app, { host, path: '/' }))
+    // Decomposition: the worker entry without Remix, and a Remix page without storefront queries.
+    rowsSmall.push(await load('reference: unknown host → 404 (server.ts, no Remix, negative site cache)', app, { host: 'no-such-school.localhost', path: '/' }))
+    rowsSmall.push(await load('reference: `/login` (Remix SSR, root loader only)', app, { host, path: '/login', headers: bypass }))
+    rowsSmall.push(await load('reference: probe worker, one D1 query (`SELECT content_version …`)', probeWorker, { host: 'probe.bench', path: '/d1' }))
+    rowsSmall.push(await load('reference: probe worker, one Cache API read of a 60 KB page', probeWorker, { host: 'probe.bench', path: '/cache' }))
+    small.rows = rowsSmall
+    small.hello = helloRow
+    small.course = courseUncached
+    small.cached = courseCached
+
+    let scale
+    if (!flag('--skip-scale')) {
+      t = Date.now()
+      const COUNT = 10_000
+      const rows = await seedMany(db, COUNT)
+      scale = { schools: COUNT, seedRows: rows, seedSeconds: ((Date.now() - t) / 1000).toFixed(1) }
+      log(`seeded ${COUNT} schools (${rows} rows) in ${scale.seedSeconds} s`)
+      const hosts = []
+      for (let n = 1; n < COUNT; n++) hosts.push(`school-${String(n).padStart(5, '0')}.localhost`)
+      // Shuffle so consecutive requests never share a warm host.
+      for (let i = hosts.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1))
+        ;[hosts[i], hosts[j]] = [hosts[j], hosts[i]]
+      }
+      const smallPath = coursePath === '/courses' ? '/courses' : '/course-1'
+      const check = await probe(app, hosts[0], smallPath)
+      if (check.status !== 200) throw new Error(`${hosts[0]}${smallPath} answered ${check.status}`)
+      const h2 = await load('hello-world worker', hello, { host: 'hello.bench', path: '/' })
+      scale.rows = [
+        h2,
+        await load(`course page \`${coursePath}\` of the 200-product school, anonymous, uncached`, app, { host, path: coursePath, headers: bypass }),
+        await load(`course page \`${smallPath}\` across all ${COUNT - 1} other schools (Host rotates, site cache cold), anonymous, uncached`, app, { host: hosts[0], path: smallPath, headers: bypass, hosts }),
+      ]
+      scale.hello = h2
+    }
+
+    const loadAfter = loadavg()[0].toFixed(2)
+    let lighthouse = [], js = []
+    if (!flag('--skip-lighthouse')) {
+      const port = new URL(entry).port
+      const pages = [
+        { name: 'school home', path: '/' },
+        { name: 'course page', path: coursePath },
+      ]
+      for (const p of pages) js.push({ ...p, ...(await jsWeight(entry, `${host}:${port}`, p.path)) })
+      lighthouse = await runLighthouse(pages.map((p) => ({ name: p.name, url: `http://${host}:${port}${p.path}` })))
+    }
+
+    const autocannonVersion = JSON.parse(readFileSync(join(benchDir, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version
+    const results = {
+      date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      source,
+      coursePath,
+      coursePathNote,
+      cacheNote,
+      settings: { connections: CONNECTIONS, warmup: WARMUP, seconds: SECONDS },
+      machine: {
+        nproc: cpus().length,
+        cpu: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        workerd: workerdVersion(),
+        miniflare: JSON.parse(readFileSync(join(root, 'node_modules', 'miniflare', 'package.json'), 'utf8')).version,
+        autocannon: autocannonVersion,
+        load: `${loadBefore} before / ${loadAfter} after the load rows`,
+      },
+      small,
+      scale,
+      lighthouse,
+      js,
+    }
+    mkdirSync(work, { recursive: true })
+    writeFileSync(join(work, 'results.json'), JSON.stringify(results, null, 2))
+    const md = renderResults(results)
+    console.log(`\n${md}\n`)
+    if (!flag('--no-write')) writeDoc(md)
+    log(`done in ${Math.round((Date.now() - t0) / 1000)} s (raw results: ${join(work, 'results.json')})`)
+  } finally {
+    await mf.dispose()
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
