@@ -7,7 +7,8 @@ import { actionThrottles } from '#app/db/schema.server.ts'
 
 export const ONCE_PER_MINUTE_MS = 60_000
 
-export type ThrottledAction = 'export_students' | 'export_leads'
+/** `lead_form` is keyed by the visitor's IP (`ip:{address}`) instead of a user id. */
+export type ThrottledAction = 'export_students' | 'export_leads' | 'lead_form'
 
 /**
  * Take the action's turn: true when the user may do it now (and the time is recorded), false

@@ -74,6 +74,12 @@ export async function updatePageSettings(db: Db, tenantId: string, fields: Parti
 }
 
 /** The author name new articles start with. */
+/** Which events email the school's owners (defaults where the creator chose nothing). */
+export async function getNotificationPrefs(db: Db, tenantId: string): Promise<NotificationPrefs> {
+  const [row] = await db.select({ prefs: tenants.notificationPrefs }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return parseNotificationPrefs(row?.prefs)
+}
+
 export async function getAuthorName(db: Db, tenantId: string) {
   const rows = await db.select({ authorName: tenants.authorName }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0]?.authorName ?? ''

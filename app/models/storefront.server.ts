@@ -272,3 +272,33 @@ export async function getSitemapEntries(db: Db, tenantId: string, now = Date.now
   ])
   return { products: productRows, articles: articleRows, subpages: subpageRows }
 }
+
+// POST /search (seed 000 §7): published, non-hidden products of one school whose title contains
+// the query, case-insensitively (LIKE with the wildcards of the query escaped), at most 10.
+export const SEARCH_RESULTS_MAX = 10
+
+/** `%`, `_` and the escape character itself match literally. */
+export function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** How many published titles a non-ASCII query is matched against in the worker. */
+export const SEARCH_SCAN_MAX = 2000
+
+export async function searchPublishedProducts(db: Db, tenantId: string, q: string, limit = SEARCH_RESULTS_MAX) {
+  const needle = q.toLocaleLowerCase()
+  const columns = { id: products.id, title: products.title, slug: products.slug, coverPath: products.coverPath }
+  const visible = and(eq(products.tenantId, tenantId), eq(products.published, true), eq(products.hidden, false))
+  if (/^[\x00-\x7f]*$/.test(needle)) {
+    // ASCII: SQLite's lower() and LIKE fold it, so D1 does the matching.
+    return db
+      .select(columns)
+      .from(products)
+      .where(and(visible, sql`lower(${products.title}) LIKE ${`%${escapeLike(needle)}%`} ESCAPE '\\'`))
+      .orderBy(asc(products.title), asc(products.id))
+      .limit(limit)
+  }
+  // SQLite folds ASCII only ('Życie' ≠ 'życie'): Polish and other letters are folded here.
+  const rows = await db.select(columns).from(products).where(visible).orderBy(asc(products.title), asc(products.id)).limit(SEARCH_SCAN_MAX)
+  return rows.filter((r) => r.title.toLocaleLowerCase().includes(needle)).slice(0, limit)
+}

@@ -42,6 +42,12 @@ export async function getVideo(db: Db, tenantId: string, id: string): Promise<Vi
   return rows[0]
 }
 
+/** States of the school's videos among `ids` (others' ids are simply absent). */
+export async function listVideoStates(db: Db, tenantId: string, ids: string[]) {
+  if (!ids.length) return []
+  return db.select({ id: videos.id, state: videos.state }).from(videos).where(and(eq(videos.tenantId, tenantId), inArray(videos.id, ids)))
+}
+
 export async function listVideos(db: Db, tenantId: string, { limit = 100 }: { limit?: number } = {}): Promise<Video[]> {
   return db.select().from(videos).where(eq(videos.tenantId, tenantId)).orderBy(desc(videos.createdAt), asc(videos.id)).limit(limit)
 }

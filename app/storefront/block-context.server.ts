@@ -2,8 +2,8 @@
 // (with offers and the viewer's access) and signed Bunny player URLs. Owned by the widgets work.
 // D1: the offers (one batch, product-offer.server.ts) and the videos (one query) run side by side.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { and, eq, inArray } from 'drizzle-orm'
-import { videos, type UserRole } from '#app/db/schema.server.ts'
+import type { UserRole } from '#app/db/schema.server.ts'
+import { listVideoStates } from '#app/models/video.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { isPlayable } from '#app/media/video-view.ts'
 import { videosService } from '#app/media/videos-service.server.ts'
@@ -26,10 +26,7 @@ async function loadBunnyEmbeds(context: AppLoadContext, tenantId: string, byBloc
   const out: Record<string, string | null> = {}
   if (byBlock.size === 0) return out
   const ids = [...new Set(byBlock.values())]
-  const rows = await context.db
-    .select({ id: videos.id, state: videos.state })
-    .from(videos)
-    .where(and(eq(videos.tenantId, tenantId), inArray(videos.id, ids)))
+  const rows = await listVideoStates(context.db, tenantId, ids)
   const playable = rows.filter((r) => isPlayable(r.state)).map((r) => r.id)
   const service = videosService(context.cloudflare.env, tenantId)
   const urls = new Map<string, string>()

@@ -3,14 +3,13 @@
 // 1000 characters, missing required fields, bad emails and options that were never offered are
 // refused before anything is written; hidden fields come from the block's configuration, never
 // from the client. A stored lead notifies the school's owners (unless they turned lead emails off).
-import { eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '#app/db/client.server.ts'
-import { actionThrottles, tenants } from '#app/db/schema.server.ts'
+import { takeActionTurn, type ThrottledAction } from '#app/models/action-throttle.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.server.ts'
 import { getPublishedLeadFormBlock, listOwnerRecipients, saveLead, type LeadValues } from '#app/models/lead.server.ts'
-import { parseNotificationPrefs } from '#app/models/page-settings.server.ts'
+import { getNotificationPrefs } from '#app/models/page-settings.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { msg } from '#app/utils/validation.ts'
 import { parseBlockProps, type BlockProps } from './blocks.ts'
@@ -20,7 +19,7 @@ export const LEAD_VALUE_MAX = 1000
 export const LEAD_EMAIL_PATTERN = /^\S+@\S+\.\S+$/
 /** One stored lead per IP and school in this window (floods refused, nothing written). */
 export const LEAD_THROTTLE_MS = 5_000
-export const LEAD_THROTTLE_ACTION = 'lead_form'
+export const LEAD_THROTTLE_ACTION = 'lead_form' satisfies ThrottledAction
 
 type LeadFormProps = BlockProps<'lead_form'>
 export type LeadErrors = Record<string, string>
@@ -94,17 +93,8 @@ export function parseLead(props: LeadFormProps, input: Record<string, unknown>):
 }
 
 /** Take this IP's turn: false (and nothing written) when it stored a lead within the window. */
-export async function takeLeadTurn(db: Db, tenantId: string, ip: string, now = Date.now()) {
-  const rows = await db
-    .insert(actionThrottles)
-    .values({ tenantId, userId: `ip:${ip.slice(0, 64)}`, action: LEAD_THROTTLE_ACTION, lastAt: now })
-    .onConflictDoUpdate({
-      target: [actionThrottles.tenantId, actionThrottles.userId, actionThrottles.action],
-      set: { lastAt: now },
-      setWhere: sql`${actionThrottles.lastAt} <= ${now - LEAD_THROTTLE_MS}`,
-    })
-    .returning({ lastAt: actionThrottles.lastAt })
-  return rows.length > 0
+export function takeLeadTurn(db: Db, tenantId: string, ip: string, now = Date.now()) {
+  return takeActionTurn(db, tenantId, `ip:${ip.slice(0, 64)}`, LEAD_THROTTLE_ACTION, now, LEAD_THROTTLE_MS)
 }
 
 function escapeHtml(value: string) {
@@ -153,11 +143,8 @@ export async function submitLead(
   if (!lead.ok) return { ok: false, status: lead.status, errors: lead.errors, pagePath }
   if (!(await takeLeadTurn(deps.db, tenant.id, ip, now))) return { ok: false, status: 429, errors: { form: 'widgets.lead.throttled' }, pagePath }
   const saved = await saveLead(deps.db, tenant.id, { email: lead.email, name: lead.name, source: `subpage:${block.slug}`, fields: lead.values }, now)
-  const [[tenantRow], owners] = await deps.db.batch([
-    deps.db.select({ prefs: tenants.notificationPrefs }).from(tenants).where(eq(tenants.id, tenant.id)).limit(1),
-    listOwnerRecipients(deps.db, tenant.id),
-  ])
-  if (parseNotificationPrefs(tenantRow?.prefs).lead) {
+  const [prefs, owners] = await Promise.all([getNotificationPrefs(deps.db, tenant.id), listOwnerRecipients(deps.db, tenant.id)])
+  if (prefs.lead) {
     const url = new URL('/home/leads', deps.origin).toString()
     for (const owner of owners) {
       await enqueueEmail(deps.db, deps.queue, tenant.id, leadNotificationEmail({ locale: tenant.language, school: tenant.name, page: pagePath, to: owner.email, email: lead.email, values: lead.values, url }))
