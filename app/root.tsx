@@ -42,6 +42,8 @@ type CreatorHandle = { creatorConversion?: boolean }
 async function creatorScriptsFor(request: Request, context: LoaderFunctionArgs['context'], viewerRole: string | null) {
   if (context.site.kind !== 'school' || viewerRole === 'owner' || viewerRole === 'admin') return null
   if (!allowsCreatorScripts(new URL(request.url).pathname)) return null
+  // Most schools have none: skip the query (the flag comes with the cached tenant, site.server.ts).
+  if (!context.site.tenant.hasCreatorCode) return null
   const code = await getCreatorCode(context.db, context.site.tenant.id)
   const scripts = { page: creatorScriptBlocks(code.customJs), conversion: creatorScriptBlocks(code.conversionCode) }
   if (!scripts.page.length && !scripts.conversion.length) return null

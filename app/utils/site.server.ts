@@ -5,7 +5,10 @@ import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
 // avatarPath/coverPath ride along so the header and home page show them without another query.
-export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath'>
+export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath'> & {
+  /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
+  hasCreatorCode: boolean
+}
 
 export type Site =
   | { kind: 'platform'; hostname: string }
@@ -40,7 +43,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**
