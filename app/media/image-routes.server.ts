@@ -6,6 +6,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { requireSchool } from '#app/utils/request.server.ts'
 import { mediaService, type MediaServiceResult } from './media-service.server.ts'
 import { mediaOrigins } from './origins.server.ts'
+import { noStoreJson as json } from '#app/utils/responses.server.ts'
 
 /** Contexts the image routes take (owner/admin for now; students get their own contexts later). */
 export const IMAGE_ROUTE_CONTEXTS = ['post_image', 'reply_image', 'cover', 'avatar', 'image'] as const
@@ -22,7 +23,6 @@ export const ImageSchemas = {
   delete: z.object({ path: z.string().min(1).max(300), context: z.enum(IMAGE_ROUTE_CONTEXTS) }),
 }
 
-const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 function answer<T>(result: MediaServiceResult<T>, values: Record<string, unknown>) {
   if (result.ok) return json(result.body)

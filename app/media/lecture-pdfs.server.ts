@@ -7,6 +7,7 @@ import type { MediaServiceResult } from './media-service.server.ts'
 import { filesService } from './files-service.server.ts'
 import { mediaOrigins } from './origins.server.ts'
 import { isTenantObjectKey } from './policy.ts'
+import { noStoreJson as json } from '#app/utils/responses.server.ts'
 
 const path = z.string().min(1).max(300)
 const StepSchema = z.discriminatedUnion('step', [
@@ -17,7 +18,6 @@ const StepSchema = z.discriminatedUnion('step', [
 
 export type UploadedLecturePdf = { file: { key: string; filename: string; size: number } }
 
-const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 function failed<T>(result: Extract<MediaServiceResult<T>, { ok: false }>) {
   const status = result.status >= 400 && result.status < 600 ? result.status : 502

@@ -8,6 +8,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { requireSchool } from '#app/utils/request.server.ts'
 import type { MediaServiceResult } from './media-service.server.ts'
 import { videosService } from './videos-service.server.ts'
+import { noStoreJson as json } from '#app/utils/responses.server.ts'
 
 export const GrantSchema = z.object({
   title: z.string().max(200).optional(),
@@ -17,7 +18,6 @@ export const GrantSchema = z.object({
   videoId: z.string().min(1).max(64).optional(),
 })
 
-const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 function answer<T>(result: MediaServiceResult<T>) {
   if (result.ok) return json(result.body)

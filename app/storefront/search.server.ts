@@ -18,4 +18,4 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   }
 }
 
-export const jsonAnswer = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+export { noStoreJson as jsonAnswer } from '#app/utils/responses.server.ts'

@@ -8,3 +8,8 @@ import type { FieldErrors, FormValues } from './validation.ts'
 export function formError(errors: FieldErrors, values: FormValues = {}, status = 400) {
   return data({ errors, values, sent: false }, { status })
 }
+
+/** A JSON answer to a script call; never stored by browsers or caches. */
+export function noStoreJson(body: unknown, status = 200) {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+}

@@ -11,7 +11,8 @@ export function msg(key: string, values?: FieldMessage['values']) {
   return PREFIX + JSON.stringify({ key, values })
 }
 
-function decode(message: string): FieldMessage {
+/** A zod message made by `msg()` back into its translation key (anything else: 'invalid'). */
+export function decodeMessage(message: string): FieldMessage {
   if (message.startsWith(PREFIX)) {
     try {
       return JSON.parse(message.slice(PREFIX.length)) as FieldMessage
@@ -100,7 +101,7 @@ export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown): Pa
   const values = echoValues(input)
   for (const issue of result.error.issues) {
     const field = issue.path.length ? String(issue.path[0]) : 'form'
-    if (!errors[field]) errors[field] = decode(issue.message)
+    if (!errors[field]) errors[field] = decodeMessage(issue.message)
   }
   return { ok: false, errors, values }
 }

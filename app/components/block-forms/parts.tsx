@@ -8,7 +8,7 @@ import { cx } from '#app/components/ui.tsx'
 import { imageUrl } from '#app/storefront/block-context.ts'
 import type { ImageRef } from '#app/storefront/blocks.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
-import type { FieldErrors, FieldMessage } from '#app/utils/validation.ts'
+import { decodeMessage, type FieldErrors, type FieldMessage } from '#app/utils/validation.ts'
 
 /** Field errors keyed by the dotted path of the props ('fields.0.name'); 'form' for the whole block. */
 export type BlockErrors = FieldErrors
@@ -27,24 +27,12 @@ export type FormProps<P> = {
   options: EditorOptions
 }
 
-const PREFIX = 'i18n:'
-function decode(message: string): FieldMessage {
-  if (message.startsWith(PREFIX)) {
-    try {
-      return JSON.parse(message.slice(PREFIX.length)) as FieldMessage
-    } catch {
-      /* not one of ours */
-    }
-  }
-  return { key: 'validation.invalid' }
-}
-
 /** zod issues of a block's props → the first message per path, as translation keys. */
 export function issuesToErrors(issues: ZodIssue[]): BlockErrors {
   const out: BlockErrors = {}
   for (const issue of issues) {
     const path = issue.path.length ? issue.path.join('.') : 'form'
-    if (!out[path]) out[path] = decode(issue.message)
+    if (!out[path]) out[path] = decodeMessage(issue.message)
   }
   return out
 }
