@@ -13,6 +13,10 @@ const LINKS = [
   { to: '/home/subpages', key: 'instructor.nav.subpages' },
   { to: '/home/videos', key: 'instructor.nav.videos' },
   { to: '/home/files', key: 'instructor.nav.files' },
+  { to: '/home/comments', key: 'instructor.nav.comments' },
+  { to: '/home/reviews', key: 'instructor.nav.reviews' },
+  { to: '/home/surveys', key: 'instructor.nav.surveys' },
+  { to: '/home/notifications', key: 'instructor.nav.notifications' },
   { to: '/home/settings/page', key: 'instructor.nav.page' },
   { to: '/home/settings/domain', key: 'instructor.nav.domain' },
 ] as const

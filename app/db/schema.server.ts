@@ -7,6 +7,8 @@ import { VIDEO_STATES } from '../media/bunny.server.ts'
 import { BLOCK_TYPES } from '../storefront/block-types.ts'
 
 export const REVIEW_STATUSES = ['pending', 'approved', 'disapproved'] as const
+export const LOGIN_VERIFICATION_MODES = ['off', 'email', 'phone'] as const
+export type LoginVerificationMode = (typeof LOGIN_VERIFICATION_MODES)[number]
 
 /** Every tenant-owned row: tenant_id NOT NULL, removed with its school. */
 const tenantIdColumn = () =>
@@ -43,6 +45,8 @@ export const tenants = sqliteTable(
     notificationPrefs: text('notification_prefs').notNull().default('{}'),
     /** Bumped by every creator edit (server.ts): part of the public page cache key, so an edit invalidates the school's cached pages. */
     contentVersion: integer('content_version').notNull().default(0),
+    /** Login verification (seed 000 §2 "session verification"): off, or a code by email or by SMS to the phone. */
+    loginVerification: text('login_verification', { enum: LOGIN_VERIFICATION_MODES }).notNull().default('off'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -164,6 +168,8 @@ export const sessions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastVerifiedAt: integer('last_verified_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    /** When this session passed login verification (a code by email or SMS); null = not yet. */
+    loginVerifiedAt: integer('login_verified_at'),
   },
   (t) => [index('sessions_tenant_user_idx').on(t.tenantId, t.userId)],
 )
@@ -287,6 +293,8 @@ export const products = sqliteTable(
     seoDescription: text('seo_description').notNull().default(''),
     /** Course settings take priority over lecture settings (seed 001 §4). */
     commentsEnabled: integer('comments_enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Free courses or free-to-watch lectures may require login (seed 001 §6). */
+    freeRequiresLogin: integer('free_requires_login', { mode: 'boolean' }).notNull().default(false),
     /** Membership: period in months (-1 lifetime, 1, 3, 6, 12); grants all products or the chosen ones. */
     membershipPeriod: integer('membership_period'),
     membershipGrantsAll: integer('membership_grants_all', { mode: 'boolean' }).notNull().default(false),
@@ -475,6 +483,10 @@ export const lectures = sqliteTable(
     freeToWatch: integer('free_to_watch', { mode: 'boolean' }).notNull().default(false),
     published: integer('published', { mode: 'boolean' }).notNull().default(false),
     commentsEnabled: integer('comments_enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Drip: opens this many days after the student's enrolment (null = at once) … */
+    dripDays: integer('drip_days'),
+    /** … or on this date (ms, null = no date). Both set: the later of the two. */
+    dripAt: integer('drip_at'),
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
@@ -594,12 +606,193 @@ export const reviews = sqliteTable(
     rating: integer('rating').notNull(),
     body: text('body').notNull().default(''),
     status: text('status', { enum: REVIEW_STATUSES }).notNull().default('pending'),
+    /** Set when the owner converted a comment into this review (scores 10/5/1); one review per comment. */
+    sourceCommentId: text('source_comment_id'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('reviews_product_user_unique').on(t.productId, t.userId),
+    uniqueIndex('reviews_source_comment_unique').on(t.tenantId, t.sourceCommentId),
     index('reviews_tenant_product_idx').on(t.tenantId, t.productId, t.status, t.createdAt),
   ],
+)
+
+/** A student's state in one lecture: watch position, notes, star, completion (POST /lecture/{id}/…). */
+export const lectureProgress = sqliteTable(
+  'lecture_progress',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** Last reported playback position and the furthest point watched (seconds). */
+    positionSeconds: integer('position_seconds').notNull().default(0),
+    watchedSeconds: integer('watched_seconds').notNull().default(0),
+    note: text('note').notNull().default(''),
+    starred: integer('starred', { mode: 'boolean' }).notNull().default(false),
+    completedAt: integer('completed_at'),
+    /** Last time the student opened or played it ("continue where you left off"). */
+    lastViewedAt: integer('last_viewed_at').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('lecture_progress_unique').on(t.tenantId, t.userId, t.lectureId), index('lecture_progress_user_idx').on(t.tenantId, t.userId, t.productId, t.lastViewedAt)],
+)
+
+export const COMMENTABLE_TYPES = ['lecture', 'community_post'] as const
+export type CommentableType = (typeof COMMENTABLE_TYPES)[number]
+
+/** A comment under a lecture (or, later, a community post). Video comments carry a Bunny video. */
+export const comments = sqliteTable(
+  'comments',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    commentableType: text('commentable_type', { enum: COMMENTABLE_TYPES }).notNull(),
+    commentableId: text('commentable_id').notNull(),
+    /** The course of a lecture comment (moderation feed filter, review conversion); null otherwise. */
+    productId: text('product_id').references(() => products.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Name shown; kept when the account goes. */
+    authorName: text('author_name').notNull(),
+    byAdmin: integer('by_admin', { mode: 'boolean' }).notNull().default(false),
+    body: text('body').notNull(),
+    videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    repliesCount: integer('replies_count').notNull().default(0),
+    upVotesCount: integer('up_votes_count').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('comments_commentable_idx').on(t.tenantId, t.commentableType, t.commentableId, t.createdAt), index('comments_tenant_created_idx').on(t.tenantId, t.createdAt)],
+)
+
+export const replies = sqliteTable(
+  'replies',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    commentId: text('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    byAdmin: integer('by_admin', { mode: 'boolean' }).notNull().default(false),
+    body: text('body').notNull(),
+    /** media key of an image attached by an admin (png, gif, jpeg). */
+    imagePath: text('image_path'),
+    upVotesCount: integer('up_votes_count').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('replies_comment_idx').on(t.tenantId, t.commentId, t.createdAt)],
+)
+
+export const VOTABLE_TYPES = ['comment', 'reply'] as const
+export type VotableType = (typeof VOTABLE_TYPES)[number]
+
+/** One vote per user and item: 1 up, -1 down (a removed vote deletes the row). */
+export const votes = sqliteTable(
+  'votes',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    votableType: text('votable_type', { enum: VOTABLE_TYPES }).notNull(),
+    votableId: text('votable_id').notNull(),
+    value: integer('value').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('votes_unique').on(t.tenantId, t.userId, t.votableType, t.votableId), index('votes_votable_idx').on(t.tenantId, t.votableType, t.votableId)],
+)
+
+/** Satisfaction / site survey (seed 000 §3 "Survey"): markdown description and questions (JSON). */
+export const surveys = sqliteTable(
+  'surveys',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** JSON array of form questions (seed 000 §3 "Form question"). */
+    questions: text('questions').notNull().default('[]'),
+    active: integer('active', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('surveys_tenant_idx').on(t.tenantId, t.active, t.createdAt)],
+)
+
+export const surveyResponses = sqliteTable(
+  'survey_responses',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    surveyId: text('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** JSON object keyed by each question's title in kebab case. */
+    response: text('response').notNull(),
+    respondedAt: integer('responded_at').notNull(),
+  },
+  (t) => [uniqueIndex('survey_responses_unique').on(t.tenantId, t.surveyId, t.userId), index('survey_responses_survey_idx').on(t.tenantId, t.surveyId, t.respondedAt)],
+)
+
+export const VERIFICATION_CHANNELS = ['email', 'phone'] as const
+
+/** Login verification codes: only a SHA-256 of the code is stored; limited attempts; short expiry. */
+export const verificationCodes = sqliteTable(
+  'verification_codes',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: VERIFICATION_CHANNELS }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: integer('sent_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    consumedAt: integer('consumed_at'),
+  },
+  (t) => [index('verification_codes_session_idx').on(t.tenantId, t.sessionId, t.sentAt)],
+)
+
+export const NOTIFICATION_KINDS = ['comment', 'reply', 'review'] as const
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
+
+/** In-app notifications for a school's owners and admins (one row per recipient). */
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    /** The comment, reply or review it is about. */
+    subjectId: text('subject_id').notNull(),
+    /** Who did it and a short excerpt (plain text, snapshot). */
+    actorName: text('actor_name').notNull().default(''),
+    excerpt: text('excerpt').notNull().default(''),
+    /** Path inside the school to open it. */
+    link: text('link').notNull().default(''),
+    readAt: integer('read_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('notifications_user_idx').on(t.tenantId, t.userId, t.createdAt)],
 )
 
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
@@ -633,4 +826,12 @@ export type Lead = typeof leads.$inferSelect
 export type Subpage = typeof subpages.$inferSelect
 export type Block = typeof blocks.$inferSelect
 export type Review = typeof reviews.$inferSelect
+export type LectureProgress = typeof lectureProgress.$inferSelect
+export type Comment = typeof comments.$inferSelect
+export type Reply = typeof replies.$inferSelect
+export type Vote = typeof votes.$inferSelect
+export type Survey = typeof surveys.$inferSelect
+export type SurveyResponse = typeof surveyResponses.$inferSelect
+export type VerificationCode = typeof verificationCodes.$inferSelect
+export type Notification = typeof notifications.$inferSelect
 

@@ -9,7 +9,7 @@ import { newId } from '#app/utils/ids.server.ts'
 import { getProductFile } from './product-file.server.ts'
 
 /** SQL condition of access that holds at `now`. */
-const activeAt = (now: number) =>
+export const activeAccessAt = (now: number) =>
   and(isNull(productAccess.revokedAt), lte(productAccess.startsAt, now), or(isNull(productAccess.expiresAt), gt(productAccess.expiresAt, now)))
 
 export type AccessStatus = 'active' | 'revoked' | 'expired' | 'scheduled'
@@ -25,7 +25,7 @@ export async function hasProductAccess(db: Db, tenantId: string, userId: string,
   const rows = await db
     .select({ id: productAccess.id })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.productId, productId), eq(productAccess.userId, userId), activeAt(now)))
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.productId, productId), eq(productAccess.userId, userId), activeAccessAt(now)))
     .limit(1)
   return rows.length > 0
 }
@@ -77,7 +77,7 @@ export async function grantProductAccess(db: Db, tenantId: string, grant: Access
         eq(productAccess.tenantId, tenantId),
         eq(productAccess.productId, grant.productId),
         eq(productAccess.userId, grant.userId),
-        sql`not (${activeAt(now)})`,
+        sql`not (${activeAccessAt(now)})`,
       ),
     )
     .returning({ id: productAccess.id })
@@ -138,7 +138,7 @@ export async function listUserProducts(db: Db, tenantId: string, userId: string,
     .select({ product: products })
     .from(productAccess)
     .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId), activeAt(now), kind ? eq(products.kind, kind) : undefined))
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId), activeAccessAt(now), kind ? eq(products.kind, kind) : undefined))
     .orderBy(asc(products.title))
   return rows.map((r) => r.product)
 }
@@ -148,7 +148,7 @@ export async function countActiveAccessByProduct(db: Db, tenantId: string, now =
   const rows = await db
     .select({ productId: productAccess.productId, count: sql<number>`count(*)` })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), activeAt(now)))
+    .where(and(eq(productAccess.tenantId, tenantId), activeAccessAt(now)))
     .groupBy(productAccess.productId)
   return new Map(rows.map((r) => [r.productId, r.count]))
 }

@@ -124,6 +124,9 @@ export type LectureInput = {
   freeToWatch?: boolean
   published?: boolean
   commentsEnabled?: boolean
+  /** Drip: days after enrolment and/or a date (ms); null = none. */
+  dripDays?: number | null
+  dripAt?: number | null
 }
 
 /** A problem the form shows next to a field (translation key). */
@@ -177,6 +180,8 @@ function lectureFields(input: LectureInput) {
     freeToWatch: input.freeToWatch ?? false,
     published: input.published ?? false,
     commentsEnabled: input.commentsEnabled ?? true,
+    dripDays: input.dripDays ?? null,
+    dripAt: input.dripAt ?? null,
   }
 }
 

@@ -5,6 +5,7 @@ import { and, count, desc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { products, reviews, type Review } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import type { MyReview } from '#app/storefront/review-types.ts'
 
 export const REVIEW_RATINGS = [10, 5, 0] as const
 export type ReviewRating = (typeof REVIEW_RATINGS)[number]
@@ -38,4 +39,14 @@ export async function listApprovedReviews(db: Db, tenantId: string, productId: s
     db.select({ total: count() }).from(reviews).where(where),
   ])
   return { reviews: rows, total, page, pageCount: Math.max(1, Math.ceil(total / length)) }
+}
+
+/** The student's own review of a product, or null. */
+export async function getMyReview(db: Db, tenantId: string, productId: string, userId: string): Promise<MyReview | null> {
+  const [row] = await db
+    .select({ rating: reviews.rating, body: reviews.body, status: reviews.status })
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.productId, productId), eq(reviews.userId, userId)))
+    .limit(1)
+  return row ?? null
 }

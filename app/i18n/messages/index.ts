@@ -20,10 +20,15 @@ import { blocks } from './blocks.ts'
 import { storefront } from './storefront.ts'
 import { subpages } from './subpages.ts'
 import { widgets } from './widgets.ts'
+import { player } from './player.ts'
+import { comments } from './comments.ts'
+import { engagement } from './engagement.ts'
+import { verification } from './verification.ts'
+import { panel } from './panel.ts'
 
 export const messages = {
-  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en },
-  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl },
+  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en, ...player.en, ...comments.en, ...engagement.en, ...verification.en, ...panel.en },
+  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl, ...player.pl, ...comments.pl, ...engagement.pl, ...verification.pl, ...panel.pl },
 }
 
 export type MessageKey = keyof typeof messages.en

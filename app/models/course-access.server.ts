@@ -1,0 +1,45 @@
+// May this viewer use this course (lectures, comments, video tokens, PDFs)? Staff of the school
+// always may. A student may while an access row holds (not revoked, started, not expired) on the
+// course itself, on a bundle or membership that links to it (also a membership holding a bundle
+// that holds it), or on a membership that grants every product. Every function takes the tenant.
+import { and, eq, inArray, min, or, sql } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { productAccess, productLinks, products, type UserRole } from '#app/db/schema.server.ts'
+import { activeAccessAt } from './access.server.ts'
+
+export type CourseViewer = { id: string; role: UserRole } | null
+
+export type CourseAccess = {
+  allowed: boolean
+  /** Owner or admin of the school: sees everything, drafts included, needs no row. */
+  staff: boolean
+  /** The earliest start of the access rows that hold now (drip counts days from it); null for staff or no access. */
+  enrolledAt: number | null
+}
+
+export const isStaffRole = (role: UserRole | undefined | null) => role === 'owner' || role === 'admin'
+
+/** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership). */
+function openingProducts(db: Db, tenantId: string, productId: string) {
+  const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(and(eq(productLinks.tenantId, tenantId), eq(productLinks.productId, productId)))
+  const grandParents = db
+    .select({ id: productLinks.parentId })
+    .from(productLinks)
+    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.productId, parents)))
+  const allAccess = db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.kind, 'membership'), eq(products.membershipGrantsAll, true)))
+  return or(eq(productAccess.productId, productId), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess))
+}
+
+export async function getCourseAccess(db: Db, tenantId: string, productId: string, viewer: CourseViewer, now = Date.now()): Promise<CourseAccess> {
+  if (!viewer) return { allowed: false, staff: false, enrolledAt: null }
+  if (isStaffRole(viewer.role)) return { allowed: true, staff: true, enrolledAt: null }
+  const [row] = await db
+    .select({ enrolledAt: min(productAccess.startsAt), rows: sql<number>`count(*)` })
+    .from(productAccess)
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, viewer.id), activeAccessAt(now), openingProducts(db, tenantId, productId)))
+  const allowed = (row?.rows ?? 0) > 0
+  return { allowed, staff: false, enrolledAt: allowed ? (row?.enrolledAt ?? null) : null }
+}
