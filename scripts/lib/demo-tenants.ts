@@ -12,11 +12,26 @@ const UserSchema = z.object({
   email: z.string().email(),
   password: z.string().min(6),
 })
+/** Lecture components as app/models/course-content.server.ts stores them (files need storage objects, so text and quiz only). */
+const ComponentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), body: z.string().min(1) }),
+  z.object({ kind: z.literal('quiz'), question: z.string().min(1), answers: z.array(z.object({ text: z.string().min(1), correct: z.boolean() })).min(2), hint: z.string().default('') }),
+])
+const CommentSchema = z.object({
+  author: z.string().email(),
+  body: z.string().min(2).max(1200),
+  daysAgo: z.number().int().nonnegative().default(0),
+  replies: z.array(z.object({ author: z.string().email(), body: z.string().min(2).max(1200) })).default([]),
+})
 const LectureSchema = z.object({
   title: z.string().min(1).max(120),
   body: z.string().default(''),
   freeToWatch: z.boolean().default(false),
   runTimeSeconds: z.number().int().nonnegative().default(0),
+  /** Drip: opens this many days after enrolment. */
+  dripDays: z.number().int().positive().optional(),
+  components: z.array(ComponentSchema).default([]),
+  comments: z.array(CommentSchema).default([]),
 })
 const SectionSchema = z.object({ title: z.string().min(1).max(120), lectures: z.array(LectureSchema).default([]) })
 /** Demo catalogue (issue 5): text lectures only (videos and files need storage objects). */
@@ -74,6 +89,10 @@ export const DemoTenantSchema = z.object({
   articles: z.array(ArticleSchema).default([]),
   subpages: z.array(SubpageSchema).default([]),
   reviews: z.array(ReviewSchema).default([]),
+  /** The school's site survey (active), questions as seed 000 §3 "Form question". */
+  survey: z
+    .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
+    .optional(),
 })
 export const OperatorsSchema = z.array(UserSchema.omit({ role: true }))
 
@@ -128,6 +147,13 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   return sql.join('\n')
 }
 
+/** A demo comment's author: one of the school's users, by email. */
+function demoAuthor(t: DemoTenant, email: string) {
+  const user = t.users.find((u) => u.email === email)
+  if (!user) throw new Error(`${t.slug}: comment by ${email}, who is not a user of the school`)
+  return { id: stableId('user', t.slug, email), name: user.name, admin: user.role !== 'student' }
+}
+
 /** Products, prices, sections, lectures and manual access of a demo school, upserted by stable ids. */
 function catalogueSql(t: DemoTenant, tenantId: string, now: number) {
   const sql: string[] = []
@@ -179,9 +205,28 @@ function catalogueSql(t: DemoTenant, tenantId: string, now: number) {
       sql.push(`INSERT INTO sections (id, tenant_id, product_id, title, position, created_at, updated_at) VALUES (${[sectionId, tenantId, id, section.title, si, now, now].map(q).join(', ')})
   ON CONFLICT(id) DO UPDATE SET title = excluded.title, position = excluded.position, updated_at = excluded.updated_at;`)
       section.lectures.forEach((lecture, li) => {
-        const values = [stableId('lecture', t.slug, p.slug, String(si), String(li)), tenantId, id, sectionId, lecture.title, 'text', lecture.body, lecture.runTimeSeconds, lecture.freeToWatch ? 1 : 0, 1, li, now, now]
-        sql.push(`INSERT INTO lectures (id, tenant_id, product_id, section_id, title, kind, body, run_time_seconds, free_to_watch, published, position, created_at, updated_at) VALUES (${values.map(q).join(', ')})
-  ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body, run_time_seconds = excluded.run_time_seconds, free_to_watch = excluded.free_to_watch, position = excluded.position, updated_at = excluded.updated_at;`)
+        const lectureId = stableId('lecture', t.slug, p.slug, String(si), String(li))
+        const values = [lectureId, tenantId, id, sectionId, lecture.title, 'text', lecture.body, lecture.runTimeSeconds, lecture.freeToWatch ? 1 : 0, 1, lecture.dripDays ?? null, li, now, now]
+        sql.push(`INSERT INTO lectures (id, tenant_id, product_id, section_id, title, kind, body, run_time_seconds, free_to_watch, published, drip_days, position, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body, run_time_seconds = excluded.run_time_seconds, free_to_watch = excluded.free_to_watch, drip_days = excluded.drip_days, position = excluded.position, updated_at = excluded.updated_at;`)
+        lecture.components.forEach((component, ci) => {
+          const { kind, ...data } = component
+          const values = [stableId('component', lectureId, String(ci)), tenantId, lectureId, kind, JSON.stringify(data), ci, now, now]
+          sql.push(`INSERT INTO lecture_components (id, tenant_id, lecture_id, kind, data, position, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, data = excluded.data, position = excluded.position, updated_at = excluded.updated_at;`)
+        })
+        lecture.comments.forEach((comment, ci) => {
+          const commentId = stableId('comment', lectureId, String(ci))
+          const author = demoAuthor(t, comment.author)
+          const at = now - comment.daysAgo * day - (lecture.comments.length - ci) * 60_000
+          const values = [commentId, tenantId, 'lecture', lectureId, id, author.id, author.name, author.admin ? 1 : 0, comment.body, comment.replies.length, at, at]
+          sql.push(`INSERT OR IGNORE INTO comments (id, tenant_id, commentable_type, commentable_id, product_id, user_id, author_name, by_admin, body, replies_count, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
+          comment.replies.forEach((reply, ri) => {
+            const replier = demoAuthor(t, reply.author)
+            const values = [stableId('reply', commentId, String(ri)), tenantId, commentId, replier.id, replier.name, replier.admin ? 1 : 0, reply.body, at + (ri + 1) * 60_000, at + (ri + 1) * 60_000]
+            sql.push(`INSERT OR IGNORE INTO replies (id, tenant_id, comment_id, user_id, author_name, by_admin, body, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
+          })
+        })
       })
     })
     for (const email of p.access) {
@@ -278,5 +323,10 @@ function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
     sql.push(`INSERT INTO reviews (id, tenant_id, product_id, user_id, first_name, rating, body, status, created_at, updated_at) VALUES (${values.map(q).join(', ')})
   ON CONFLICT(id) DO UPDATE SET first_name = excluded.first_name, rating = excluded.rating, body = excluded.body, status = excluded.status;`)
   })
+  if (t.survey) {
+    const values = [stableId('survey', t.slug), tenantId, t.survey.title, t.survey.description, JSON.stringify(t.survey.questions), 1, now, now]
+    sql.push(`INSERT INTO surveys (id, tenant_id, title, description, questions, active, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, questions = excluded.questions, updated_at = excluded.updated_at;`)
+  }
   return sql
 }
