@@ -28,9 +28,13 @@ export async function verifyPassword(password: string, stored: string) {
   return actual.length === expected.length && timingSafeEqual(actual, expected)
 }
 
-/** A hash of a random password: compared against when the email is unknown, to even out timing. */
-let dummyHash: Promise<string> | undefined
-export function getDummyHash() {
-  dummyHash ??= hashPassword(crypto.randomUUID())
+/**
+ * A hash of a random password: compared against when the email is unknown, to even out timing.
+ * The value is kept, never the pending promise (a promise shared between requests is cancelled
+ * for the others when its request ends first).
+ */
+let dummyHash: string | undefined
+export async function getDummyHash() {
+  dummyHash ??= await hashPassword(crypto.randomUUID())
   return dummyHash
 }

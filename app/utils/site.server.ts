@@ -47,12 +47,13 @@ function summarize(t: Tenant): SchoolTenant {
 }
 
 /**
- * Per-isolate cache in front of D1: at most one query per host per TTL (negative results too),
- * and concurrent requests for a cold host share one in-flight query.
+ * Per-isolate cache in front of D1: one query per host per TTL once warm (negative results too).
+ * Concurrent requests for a cold host each run their own query on purpose: a promise shared
+ * between requests is cancelled for every waiter when the request that created it ends or is
+ * cancelled first (workerd's cross-request promise rule), which hung requests under load.
  */
 export class SiteCache {
   private entries = new Map<string, { value: Resolved; expiresAt: number }>()
-  private inflight = new Map<string, Promise<Resolved>>()
 
   constructor(private now: () => number = Date.now) {}
 
@@ -64,12 +65,7 @@ export class SiteCache {
     const cached = this.entries.get(hostname)
     if (cached && cached.expiresAt > this.now()) return { ...cached.value, hostname }
 
-    let pending = this.inflight.get(hostname)
-    if (!pending) {
-      pending = this.lookup(db, hostname, platform).finally(() => this.inflight.delete(hostname))
-      this.inflight.set(hostname, pending)
-    }
-    const value = await pending
+    const value = await this.lookup(db, hostname, platform)
     return { ...value, hostname }
   }
 
