@@ -25,6 +25,9 @@ export type LectureDefaults = {
   freeToWatch: boolean
   published: boolean
   commentsEnabled: boolean
+  /** Drip (issue 7): days after enrolment and/or a date (ms); absent or null = none. */
+  dripDays?: number | null
+  dripAt?: number | null
   sectionId?: string
 }
 
@@ -172,6 +175,30 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
         </label>
         {!courseCommentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
       </div>
+      <fieldset className="space-y-3 rounded-lg border border-slate-200 p-4" data-drip-fields>
+        <legend className="px-1 text-sm font-semibold text-slate-800">{t('courses.lecture.drip.legend')}</legend>
+        <p className="text-sm text-slate-600">{t('courses.lecture.drip.hint')}</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field
+            label={t('courses.lecture.field.drip_days')}
+            name="dripDays"
+            type="number"
+            min={0}
+            max={3650}
+            inputMode="numeric"
+            defaultValue={v('dripDays', defaults.dripDays ? String(defaults.dripDays) : '')}
+            error={errors.dripDays}
+          />
+          <Field
+            label={t('courses.lecture.field.drip_at')}
+            name="dripAt"
+            type="date"
+            defaultValue={v('dripAt', defaults.dripAt ? new Date(defaults.dripAt).toISOString().slice(0, 10) : '')}
+            hint={t('courses.lecture.drip.date_hint')}
+            error={errors.dripAt}
+          />
+        </div>
+      </fieldset>
       <Button type="submit" disabled={busy}>
         {submitLabel}
       </Button>

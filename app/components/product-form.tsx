@@ -155,6 +155,7 @@ const RestSchema = z.object({
   seoTitle: optionalText(SEO_TITLE_MAX),
   seoDescription: optionalText(SEO_DESCRIPTION_MAX),
   commentsEnabled: checkbox,
+  freeRequiresLogin: checkbox,
   membershipPeriod: z.string().optional(),
   membershipGrantsAll: checkbox,
   links: z.array(z.string().max(64)).max(500).optional(),
@@ -232,6 +233,7 @@ export function productSchema(kind: ProductKind) {
       seoTitle: d.seoTitle,
       seoDescription: d.seoDescription,
       commentsEnabled: kind === 'course' ? d.commentsEnabled : true,
+      freeRequiresLogin: kind === 'course' ? d.freeRequiresLogin : false,
       membershipPeriod: null as number | null,
       membershipGrantsAll: false,
       eventStartsAt: null as number | null,
@@ -322,6 +324,7 @@ export function productFormValues(product: Product, prices: Array<{ name: string
     seoTitle: product.seoTitle,
     seoDescription: product.seoDescription,
     commentsEnabled: on(product.commentsEnabled),
+    freeRequiresLogin: on(product.freeRequiresLogin),
     membershipPeriod: product.membershipPeriod === null ? '' : String(product.membershipPeriod),
     membershipGrantsAll: on(product.membershipGrantsAll),
     links: links.join(','),
@@ -494,6 +497,7 @@ export function ProductKindSection({ kind, values, errors, candidates, defaultTi
     return (
       <Section title={t('products.section.kind.course')} id="kind">
         <Checkbox name="commentsEnabled" label={t('products.field.comments_enabled')} hint={t('products.field.comments_enabled_hint')} checked={values.commentsEnabled === 'on'} />
+        <Checkbox name="freeRequiresLogin" label={t('products.field.free_requires_login')} hint={t('products.field.free_requires_login_hint')} checked={values.freeRequiresLogin === 'on'} />
       </Section>
     )
   }

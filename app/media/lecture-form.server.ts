@@ -16,6 +16,17 @@ const DESCRIPTION_MAX = 5000
 const BODY_MAX = 100_000
 /** Our choice: a lecture runs at most 24 hours. */
 const RUN_TIME_MAX = 24 * 60 * 60
+/** Our choice: a drip of at most ten years. */
+export const DRIP_DAYS_MAX = 3650
+
+/** 'YYYY-MM-DD' → ms at 00:00 UTC; null when it is not a real date between 2000 and 2200. */
+export function parseIsoDate(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return null
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value || Number(m[1]) < 2000 || Number(m[1]) > 2200) return null
+  return ms
+}
 
 type Params = Record<string, string | undefined>
 
@@ -123,6 +134,33 @@ export const LectureSchema = z
     freeToWatch: checkbox,
     published: checkbox,
     commentsEnabled: checkbox,
+    /** Drip: opens N days after the student's enrolment ('' = at once) … */
+    dripDays: z
+      .string()
+      .optional()
+      .transform((s, ctx) => {
+        const v = (s ?? '').trim()
+        if (!v) return null
+        if (!/^\d{1,4}$/.test(v) || Number(v) > DRIP_DAYS_MAX) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: msg('courses.lecture.drip_days_invalid', { max: DRIP_DAYS_MAX }) })
+          return z.NEVER
+        }
+        return Number(v) === 0 ? null : Number(v)
+      }),
+    /** … and/or on a date (YYYY-MM-DD, 00:00 UTC). */
+    dripAt: z
+      .string()
+      .optional()
+      .transform((s, ctx) => {
+        const v = (s ?? '').trim()
+        if (!v) return null
+        const ms = parseIsoDate(v)
+        if (ms === null) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: msg('courses.lecture.drip_at_invalid') })
+          return z.NEVER
+        }
+        return ms
+      }),
     /** The lecture edit form may move it to another section of the course. */
     sectionId: optionalId,
   })
@@ -139,6 +177,8 @@ export const LectureSchema = z
       freeToWatch: v.freeToWatch,
       published: v.published,
       commentsEnabled: v.commentsEnabled,
+      dripDays: v.dripDays,
+      dripAt: v.dripAt,
       sectionId: v.sectionId,
     }),
   )
@@ -201,6 +241,8 @@ export function echoLecture(input: LectureInput & { sectionId?: string | null })
     else if (v === true) out[k] = 'on'
   }
   out.runTime = input.runTimeSeconds ? String(input.runTimeSeconds) : ''
+  out.dripDays = input.dripDays ? String(input.dripDays) : ''
+  out.dripAt = input.dripAt ? new Date(input.dripAt).toISOString().slice(0, 10) : ''
   return out
 }
 

@@ -3,7 +3,9 @@
 // on the tenant row; every function takes the tenant explicitly. Images are media.server.ts'.
 import { eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { tenants } from '#app/db/schema.server.ts'
+import { LOGIN_VERIFICATION_MODES, tenants, type LoginVerificationMode } from '#app/db/schema.server.ts'
+
+export { LOGIN_VERIFICATION_MODES, type LoginVerificationMode }
 
 /** Looks the storefront issue offers; stored only, the storefront reads it. */
 export const PAGE_TEMPLATES = ['classic', 'minimal', 'bold'] as const
@@ -64,8 +66,11 @@ export async function getPageSettings(db: Db, tenantId: string): Promise<PageSet
   return { ...rest, template: toTemplate(template), notifications: parseNotificationPrefs(notificationPrefs) }
 }
 
-/** Saves the given fields (absent ones stay). Answers false when the school does not exist. */
-export async function updatePageSettings(db: Db, tenantId: string, fields: Partial<PageSettings>, now = Date.now()) {
+/**
+ * Saves the given fields (absent ones stay). Answers false when the school does not exist.
+ * `loginVerification` (ADR 017) is read with getLoginVerificationMode (verification.server.ts).
+ */
+export async function updatePageSettings(db: Db, tenantId: string, fields: Partial<PageSettings> & { loginVerification?: LoginVerificationMode }, now = Date.now()) {
   const { notifications, ...rest } = fields
   const set: Partial<typeof tenants.$inferInsert> = { ...rest, updatedAt: now }
   if (notifications) set.notificationPrefs = JSON.stringify(notifications)

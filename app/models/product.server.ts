@@ -32,6 +32,8 @@ export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
   'api', 'assets', 'auth', 'blog', 'build', 'cart', 'checkout', 'courses', 'dev', 'favicon', 'files', 'forgot-password',
   'home', 'invitation', 'json', 'lead', 'login', 'logout', 'media', 'operator', 'p', 'panel', 'register',
   'reset-password', 'robots', 'search', 'set-language', 'signup', 'sitemap', 'static', 'watch',
+  // Issue 7: lecture calls, comments, replies, votes, surveys, login verification.
+  'lecture', 'comment', 'comments', 'replies', 'reply', 'vote', 'survey', 'verify', 'notifications',
 ])
 
 export function isReservedProductSlug(slug: string) {
@@ -73,6 +75,7 @@ export type ProductFields = Partial<
     | 'seoTitle'
     | 'seoDescription'
     | 'commentsEnabled'
+    | 'freeRequiresLogin'
     | 'membershipPeriod'
     | 'membershipGrantsAll'
     | 'eventStartsAt'

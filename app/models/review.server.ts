@@ -1,9 +1,9 @@
 // Reviews of a product (seed 000 §3 "Review"): rating 10 recommended, 5 neutral, 0 not
 // recommended; only approved ones reach the storefront. Written by students in the student-area
 // issue; the storefront lists them here. Every function takes the tenant explicitly.
-import { and, count, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { products, reviews, type Review } from '#app/db/schema.server.ts'
+import { products, REVIEW_STATUSES, reviews, type Review } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import type { MyReview } from '#app/storefront/review-types.ts'
 
@@ -49,4 +49,75 @@ export async function getMyReview(db: Db, tenantId: string, productId: string, u
     .where(and(eq(reviews.tenantId, tenantId), eq(reviews.productId, productId), eq(reviews.userId, userId)))
     .limit(1)
   return row ?? null
+}
+
+export const REVIEW_BODY_MAX = 2000
+export const MODERATION_PER_PAGE = 25
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number]
+
+/** The first word of a display name: what a review shows as its author. */
+export function firstNameOf(name: string) {
+  return name.trim().split(/\s+/)[0]?.slice(0, 60) ?? ''
+}
+
+/** A published course of this school by its slug (what a student may review), or null. */
+export async function getReviewableCourse(db: Db, tenantId: string, slug: string) {
+  const [row] = await db
+    .select({ id: products.id, title: products.title, slug: products.slug })
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug), eq(products.kind, 'course'), eq(products.published, true)))
+    .limit(1)
+  return row ?? null
+}
+
+/** Reviews for the owner's moderation list: newest first, optional status and product filters. */
+export async function listReviewsForModeration(db: Db, tenantId: string, { status, productId, page = 1 }: { status?: ReviewStatus | null; productId?: string | null; page?: number }) {
+  const conditions: SQL[] = [eq(reviews.tenantId, tenantId)]
+  if (status) conditions.push(eq(reviews.status, status))
+  if (productId) conditions.push(eq(reviews.productId, productId))
+  const where = and(...conditions)
+  const current = Math.max(1, page)
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select({
+        id: reviews.id,
+        rating: reviews.rating,
+        body: reviews.body,
+        firstName: reviews.firstName,
+        status: reviews.status,
+        sourceCommentId: reviews.sourceCommentId,
+        createdAt: reviews.createdAt,
+        productId: reviews.productId,
+        title: products.title,
+        slug: products.slug,
+      })
+      .from(reviews)
+      .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.tenantId, tenantId)))
+      .where(where)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(MODERATION_PER_PAGE)
+      .offset((current - 1) * MODERATION_PER_PAGE),
+    db.select({ total: count() }).from(reviews).where(where),
+  ])
+  return { reviews: rows, total, page: current, pageCount: Math.max(1, Math.ceil(total / MODERATION_PER_PAGE)) }
+}
+
+/** Products of the school that have reviews (the moderation filter). */
+export async function listReviewedProducts(db: Db, tenantId: string) {
+  return db
+    .selectDistinct({ id: products.id, title: products.title })
+    .from(reviews)
+    .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.tenantId, tenantId)))
+    .where(eq(reviews.tenantId, tenantId))
+    .orderBy(products.title)
+}
+
+/** Approve or disapprove (seed 001 §4). false when the review is not this school's. */
+export async function setReviewStatus(db: Db, tenantId: string, reviewId: string, status: Exclude<ReviewStatus, 'pending'>, now = Date.now()) {
+  const rows = await db
+    .update(reviews)
+    .set({ status, updatedAt: now })
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.id, reviewId)))
+    .returning({ id: reviews.id })
+  return rows.length > 0
 }

@@ -2,7 +2,8 @@
 // is one D1 round trip: every independent query goes into one db.batch, and the queries that
 // depend on a product (prices, price history, the viewer's access, curriculum) join the product
 // by the same condition instead of waiting for its id. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, gt, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
 import {
   articles,
@@ -67,7 +68,38 @@ export function promoStartedAt(product: PromoProduct, history: Array<Omit<Histor
 const accessActiveAt = (now: number) =>
   and(isNull(productAccess.revokedAt), lte(productAccess.startsAt, now), or(isNull(productAccess.expiresAt), gt(productAccess.expiresAt, now)))
 
-const productJoin = (tenantId: string, column: typeof productPrices.productId | typeof productPriceHistory.productId | typeof productAccess.productId) =>
+const parentLinks = alias(productLinks, 'parent_links')
+const grandParentLinks = alias(productLinks, 'grand_parent_links')
+const allAccessMemberships = alias(products, 'all_access_memberships')
+
+/** Correlated on the outer `products` row: an active access row of the user that opens it. */
+function openingAccess(db: Db, tenantId: string, userId: string, now: number) {
+  const parents = db
+    .select({ id: parentLinks.parentId })
+    .from(parentLinks)
+    .where(and(eq(parentLinks.tenantId, tenantId), eq(parentLinks.productId, products.id)))
+  const grandParents = db
+    .select({ id: grandParentLinks.parentId })
+    .from(grandParentLinks)
+    .where(and(eq(grandParentLinks.tenantId, tenantId), inArray(grandParentLinks.productId, parents)))
+  const allAccess = db
+    .select({ id: allAccessMemberships.id })
+    .from(allAccessMemberships)
+    .where(and(eq(allAccessMemberships.tenantId, tenantId), eq(allAccessMemberships.kind, 'membership'), eq(allAccessMemberships.membershipGrantsAll, true)))
+  return db
+    .select({ one: sql`1` })
+    .from(productAccess)
+    .where(
+      and(
+        eq(productAccess.tenantId, tenantId),
+        eq(productAccess.userId, userId),
+        accessActiveAt(now),
+        or(eq(productAccess.productId, products.id), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess)),
+      ),
+    )
+}
+
+const productJoin = (tenantId: string, column: typeof productPrices.productId | typeof productPriceHistory.productId) =>
   and(eq(products.id, column), eq(products.tenantId, tenantId))
 
 /**
@@ -89,11 +121,12 @@ function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { 
       .from(productPriceHistory)
       .innerJoin(products, productJoin(tenantId, productPriceHistory.productId))
       .where(and(eq(productPriceHistory.tenantId, tenantId), base, lte(productPriceHistory.recordedAt, opts.now))),
+    // The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
+    // membership linking it (also a membership holding such a bundle), or on an all-products membership.
     db
-      .select({ productId: productAccess.productId })
-      .from(productAccess)
-      .innerJoin(products, productJoin(tenantId, productAccess.productId))
-      .where(and(eq(productAccess.tenantId, tenantId), base, eq(productAccess.userId, opts.viewer?.id ?? ''), accessActiveAt(opts.now))),
+      .select({ productId: products.id })
+      .from(products)
+      .where(and(base, exists(openingAccess(db, tenantId, opts.viewer?.id ?? '', opts.now)))),
   ] as const
 }
 

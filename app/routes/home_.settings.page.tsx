@@ -8,7 +8,8 @@ import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { LOCALES } from '#app/i18n/i18n.ts'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getTenantImages, getTenantMediaObject, updateTenantImages } from '#app/models/media.server.ts'
-import { getPageSettings, NOTIFICATION_EVENTS, PAGE_TEMPLATES, updatePageSettings, type NotificationPrefs } from '#app/models/page-settings.server.ts'
+import { getPageSettings, LOGIN_VERIFICATION_MODES, NOTIFICATION_EVENTS, PAGE_TEMPLATES, updatePageSettings, type NotificationPrefs } from '#app/models/page-settings.server.ts'
+import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -44,6 +45,8 @@ const PageSchema = z.object({
   customJs: longText(SCRIPT_MAX),
   conversionCode: longText(SCRIPT_MAX),
   ...Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [`notify_${event}`, checkbox])),
+  // Absent (an older form) keeps the stored mode.
+  loginVerification: z.enum(LOGIN_VERIFICATION_MODES).optional(),
 })
 /** Fields whose whole text comes back to the form after an error (parseWith keeps 500 characters). */
 const LONG_FIELDS = ['bio', 'customJs', 'conversionCode'] as const
@@ -54,7 +57,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
   await requireUser(request, context, ['owner', 'admin'])
   const images = await getTenantImages(context.db, tenant.id)
-  const settings = await getPageSettings(context.db, tenant.id)
+  const [settings, loginVerification] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id)])
   if (!settings) notFound()
   const env = context.cloudflare.env
   return {
@@ -62,6 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     settings,
     templates: PAGE_TEMPLATES,
     events: NOTIFICATION_EVENTS,
+    verificationModes: LOGIN_VERIFICATION_MODES,
+    loginVerification,
     avatar: { path: images.avatarPath, url: images.avatarPath ? mediaUrl(env, request, images.avatarPath) : null },
     cover: { path: images.coverPath, url: images.coverPath ? mediaUrl(env, request, images.coverPath) : null },
   }
@@ -105,6 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     customJs: input.customJs,
     conversionCode: input.conversionCode,
     notifications: Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, form[`notify_${event}`] === 'on'])) as NotificationPrefs,
+    ...(input.loginVerification ? { loginVerification: input.loginVerification } : {}),
   })
   // Checked again there (the object may have gone since): a lost race keeps the old image.
   if (Object.keys(changed).length && !(await updateTenantImages(context.db, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
@@ -215,6 +221,15 @@ export default function PageSettings() {
                 </label>
               ))}
             </div>
+          </Section>
+          <Section title={t('page_settings.section.verification')} hint={t('page_settings.verification.intro')}>
+            <SelectField
+              label={t('page_settings.field.login_verification')}
+              name="loginVerification"
+              defaultValue={refused ? (sent.loginVerification ?? data.loginVerification) : data.loginVerification}
+              error={errors.loginVerification}
+              options={data.verificationModes.map((mode) => ({ value: mode, label: t(`page_settings.login_verification.${mode}`) }))}
+            />
           </Section>
           <Button type="submit" disabled={busy}>
             {t('page_settings.save')}

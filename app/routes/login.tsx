@@ -20,7 +20,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
-  const user = await getCurrentUser(request, context)
+  // A student who still owes a login verification code goes back to /verify, not to a second login.
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
+  if (user?.verificationPending) throw redirect('/verify')
   if (user) throw redirect(homePathFor(user.role))
   const t = getT(request, context)
   return { title: `${t('auth.login.title')} · ${tenant.name}`, school: tenant.name }

@@ -1,33 +1,100 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
-import { useFileSize } from '#app/components/file-upload.tsx'
+import { MyFiles } from '#app/components/panel-files.tsx'
+import { ConsultationsSection, ContinueCard, CoursesSection, EventsSection, MembershipsSection, PanelEmpty, PhysicalSection } from '#app/components/panel-sections.tsx'
+import { SiteSurvey } from '#app/components/site-survey.tsx'
 import { Button, Card, PageTitle } from '#app/components/ui.tsx'
-import { listUserProducts } from '#app/models/access.server.ts'
-import { listFilesOfProducts } from '#app/models/product-file.server.ts'
+import { mediaOrigins } from '#app/media/origins.server.ts'
 import { listUserSessions } from '#app/models/session.server.ts'
+import { isPanelEmpty, loadStudentPanel } from '#app/models/student-panel.server.ts'
+import { getActiveSurveyId } from '#app/models/survey.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
-import { fromNow } from '#app/utils/dates.ts'
+import { formatDate, fromNow } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
-import { getT } from '#app/utils/request.server.ts'
+import { getLocale, getT, requireSchool } from '#app/utils/request.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
+/** A live event's start in its own time zone (UTC when it has none or an unknown one). */
+function formatEventStart(at: number, locale: 'en' | 'pl', timeZone: string | null) {
+  const format = (zone: string) => new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(at)
+  try {
+    return format(timeZone ?? 'UTC')
+  } catch {
+    return format('UTC')
+  }
+}
+
+/** Only web links are shown as join links. */
+const webUrl = (value: string | null) => (value && /^https?:\/\//i.test(value) ? value : null)
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
   const user = await requireUser(request, context)
-  const tenantId = context.site.kind === 'school' ? context.site.tenant.id : ''
   const now = Date.now()
-  const [sessions, fileProducts] = await Promise.all([listUserSessions(context.db, tenantId, user.id), listUserProducts(context.db, tenantId, user.id, now, 'file')])
-  const files = await listFilesOfProducts(context.db, tenantId, fileProducts.map((p) => p.id))
+  const locale = getLocale(request, context)
+  const date = (ms: number) => formatDate(ms, locale)
+  const [panel, sessions, surveyId] = await Promise.all([
+    loadStudentPanel(context.db, tenant.id, { id: user.id, role: user.role }, now),
+    listUserSessions(context.db, tenant.id, user.id),
+    getActiveSurveyId(context.db, tenant.id),
+  ])
+  const media = mediaOrigins(context.cloudflare.env, request).mediaOrigin
   return {
     title: getT(request, context)('panel.title'),
     user: { name: user.name },
+    school: tenant.name,
     now,
-    fileProducts: fileProducts.map((p) => ({
-      id: p.id,
-      title: p.title,
-      description: p.description,
-      files: (files.get(p.id) ?? []).map((f) => ({ id: f.id, filename: f.filename, size: f.size, kind: f.kind })),
+    surveyId,
+    empty: isPanelEmpty(panel),
+    continue: panel.continue
+      ? {
+          href: `/${panel.continue.courseSlug}/watch/${panel.continue.lectureId}`,
+          courseTitle: panel.continue.courseTitle,
+          lectureTitle: panel.continue.lectureTitle,
+          viewed: fromNow(panel.continue.lastViewedAt, locale, now),
+        }
+      : null,
+    courses: panel.courses.map((c) => ({
+      id: c.id,
+      title: c.title,
+      slug: c.slug,
+      coverUrl: c.coverPath ? `${media}/${c.coverPath}` : null,
+      status: c.status,
+      done: c.done,
+      total: c.total,
+      percent: c.percent,
+      started: c.lastViewedAt !== null || c.done > 0,
+      accessUntil: c.status === 'active' && c.accessEndsAt !== null ? date(c.accessEndsAt) : null,
+      accessFrom: c.accessStartsAt !== null ? date(c.accessStartsAt) : null,
+      endedOn: c.status === 'expired' && c.accessEndsAt !== null ? date(c.accessEndsAt) : null,
+      via: c.via,
     })),
+    memberships: panel.memberships.map((m) => ({
+      id: m.id,
+      title: m.title,
+      slug: m.slug,
+      status: m.status,
+      expiresOn: m.expiresAt !== null ? date(m.expiresAt) : null,
+      startsOn: date(m.startsAt),
+      lifetime: m.lifetime,
+      grantsAll: m.grantsAll,
+      includes: m.includes,
+    })),
+    fileProducts: panel.fileProducts,
+    events: panel.events.map((e) => ({
+      id: e.id,
+      title: e.title,
+      slug: e.slug,
+      status: e.status,
+      when: e.startsAt !== null ? formatEventStart(e.startsAt, locale, e.timezone) : null,
+      zone: e.timezone,
+      relative: e.startsAt !== null ? fromNow(e.startsAt, locale, now) : null,
+      upcoming: e.startsAt !== null && e.startsAt >= now,
+      joinUrl: e.status === 'active' ? webUrl(e.joinUrl) : null,
+    })),
+    consultations: panel.consultations.map((c) => ({ id: c.id, title: c.title, slug: c.slug, status: c.status, minutes: c.minutes, since: date(c.since) })),
+    physical: panel.physical.map((p) => ({ id: p.id, title: p.title, slug: p.slug, status: p.status, since: date(p.since) })),
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId })),
   }
 }
@@ -62,58 +129,28 @@ function SessionRow({ session, now }: { session: ReturnType<typeof useLoaderData
   )
 }
 
-/** "My files": the file products the student has access to, each file opened through /files/…. */
-function MyFiles({ products }: { products: ReturnType<typeof useLoaderData<typeof loader>>['fileProducts'] }) {
-  const t = useT()
-  const size = useFileSize()
-  return (
-    <Card data-my-files>
-      <h2 className="text-lg font-semibold">{t('files.panel.title')}</h2>
-      {products.length === 0 ? <p className="mt-2 text-slate-600">{t('files.panel.empty')}</p> : null}
-      {products.map((p) => (
-        <div key={p.id} className="mt-4" data-file-product={p.title}>
-          <h3 className="font-semibold">{p.title}</h3>
-          {p.description ? <p className="mt-1 whitespace-pre-line text-sm text-slate-600">{p.description}</p> : null}
-          {p.files.length === 0 ? <p className="mt-1 text-sm text-slate-500">{t('files.panel.no_files')}</p> : null}
-          <ul className="mt-2 divide-y divide-slate-100">
-            {p.files.map((f) => (
-              <li key={f.id} className="flex flex-wrap items-center justify-between gap-3 py-2" data-file-name={f.filename}>
-                <span className="min-w-0 truncate text-sm">
-                  {f.filename} <span className="text-slate-500">· {size(f.size)}</span>
-                </span>
-                <span className="flex gap-4 text-sm font-semibold">
-                  {/* Plain links: the answer is a redirect to a short-lived signed URL. */}
-                  {f.kind !== 'zip' ? (
-                    <a href={`/files/${p.id}/${f.id}?mode=open`} target="_blank" rel="noopener noreferrer" className="text-brand-700 hover:underline">
-                      {t('files.file.open')}
-                    </a>
-                  ) : null}
-                  <a href={`/files/${p.id}/${f.id}`} className="text-brand-700 hover:underline" data-download>
-                    {t('files.file.download')}
-                  </a>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
-    </Card>
-  )
-}
-
 export default function PanelPage() {
   const data = useLoaderData<typeof loader>()
   const t = useT()
   return (
-    <div className="space-y-6">
-      <PageTitle>{t('panel.hello', { name: data.user.name })}</PageTitle>
-      <Card>
-        <h2 className="text-lg font-semibold">{t('panel.courses.title')}</h2>
-        <p className="mt-2 text-slate-600">{t('panel.courses.empty')}</p>
-      </Card>
+    <div className="space-y-8">
+      <PageTitle subtitle={t('student_panel.subtitle', { school: data.school })}>{t('panel.hello', { name: data.user.name })}</PageTitle>
+      {data.continue ? <ContinueCard item={data.continue} /> : null}
+      {data.empty ? <PanelEmpty /> : null}
+      {data.courses.length || !data.empty ? <CoursesSection courses={data.courses} /> : null}
+      {data.memberships.length || data.events.length || data.consultations.length || data.physical.length ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          {data.memberships.length ? <MembershipsSection memberships={data.memberships} /> : null}
+          {data.events.length ? <EventsSection events={data.events} /> : null}
+          {data.consultations.length ? <ConsultationsSection consultations={data.consultations} /> : null}
+          {data.physical.length ? <PhysicalSection items={data.physical} /> : null}
+        </div>
+      ) : null}
       <MyFiles products={data.fileProducts} />
-      <Card>
-        <h2 className="text-lg font-semibold">{t('panel.sessions.title')}</h2>
+      <Card aria-labelledby="panel-sessions">
+        <h2 id="panel-sessions" className="text-lg font-semibold">
+          {t('panel.sessions.title')}
+        </h2>
         <p className="mt-1 text-sm text-slate-600">
           {t('panel.sessions.text')} {t('panel.sessions.count', { count: data.sessions.length })}
         </p>
@@ -123,6 +160,7 @@ export default function PanelPage() {
           ))}
         </ul>
       </Card>
+      <SiteSurvey surveyId={data.surveyId} />
     </div>
   )
 }

@@ -16,7 +16,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
-  const user = await getCurrentUser(request, context)
+  // A student who still owes a login verification code goes back to /verify, not to a second login.
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
+  if (user?.verificationPending) throw redirect('/verify')
   if (user) throw redirect(homePathFor(user.role))
   return { title: `${getT(request, context)('auth.register.title')} · ${tenant.name}`, school: tenant.name }
 }

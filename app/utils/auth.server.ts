@@ -8,10 +8,24 @@ import { clientIp, requireSchool } from './request.server.ts'
 import { isDataRequest } from './security.server.ts'
 import { SESSION_TTL_MS } from './session-token.server.ts'
 import { getTranslator } from '#app/i18n/i18n.ts'
+import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 
 const SESSION_COOKIE = 'cf_session'
 
-export type CurrentUser = { id: string; name: string; email: string; role: UserRole; sessionId: string }
+export type CurrentUser = {
+  id: string
+  name: string
+  email: string
+  role: UserRole
+  sessionId: string
+  /**
+   * Login verification (ADR 017): true when the school asks for a code and this student's
+   * session has not confirmed one yet. Such a user is not signed in for anything but /verify.
+   */
+  verificationPending: boolean
+}
+
+export const VERIFY_PATH = '/verify'
 
 export function readSessionToken(request: Request) {
   return parseCookies(request.headers.get('Cookie'))[cookieName(SESSION_COOKIE, request)] ?? null
@@ -28,16 +42,31 @@ export function clearSessionCookie(request: Request) {
   return serializeCookie(cookieName(SESSION_COOKIE, request), '', { secure: isSecureRequest(request), maxAge: 0 })
 }
 
-/** The signed-in user of this school, looked up once per request. */
-export async function getCurrentUser(request: Request, context: AppLoadContext): Promise<CurrentUser | null> {
+/**
+ * The signed-in user of this school, looked up once per request. A student whose session still
+ * owes a login verification code counts as signed out (storefront, player, header) unless the
+ * caller asks for them: only /verify, its calls and logout do.
+ */
+export async function getCurrentUser(request: Request, context: AppLoadContext, options: { includeUnverified?: boolean } = {}): Promise<CurrentUser | null> {
+  const user = await lookUpUser(request, context)
+  if (user?.verificationPending && !options.includeUnverified) return null
+  return user
+}
+
+async function lookUpUser(request: Request, context: AppLoadContext): Promise<CurrentUser | null> {
   if (context.site.kind !== 'school') return null
   if (context.memo.has('user')) return context.memo.get('user') as CurrentUser | null
   const tenantId = context.site.tenant.id
-  const pending = (async () => {
+  const pending = (async (): Promise<CurrentUser | null> => {
     const token = readSessionToken(request)
     if (!token) return null
     const found = await validateSessionToken(context.db, tenantId, token)
-    return found ? { ...found.user, sessionId: found.session.id } : null
+    if (!found) return null
+    // Owners and admins are never asked; a verified session is never asked again. Only an
+    // unverified student session pays for reading the school's mode (not on the cached tenant).
+    const verificationPending =
+      found.user.role === 'student' && found.session.loginVerifiedAt == null && (await getLoginVerificationMode(context.db, tenantId)) !== 'off'
+    return { ...found.user, sessionId: found.session.id, verificationPending }
   })()
   context.memo.set('user', pending)
   const user = await pending
@@ -45,23 +74,45 @@ export async function getCurrentUser(request: Request, context: AppLoadContext):
   return user
 }
 
+function requestPath(request: Request) {
+  const url = new URL(request.url)
+  return url.pathname.replace(/\.data$/, '') + url.search
+}
+
 /**
  * Signed-in user or: 419 for script calls (the client sends the user to /login, seed 000 §7),
  * a redirect to /login for page navigations.
  */
-export async function requireUser(request: Request, context: AppLoadContext, roles?: UserRole[]) {
+export async function requireUser(request: Request, context: AppLoadContext, roles?: UserRole[], options: { allowUnverified?: boolean } = {}) {
   const tenant = requireSchool(context)
-  const user = await getCurrentUser(request, context)
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
   if (!user) {
     if (isDataRequest(request) && request.method !== 'GET') {
       const t = getTranslator(tenant.language)
       throw Response.json({ message: t('error.session_expired'), redirectTo: '/login' }, { status: 419 })
     }
-    const url = new URL(request.url)
-    const back = url.pathname.replace(/\.data$/, '') + url.search
-    throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`)
+    throw redirect(`/login?redirectTo=${encodeURIComponent(requestPath(request))}`)
   }
   if (roles && !roles.includes(user.role)) throw new Response('Not Found', { status: 404 })
+  if (user.verificationPending && !options.allowUnverified) throw verificationGate(request)
+  return user
+}
+
+/** Login verification (ADR 017): pages go to /verify and come back; script calls get 403 JSON. */
+function verificationGate(request: Request) {
+  const back = requestPath(request)
+  if (isDataRequest(request) && request.method !== 'GET') return Response.json({ redirectTo: VERIFY_PATH }, { status: 403, headers: { 'Cache-Control': 'no-store' } })
+  return redirect(back === '/panel' || back === '/' ? VERIFY_PATH : `${VERIFY_PATH}?redirectTo=${encodeURIComponent(back)}`)
+}
+
+/**
+ * For routes open to visitors too (player, comments, lecture calls): a student who still owes a
+ * login verification code is sent to /verify (403 {redirectTo} for script calls) instead of being
+ * treated as a visitor. Visitors and verified users pass; returns getCurrentUser().
+ */
+export async function getCurrentUserOrVerify(request: Request, context: AppLoadContext) {
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
+  if (user?.verificationPending) throw verificationGate(request)
   return user
 }
 
@@ -80,7 +131,7 @@ export async function signIn(request: Request, context: AppLoadContext, userId: 
 }
 
 export async function signOut(request: Request, context: AppLoadContext) {
-  const user = await getCurrentUser(request, context)
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
   if (user && context.site.kind === 'school') await deleteSession(context.db, context.site.tenant.id, user.sessionId)
   return redirect('/', { headers: { 'Set-Cookie': clearSessionCookie(request) } })
 }

@@ -32,6 +32,10 @@ export interface Env {
   MAIL_FROM: string
   RESEND_API_KEY?: string
   RESEND_API_URL?: string
+  /** SMS codes for login verification (app/sms): SMSAPI.pl token (a secret), endpoint, sender name. */
+  SMSAPI_TOKEN?: string
+  SMSAPI_URL?: string
+  SMS_SENDER?: string
 }
 
 export function isDevelopment(env: Pick<Env, 'ENVIRONMENT'>) {

@@ -52,6 +52,8 @@ browserTest('a file product: upload, grant, the student downloads it with its na
   const janPage = await janContext.newPage()
   await logIn(janPage, KASI, jan.email, jan.password)
   await expectUrl(janPage, KASI, '/panel')
+  // The school's site survey card sits in the corner over the page: Jan postpones it, as a student would.
+  await janPage.locator('[data-site-survey]').getByRole('button', { name: 'Przypomnij mi później' }).click()
   const product = janPage.locator(`[data-my-files] [data-file-product="${title}"]`)
   await expectText(product, FILENAME)
   await snap(janPage, 'file-product-panel')

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createAuthToken } from '#app/models/auth-token.server.ts'
+import { authTokens } from '#app/db/schema.server.ts'
+import { buildAuthToken, createAuthToken } from '#app/models/auth-token.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { objectKey } from '#app/media/policy.ts'
@@ -35,6 +36,12 @@ let victimStudentCookie: string
 let victimOwnerCookie: string
 const identities: Record<string, string | undefined> = {}
 
+async function longLivedHandoverToken(tenantId: string, userId: string) {
+  const { token, row } = buildAuthToken(tenantId, userId, 'login_handover', Date.now() + 10 * 60 * 1000)
+  await db().insert(authTokens).values(row)
+  return token
+}
+
 beforeAll(async () => {
   victim = await createTestSchool({ slug: 'victim-school', customDomain: 'victim.test' })
   attacker = await createTestSchool({ slug: 'attacker-school', customDomain: 'attacker.test' })
@@ -63,7 +70,8 @@ beforeAll(async () => {
     videoId: video.id,
     studentSessionId: victimStudentCookie.split('=')[1].split('.')[0],
     resetToken: await createAuthToken(db(), victim.tenantId, victimStudent.id, 'password_reset'),
-    handoverToken: victim.handoverToken,
+    // Hand-over tokens live 60 s; the matrix runs longer, so this one is minted to outlive it.
+    handoverToken: await longLivedHandoverToken(victim.tenantId, victim.owner.id),
     domainId: (await env.DB.prepare("SELECT id FROM domains WHERE hostname = 'victim.test'").first<{ id: string }>())!.id,
     mailId: await enqueueEmail(db(), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
   }

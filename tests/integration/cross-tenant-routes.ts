@@ -3,6 +3,9 @@
 // A route file with a URL parameter that is missing here fails the matrix test.
 
 import * as articles from './cross-tenant/articles.ts'
+import * as comments from './cross-tenant/comments.ts'
+import * as engagement from './cross-tenant/engagement.ts'
+import * as player from './cross-tenant/player.ts'
 import * as courseBuilder from './cross-tenant/course-builder.ts'
 import * as products from './cross-tenant/products.ts'
 import * as students from './cross-tenant/students.ts'
@@ -11,7 +14,7 @@ import * as subpages from './cross-tenant/subpages.ts'
 import * as widgets from './cross-tenant/widgets.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player]
 
 export type VictimBase = {
   tenantId: string

@@ -2,12 +2,14 @@
 //   GET  /dns-query?name=&type=                         DNS-over-HTTPS, JSON API
 //   *    /client/v4/zones/:zoneId/custom_hostnames[/:id] Cloudflare for SaaS custom hostnames API
 //   PUT  /coursefront-media/{key}  (+ OPTIONS)          R2's S3 API: presigned uploads (s3.ts)
-//   *    /_peer/…                                        records, faults, state, request log (control.ts)
+//   POST /sms.do                                        SMSAPI.pl: send an SMS (smsapi.ts)
+//   *    /_peer/…                                        records, faults, state, request log, sent SMS (control.ts)
 import { Hono } from 'hono'
 import { control } from './control.ts'
 import { customHostnamesPeer } from './custom-hostnames.ts'
 import { dohPeer } from './doh.ts'
 import { s3Peer } from './s3.ts'
+import { smsapiPeer } from './smsapi.ts'
 import type { PeersHono } from './env.ts'
 
 export const peersApp = new Hono<PeersHono>()
@@ -23,14 +25,16 @@ peersApp.get('/', (c) =>
     peers: {
       doh: 'GET /dns-query?name=<host>&type=A|AAAA|CNAME|TXT (Accept: application/dns-json)',
       cloudflare: 'POST|GET /client/v4/zones/:zoneId/custom_hostnames, GET|PATCH|DELETE …/:id (Authorization: Bearer <PEER_CF_API_TOKEN>)',
+      smsapi: 'POST /sms.do (Authorization: Bearer <PEER_SMSAPI_TOKEN>; form: to, message, from, format=json, encoding)',
       s3: 'PUT /<PEER_S3_BUCKET>/<key>?X-Amz-… (presigned, SigV4), OPTIONS preflight; reached at s3.{PLATFORM_HOST} through the app',
-      control: 'GET /_peer/state, GET|POST|DELETE /_peer/dns/records, GET|POST|DELETE /_peer/faults, PATCH /_peer/custom-hostnames/:id, GET /_peer/requests, POST /_peer/reset',
+      control: 'GET /_peer/state, GET|POST|DELETE /_peer/dns/records, GET|POST|DELETE /_peer/faults, PATCH /_peer/custom-hostnames/:id, GET /_peer/requests, GET|DELETE /_peer/sms/messages, POST /_peer/reset',
     },
   }),
 )
 peersApp.route('/dns-query', dohPeer)
 peersApp.route('/client/v4/zones/:zoneId/custom_hostnames', customHostnamesPeer)
 peersApp.route('/_peer', control)
+peersApp.route('/sms.do', smsapiPeer)
 // Last: `/{bucket}/{key}` would match any two-segment path.
 peersApp.route('/', s3Peer)
 peersApp.notFound((c) => c.json({ error: 'Not found' }, 404))

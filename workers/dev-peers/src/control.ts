@@ -17,6 +17,8 @@ import {
   listHostnames,
   listRecords,
   listRequests,
+  listSms,
+  clearSms,
   normaliseName,
   RECORD_TYPES,
   resetAll,
@@ -130,6 +132,14 @@ control.patch('/custom-hostnames/:idOrHostname', async (c) => {
 })
 
 control.get('/requests', async (c) => c.json({ requests: await listRequests(c.env.PEERS_DB, { target: c.req.query('target') || undefined, limit: Number(c.req.query('limit')) || undefined }) }))
+
+/** What the SMSAPI peer accepted, newest first (?to= filters by number, digits only compared). */
+control.get('/sms/messages', async (c) => c.json({ messages: await listSms(c.env.PEERS_DB, { to: c.req.query('to') || undefined, limit: Number(c.req.query('limit')) || undefined }) }))
+
+control.delete('/sms/messages', async (c) => {
+  await clearSms(c.env.PEERS_DB)
+  return c.json({ deleted: true })
+})
 
 control.post('/reset', async (c) => {
   await resetAll(c.env.PEERS_DB)

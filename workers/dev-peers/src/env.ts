@@ -17,6 +17,10 @@ export type PeersEnv = {
   PEER_S3_SECRET_ACCESS_KEY: string
   /** Page origins allowed by CORS: http(s)://*.{this} (the platform host). */
   PEER_S3_CORS_HOST: string
+  /** SMSAPI peer (src/smsapi.ts): must match SMSAPI_TOKEN / SMS_SENDER of the app (wrangler.toml). */
+  PEER_SMSAPI_TOKEN: string
+  /** Comma-separated sender names "registered" on the account (others: error 14). */
+  PEER_SMSAPI_SENDERS: string
 }
 
 export type PeersHono = { Bindings: PeersEnv }

@@ -1,5 +1,5 @@
 // Shared by both peers: log every request, and answer from an injected fault when one is pending.
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { PeersHono } from './env.ts'
 import { logRequest, takeFault, type FaultTarget } from './store.ts'
 
@@ -8,11 +8,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Logs method, path, answer status and how the request authenticated (never the token). */
 export function requestLog(target: FaultTarget): MiddlewareHandler<PeersHono & { Variables: { auth?: string } }> {
   return async (c, next) => {
-    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? null : await c.req.raw.clone().text()
+    // Decoded by hand: .text() on a form body makes workerd warn about its Content-Type.
+    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? null : new TextDecoder().decode(await c.req.raw.clone().arrayBuffer())
     await next()
     const url = new URL(c.req.url)
     await logRequest(c.env.PEERS_DB, { target, method: c.req.method, path: url.pathname + url.search, status: c.res.status, auth: c.get('auth') ?? null, body })
   }
+}
+
+/** SMSAPI's own failures: a cut-off JSON body, or its error object with the HTTP status asked for. */
+function smsapiFault(c: Context<PeersHono>, mode: string, status: number) {
+  if (mode === 'malformed') return c.body('{"count":1,"list":[{"id":', 200, { 'Content-Type': 'application/json' })
+  // 203: too many requests; 201: system internal error (SMSAPI's codes).
+  const body = status === 429 ? { error: 203, message: 'Too many requests' } : { error: 201, message: 'System internal error' }
+  return c.body(JSON.stringify(body), status as 500, { 'Content-Type': 'application/json' })
 }
 
 /**
@@ -28,6 +37,7 @@ export function faults(target: FaultTarget): MiddlewareHandler<PeersHono> {
       await sleep(Math.min(fault.delayMs ?? 15_000, 60_000))
       return next()
     }
+    if (target === 'smsapi') return smsapiFault(c, fault.mode, fault.status ?? 500)
     if (fault.mode === 'malformed') {
       const cut = target === 'doh' ? '{"Status":0,"TC":false,"Answer":[{"name":' : '{"success":true,"errors":[],"result":{"id":'
       return c.body(cut, 200, { 'Content-Type': target === 'doh' ? 'application/dns-json' : 'application/json' })

@@ -117,7 +117,7 @@ export async function deleteHostname(db: D1Database, zoneId: string, id: string)
 
 // Fault injection: the next N responses of a target fail in a chosen way.
 
-export const FAULT_TARGETS = ['cloudflare', 'doh'] as const
+export const FAULT_TARGETS = ['cloudflare', 'doh', 'smsapi'] as const
 export type FaultTarget = (typeof FAULT_TARGETS)[number]
 export const FAULT_MODES = ['status', 'timeout', 'malformed'] as const
 export type FaultMode = (typeof FAULT_MODES)[number]
@@ -178,5 +178,30 @@ export async function listRequests(db: D1Database, opts: { target?: string; limi
 }
 
 export async function resetAll(db: D1Database) {
-  await db.batch(['dns_records', 'custom_hostnames', 'faults', 'requests'].map((t) => db.prepare(`DELETE FROM ${t}`)))
+  await db.batch(['dns_records', 'custom_hostnames', 'faults', 'requests', 'sms_messages'].map((t) => db.prepare(`DELETE FROM ${t}`)))
+}
+
+// Messages accepted by the SMSAPI peer (src/smsapi.ts).
+
+export type SmsMessage = { id: string; to: string; sender: string | null; message: string; parts: number; createdAt: number }
+type SmsRow = { id: string; to_number: string; sender: string | null; message: string; parts: number; created_at: number }
+const toSms = (r: SmsRow): SmsMessage => ({ id: r.id, to: r.to_number, sender: r.sender, message: r.message, parts: r.parts, createdAt: r.created_at })
+
+export async function insertSms(db: D1Database, m: SmsMessage) {
+  await db.prepare('INSERT INTO sms_messages (id, to_number, sender, message, parts, created_at) VALUES (?, ?, ?, ?, ?, ?)').bind(m.id, m.to, m.sender, m.message, m.parts, m.createdAt).run()
+}
+
+/** Newest first; `to` in any form (a leading + or spaces are ignored). */
+export async function listSms(db: D1Database, opts: { to?: string; limit?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500)
+  const to = opts.to?.replace(/[^0-9]/g, '')
+  const stmt = to
+    ? db.prepare('SELECT * FROM sms_messages WHERE to_number = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').bind(to, limit)
+    : db.prepare('SELECT * FROM sms_messages ORDER BY created_at DESC, rowid DESC LIMIT ?').bind(limit)
+  const { results } = await stmt.all<SmsRow>()
+  return results.map(toSms)
+}
+
+export async function clearSms(db: D1Database) {
+  await db.prepare('DELETE FROM sms_messages').run()
 }

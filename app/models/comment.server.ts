@@ -1,0 +1,464 @@
+// Comments, replies and votes (seed 000 widget 8, §3–§6; issue 7). Lecture comments now,
+// community posts later (the type is accepted, the target resolves once that table exists).
+// Every function takes the tenant explicitly; another school's id is simply not found.
+// Counters are never incremented blindly: each write batch recounts them from the rows it
+// changed (D1 batch = one transaction), so concurrent votes and replies keep them exact.
+import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { comments, lectures, products, replies, reviews, users, videos, votes, type CommentableType, type UserRole, type VotableType } from '#app/db/schema.server.ts'
+import { commentVideoView, type VideoState } from '#app/media/bunny.server.ts'
+import { getCourseAccess, isStaffRole } from '#app/models/course-access.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+
+/** Seed 000 §9: comments and replies 2..1200 characters (after trimming). */
+export const COMMENT_MIN = 2
+export const COMMENT_MAX = 1200
+/** Seed 000 §6 conversion scores: Positive 10, Neutral 5, Negative 1. */
+export const CONVERSION_SCORES = [10, 5, 1] as const
+export type ConversionScore = (typeof CONVERSION_SCORES)[number]
+
+export type CommentActor = { id: string; name: string; role: UserRole }
+export type VoteValue = -1 | 0 | 1
+
+/** What a comment is attached to, resolved in this school. */
+export type CommentTarget = {
+  type: CommentableType
+  id: string
+  /** The course (lecture comments). */
+  productId: string | null
+  courseSlug: string | null
+  courseTitle: string | null
+  title: string
+  /** Course AND lecture setting. */
+  commentsEnabled: boolean
+  published: boolean
+}
+
+/** A lecture of this school with its course, or null. Community posts resolve in a later issue. */
+export async function resolveCommentable(db: Db, tenantId: string, type: CommentableType, id: string): Promise<CommentTarget | null> {
+  if (type !== 'lecture') return null
+  const [row] = await db
+    .select({
+      id: lectures.id,
+      title: lectures.title,
+      lectureComments: lectures.commentsEnabled,
+      lecturePublished: lectures.published,
+      productId: products.id,
+      slug: products.slug,
+      courseTitle: products.title,
+      courseComments: products.commentsEnabled,
+      coursePublished: products.published,
+    })
+    .from(lectures)
+    .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId)))
+    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.id, id)))
+    .limit(1)
+  if (!row) return null
+  return {
+    type: 'lecture',
+    id: row.id,
+    productId: row.productId,
+    courseSlug: row.slug,
+    courseTitle: row.courseTitle,
+    title: row.title,
+    commentsEnabled: row.lectureComments && row.courseComments,
+    published: row.lecturePublished && row.coursePublished,
+  }
+}
+
+/** Where a comment of this target lives on the site (the lecture page). */
+export function targetPath(target: Pick<CommentTarget, 'type' | 'id' | 'courseSlug'>) {
+  return target.type === 'lecture' && target.courseSlug ? `/${target.courseSlug}/watch/${target.id}` : '/'
+}
+
+export type CommentRights = { read: boolean; write: boolean; staff: boolean }
+
+/** Staff always; a student while they have access to the course (and it is published and open for comments to write). */
+export async function commentRights(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor | null, now = Date.now()): Promise<CommentRights> {
+  if (!actor) return { read: false, write: false, staff: false }
+  if (isStaffRole(actor.role)) return { read: true, write: target.commentsEnabled, staff: true }
+  if (!target.productId || !target.published) return { read: false, write: false, staff: false }
+  const access = await getCourseAccess(db, tenantId, target.productId, actor, now)
+  return { read: access.allowed, write: access.allowed && target.commentsEnabled, staff: false }
+}
+
+/** Seed 000 §6: owner/admin delete anything; a student only their own non-admin items. */
+export function canDelete(actor: CommentActor | null, item: { userId: string | null; byAdmin: boolean }) {
+  if (!actor) return false
+  if (isStaffRole(actor.role)) return true
+  return !item.byAdmin && item.userId !== null && item.userId === actor.id
+}
+
+/** Trimmed body if within 2..1200, else which limit it broke. */
+export function checkBody(raw: string): { ok: true; body: string } | { ok: false; problem: 'min' | 'max'; length: number } {
+  const body = raw.trim()
+  if (body.length < COMMENT_MIN) return { ok: false, problem: 'min', length: body.length }
+  if (body.length > COMMENT_MAX) return { ok: false, problem: 'max', length: body.length }
+  return { ok: true, body }
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+export type CommentVideo = { view: 'transcoding' | 'player' | 'failed'; videoId: string }
+
+export type CommentRow = {
+  id: string
+  body: string
+  createdAt: number
+  userId: string | null
+  authorName: string
+  byAdmin: boolean
+  repliesCount: number
+  upVotesCount: number
+  vote: VoteValue
+  video: CommentVideo | null
+}
+
+async function viewerVotes(db: Db, tenantId: string, viewerId: string | null, type: VotableType, ids: string[]) {
+  const out = new Map<string, VoteValue>()
+  if (!viewerId || ids.length === 0) return out
+  const rows = await db
+    .select({ id: votes.votableId, value: votes.value })
+    .from(votes)
+    .where(and(eq(votes.tenantId, tenantId), eq(votes.userId, viewerId), eq(votes.votableType, type), inArray(votes.votableId, ids)))
+  for (const r of rows) out.set(r.id, (r.value > 0 ? 1 : r.value < 0 ? -1 : 0) as VoteValue)
+  return out
+}
+
+export const COMMENTS_LIST_LIMIT = 100
+
+/** Newest first, with the viewer's vote on each. */
+export async function listComments(db: Db, tenantId: string, type: CommentableType, commentableId: string, viewerId: string | null, limit = COMMENTS_LIST_LIMIT): Promise<{ comments: CommentRow[]; total: number }> {
+  const where = and(eq(comments.tenantId, tenantId), eq(comments.commentableType, type), eq(comments.commentableId, commentableId))
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select({
+        id: comments.id,
+        body: comments.body,
+        createdAt: comments.createdAt,
+        userId: comments.userId,
+        authorName: comments.authorName,
+        byAdmin: comments.byAdmin,
+        repliesCount: comments.repliesCount,
+        upVotesCount: comments.upVotesCount,
+        videoId: comments.videoId,
+        videoState: videos.state,
+      })
+      .from(comments)
+      .leftJoin(videos, and(eq(videos.id, comments.videoId), eq(videos.tenantId, tenantId)))
+      .where(where)
+      .orderBy(desc(comments.createdAt), desc(comments.id))
+      .limit(limit),
+    db.select({ total: count() }).from(comments).where(where),
+  ])
+  const mine = await viewerVotes(
+    db,
+    tenantId,
+    viewerId,
+    'comment',
+    rows.map((r) => r.id),
+  )
+  return {
+    total,
+    comments: rows.map(({ videoId, videoState, ...r }) => ({
+      ...r,
+      vote: mine.get(r.id) ?? 0,
+      video: videoId ? { videoId, view: commentVideoView(videoState as VideoState | null) } : null,
+    })),
+  }
+}
+
+export type CommentRecord = typeof comments.$inferSelect
+
+export async function getComment(db: Db, tenantId: string, commentId: string): Promise<CommentRecord | undefined> {
+  const [row] = await db
+    .select()
+    .from(comments)
+    .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId)))
+    .limit(1)
+  return row
+}
+
+export type ReplyRecord = typeof replies.$inferSelect
+
+export async function getReply(db: Db, tenantId: string, replyId: string): Promise<ReplyRecord | undefined> {
+  const [row] = await db
+    .select()
+    .from(replies)
+    .where(and(eq(replies.tenantId, tenantId), eq(replies.id, replyId)))
+    .limit(1)
+  return row
+}
+
+export type ReplyRow = {
+  id: string
+  commentId: string
+  body: string
+  imagePath: string | null
+  createdAt: number
+  userId: string | null
+  authorName: string
+  byAdmin: boolean
+  upVotesCount: number
+  vote: VoteValue
+}
+
+/** A comment's replies, oldest first (a conversation), with the viewer's vote on each. */
+export async function listReplies(db: Db, tenantId: string, commentId: string, viewerId: string | null): Promise<ReplyRow[]> {
+  const rows = await db
+    .select({
+      id: replies.id,
+      commentId: replies.commentId,
+      body: replies.body,
+      imagePath: replies.imagePath,
+      createdAt: replies.createdAt,
+      userId: replies.userId,
+      authorName: replies.authorName,
+      byAdmin: replies.byAdmin,
+      upVotesCount: replies.upVotesCount,
+    })
+    .from(replies)
+    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId)))
+    .orderBy(replies.createdAt, replies.id)
+    .limit(500)
+  const mine = await viewerVotes(
+    db,
+    tenantId,
+    viewerId,
+    'reply',
+    rows.map((r) => r.id),
+  )
+  return rows.map((r) => ({ ...r, vote: mine.get(r.id) ?? 0 }))
+}
+
+// ---- writing ---------------------------------------------------------------------------------
+
+/** Insert a comment (body already checked). by_admin for owner/admin. */
+export async function createComment(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor, body: string, opts: { videoId?: string | null } = {}, now = Date.now()): Promise<CommentRecord> {
+  const [row] = await db
+    .insert(comments)
+    .values({
+      id: newId(),
+      tenantId,
+      commentableType: target.type,
+      commentableId: target.id,
+      productId: target.productId,
+      userId: actor.id,
+      authorName: actor.name,
+      byAdmin: isStaffRole(actor.role),
+      body,
+      videoId: opts.videoId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+  return row
+}
+
+const repliesCountOf = (tenantId: string, commentId: string) =>
+  sql`(SELECT count(*) FROM ${replies} WHERE ${replies.tenantId} = ${tenantId} AND ${replies.commentId} = ${commentId})`
+
+/** Insert a reply and recount the comment's replies in one batch. */
+export async function createReply(db: Db, tenantId: string, commentId: string, actor: CommentActor, body: string, opts: { imagePath?: string | null } = {}, now = Date.now()): Promise<ReplyRecord> {
+  const id = newId()
+  const [[row]] = await db.batch([
+    db
+      .insert(replies)
+      .values({ id, tenantId, commentId, userId: actor.id, authorName: actor.name, byAdmin: isStaffRole(actor.role), body, imagePath: opts.imagePath ?? null, createdAt: now, updatedAt: now })
+      .returning(),
+    db
+      .update(comments)
+      .set({ repliesCount: repliesCountOf(tenantId, commentId) })
+      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId))),
+  ])
+  return row
+}
+
+/** Delete a comment with its replies and every vote on them (one batch). Returns the image keys of its replies (to remove from storage). */
+export async function deleteComment(db: Db, tenantId: string, commentId: string): Promise<{ deleted: boolean; imagePaths: string[] }> {
+  const images = await db
+    .select({ path: replies.imagePath })
+    .from(replies)
+    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId), isNotNull(replies.imagePath)))
+  const replyIds = db
+    .select({ id: replies.id })
+    .from(replies)
+    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId)))
+  const [, , , deleted] = await db.batch([
+    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'reply'), inArray(votes.votableId, replyIds))),
+    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'comment'), eq(votes.votableId, commentId))),
+    db.delete(replies).where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId))),
+    db
+      .delete(comments)
+      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId)))
+      .returning({ id: comments.id }),
+  ])
+  return { deleted: deleted.length > 0, imagePaths: images.map((i) => i.path!).filter(Boolean) }
+}
+
+/** Delete a reply and its votes; the comment's count is recounted in the same batch. */
+export async function deleteReply(db: Db, tenantId: string, reply: Pick<ReplyRecord, 'id' | 'commentId'>): Promise<boolean> {
+  const [, deleted] = await db.batch([
+    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'reply'), eq(votes.votableId, reply.id))),
+    db
+      .delete(replies)
+      .where(and(eq(replies.tenantId, tenantId), eq(replies.id, reply.id)))
+      .returning({ id: replies.id }),
+    db
+      .update(comments)
+      .set({ repliesCount: repliesCountOf(tenantId, reply.commentId) })
+      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, reply.commentId))),
+  ])
+  return deleted.length > 0
+}
+
+/**
+ * Seed 000 §4 vote arithmetic, as one atomic batch: voting the value you already hold removes it
+ * (0); otherwise it becomes your vote. up_votes_count is the number of up votes, recounted from
+ * the rows, so: up when up → count −1; up otherwise → +1; down after up → −1; down when down → 0.
+ */
+export async function castVote(db: Db, tenantId: string, userId: string, type: VotableType, votableId: string, value: 1 | -1, now = Date.now()): Promise<{ value: VoteValue; upVotesCount: number }> {
+  const mine = and(eq(votes.tenantId, tenantId), eq(votes.userId, userId), eq(votes.votableType, type), eq(votes.votableId, votableId))
+  const ups = sql`(SELECT count(*) FROM ${votes} WHERE ${votes.tenantId} = ${tenantId} AND ${votes.votableType} = ${type} AND ${votes.votableId} = ${votableId} AND ${votes.value} = 1)`
+  const table = type === 'comment' ? comments : replies
+  const [, , [counted], current] = await db.batch([
+    db
+      .insert(votes)
+      .values({ id: newId(), tenantId, userId, votableType: type, votableId, value, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [votes.tenantId, votes.userId, votes.votableType, votes.votableId],
+        set: { value: sql`CASE WHEN ${votes.value} = ${value} THEN 0 ELSE ${value} END`, updatedAt: now },
+      }),
+    db.delete(votes).where(and(mine, eq(votes.value, 0))),
+    db
+      .update(table)
+      .set({ upVotesCount: ups })
+      .where(and(eq(table.tenantId, tenantId), eq(table.id, votableId)))
+      .returning({ upVotesCount: table.upVotesCount }),
+    db.select({ value: votes.value }).from(votes).where(mine).limit(1),
+  ])
+  const v = current[0]?.value ?? 0
+  return { value: (v > 0 ? 1 : v < 0 ? -1 : 0) as VoteValue, upVotesCount: counted?.upVotesCount ?? 0 }
+}
+
+// ---- review conversion (seed 000 §6) -------------------------------------------------------------
+
+export type ConversionResult = { ok: true; reviewId: string } | { ok: false; reason: 'not_convertible' | 'already_converted' | 'already_reviewed' }
+
+/** First word of a display name ('Sam Student' → 'Sam'). */
+export function firstNameOf(name: string) {
+  return name.trim().split(/\s+/)[0] ?? ''
+}
+
+/** An approved review of the comment's course by the comment's author, scored 10/5/1. */
+export async function convertCommentToReview(db: Db, tenantId: string, comment: CommentRecord, score: ConversionScore, now = Date.now()): Promise<ConversionResult> {
+  if (!comment.productId || !comment.userId) return { ok: false, reason: 'not_convertible' }
+  const [already] = await db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.sourceCommentId, comment.id)))
+    .limit(1)
+  if (already) return { ok: false, reason: 'already_converted' }
+  const [row] = await db
+    .insert(reviews)
+    .values({
+      id: newId(),
+      tenantId,
+      productId: comment.productId,
+      userId: comment.userId,
+      firstName: firstNameOf(comment.authorName),
+      rating: score,
+      body: comment.body,
+      status: 'approved',
+      sourceCommentId: comment.id,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: reviews.id })
+  if (row) return { ok: true, reviewId: row.id }
+  // Lost to a unique index: this comment (a concurrent conversion) or the author's own review.
+  const [again] = await db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.sourceCommentId, comment.id)))
+    .limit(1)
+  return { ok: false, reason: again ? 'already_converted' : 'already_reviewed' }
+}
+
+/** Which of these comments already became reviews. */
+export async function convertedCommentIds(db: Db, tenantId: string, commentIds: string[]) {
+  if (commentIds.length === 0) return new Set<string>()
+  const rows = await db
+    .select({ id: reviews.sourceCommentId })
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, tenantId), inArray(reviews.sourceCommentId, commentIds)))
+  return new Set(rows.map((r) => r.id!))
+}
+
+// ---- moderation feed (/home/comments) ------------------------------------------------------------
+
+export const FEED_PAGE_SIZE = 20
+
+export type FeedRow = {
+  id: string
+  body: string
+  createdAt: number
+  userId: string | null
+  authorName: string
+  byAdmin: boolean
+  repliesCount: number
+  upVotesCount: number
+  productId: string | null
+  courseTitle: string | null
+  courseSlug: string | null
+  lectureId: string
+  lectureTitle: string | null
+  userExists: boolean
+}
+
+/** Newest lecture comments of the school, optionally of one course; one page and the total. */
+export async function listCommentFeed(db: Db, tenantId: string, { productId, page, pageSize = FEED_PAGE_SIZE }: { productId?: string | null; page: number; pageSize?: number }) {
+  const where = and(eq(comments.tenantId, tenantId), eq(comments.commentableType, 'lecture'), productId ? eq(comments.productId, productId) : undefined)
+  // Not a D1 batch: batched rows come back keyed by column name, and two `title` columns collide.
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: comments.id,
+        body: comments.body,
+        createdAt: comments.createdAt,
+        userId: comments.userId,
+        authorName: comments.authorName,
+        byAdmin: comments.byAdmin,
+        repliesCount: comments.repliesCount,
+        upVotesCount: comments.upVotesCount,
+        productId: comments.productId,
+        courseTitle: products.title,
+        courseSlug: products.slug,
+        lectureId: comments.commentableId,
+        lectureTitle: lectures.title,
+        userExists: sql<number>`${users.id} IS NOT NULL`,
+      })
+      .from(comments)
+      .leftJoin(products, and(eq(products.id, comments.productId), eq(products.tenantId, tenantId)))
+      .leftJoin(lectures, and(eq(lectures.id, comments.commentableId), eq(lectures.tenantId, tenantId)))
+      .leftJoin(users, and(eq(users.id, comments.userId), eq(users.tenantId, tenantId)))
+      .where(where)
+      .orderBy(desc(comments.createdAt), desc(comments.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(comments).where(where),
+  ])
+  return { rows: rows.map((r) => ({ ...r, userExists: Boolean(r.userExists) })) as FeedRow[], total, page, pageCount: Math.max(1, Math.ceil(total / pageSize)) }
+}
+
+/** Courses of the school that have lecture comments (the feed's filter). */
+export async function listCommentedCourses(db: Db, tenantId: string) {
+  return db
+    .selectDistinct({ id: products.id, title: products.title })
+    .from(comments)
+    .innerJoin(products, and(eq(products.id, comments.productId), eq(products.tenantId, tenantId)))
+    .where(eq(comments.tenantId, tenantId))
+    .orderBy(products.title)
+    .limit(200)
+}

@@ -1,0 +1,389 @@
+// The student's home, /panel (issue 7 item 1): what the student has (courses with progress,
+// memberships, files, live events, consultations, physical products) and the lecture to continue.
+// Read in one D1 round trip: every query goes into one db.batch, and the queries that depend on
+// the student's access rows take them as subqueries instead of waiting for their ids. Courses are
+// reached the way getCourseAccess (course-access.server.ts) opens them: the course row itself, a
+// bundle or membership linking it (also a membership holding such a bundle), or a membership that
+// grants every product. Every function takes the tenant explicitly.
+import { and, asc, count, desc, eq, exists, inArray, max, or, sql, type SQL } from 'drizzle-orm'
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { Db } from '#app/db/client.server.ts'
+import { lectureProgress, lectures, mediaObjects, productAccess, productFiles, productLinks, products, type ProductKind, type UserRole } from '#app/db/schema.server.ts'
+import { downloadFilename, type FileKind } from '#app/media/policy.ts'
+import { accessStatus, activeAccessAt, type AccessStatus } from './access.server.ts'
+import { isStaffRole } from './course-access.server.ts'
+
+/** More than any real student holds; bounds every list of the page. */
+export const PANEL_MAX_ROWS = 500
+
+export type PanelViewer = { id: string; role: UserRole }
+
+/** How the student reaches a course: the course row itself (via null) or a bundle / membership. */
+export type CoursePath = { via: { id: string; title: string; kind: ProductKind } | null; status: AccessStatus; startsAt: number; expiresAt: number | null }
+
+export type PanelCourse = {
+  id: string
+  title: string
+  slug: string
+  coverPath: string | null
+  /** active: may watch; scheduled: access starts later; ended / denied: shown without a watch button. */
+  status: AccessStatus
+  /** Active: when access ends (null: no end). Ended: when it ended. */
+  accessEndsAt: number | null
+  /** Scheduled: when access starts. */
+  accessStartsAt: number | null
+  /** Titles of the bundles / memberships that open it now (empty: bought directly). */
+  via: string[]
+  done: number
+  total: number
+  percent: number
+  lastViewedAt: number | null
+}
+
+export type PanelIncluded = { id: string; title: string; slug: string; kind: ProductKind }
+
+export type PanelMembership = {
+  id: string
+  title: string
+  slug: string
+  status: AccessStatus
+  startsAt: number
+  /** Renewal or end date; null: lifetime. Real renewal data arrives with the payments issue. */
+  expiresAt: number | null
+  revokedAt: number | null
+  lifetime: boolean
+  grantsAll: boolean
+  includes: PanelIncluded[]
+}
+
+export type PanelFile = { id: string; filename: string; size: number; kind: FileKind }
+export type PanelFileProduct = { id: string; title: string; description: string; files: PanelFile[] }
+
+export type PanelEvent = {
+  id: string
+  title: string
+  slug: string
+  status: AccessStatus
+  startsAt: number | null
+  timezone: string | null
+  /** Only while access holds; never sent otherwise. */
+  joinUrl: string | null
+}
+
+export type PanelConsultation = { id: string; title: string; slug: string; status: AccessStatus; minutes: number | null; since: number }
+export type PanelPhysical = { id: string; title: string; slug: string; status: AccessStatus; since: number }
+
+export type PanelContinue = { courseId: string; courseTitle: string; courseSlug: string; lectureId: string; lectureTitle: string; lastViewedAt: number }
+
+export type StudentPanel = {
+  continue: PanelContinue | null
+  courses: PanelCourse[]
+  memberships: PanelMembership[]
+  fileProducts: PanelFileProduct[]
+  events: PanelEvent[]
+  consultations: PanelConsultation[]
+  physical: PanelPhysical[]
+}
+
+/** Whole percent of completed lectures, rounded down: 100 only when every lecture is done. */
+export function progressPercent(done: number, total: number) {
+  if (total <= 0) return 0
+  return Math.min(100, Math.floor((Math.max(0, done) * 100) / total))
+}
+
+const STATUS_ORDER: Record<AccessStatus, number> = { active: 0, scheduled: 1, expired: 2, revoked: 3 }
+
+/**
+ * One course's standing from all the ways the student reaches it: active if any path holds now
+ * (ending at the latest end, null when one has none), else scheduled, else ended — shown only when
+ * reached directly or through a bundle (an ended membership is shown as a membership, not as every
+ * course it opened). null: not shown.
+ */
+export function resolveCourseStanding(paths: CoursePath[]): Pick<PanelCourse, 'status' | 'accessEndsAt' | 'accessStartsAt' | 'via'> | null {
+  const active = paths.filter((p) => p.status === 'active')
+  if (active.length) {
+    const unlimited = active.some((p) => p.expiresAt === null)
+    const via = [...new Set(active.flatMap((p) => (p.via ? [p.via.title] : [])))]
+    return { status: 'active', accessEndsAt: unlimited ? null : Math.max(...active.map((p) => p.expiresAt ?? 0)), accessStartsAt: null, via }
+  }
+  const scheduled = paths.filter((p) => p.status === 'scheduled')
+  if (scheduled.length) return { status: 'scheduled', accessEndsAt: null, accessStartsAt: Math.min(...scheduled.map((p) => p.startsAt)), via: [] }
+  const shown = paths.filter((p) => p.via === null || p.via.kind === 'bundle')
+  if (!shown.length) return null
+  const expired = shown.filter((p) => p.status === 'expired')
+  if (expired.length) return { status: 'expired', accessEndsAt: Math.max(...expired.map((p) => p.expiresAt ?? 0)), accessStartsAt: null, via: [] }
+  return { status: 'revoked', accessEndsAt: null, accessStartsAt: null, via: [] }
+}
+
+/** Active courses first, most recently watched first, then by title; then scheduled, ended, denied. */
+export function sortCourses(courses: PanelCourse[]) {
+  return [...courses].sort(
+    (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || (b.lastViewedAt ?? -1) - (a.lastViewedAt ?? -1) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id),
+  )
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+const heldProducts = (db: Db, tenantId: string, userId: string, activeAt: number | null) =>
+  db
+    .select({ id: productAccess.productId })
+    .from(productAccess)
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId), activeAt === null ? undefined : activeAccessAt(activeAt)))
+
+/** Products linked from the held ones (a bundle's courses, a membership's products). */
+const childrenOf = (db: Db, tenantId: string, parents: ReturnType<typeof heldProducts>) =>
+  db
+    .select({ id: productLinks.productId })
+    .from(productLinks)
+    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.parentId, parents)))
+
+/** The student holds, right now, a membership that grants every product. */
+function holdsAllAccess(db: Db, tenantId: string, userId: string, now: number) {
+  const membership = alias(products, 'all_access_membership')
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(productAccess)
+      .innerJoin(membership, and(eq(membership.id, productAccess.productId), eq(membership.tenantId, tenantId)))
+      .where(
+        and(
+          eq(productAccess.tenantId, tenantId),
+          eq(productAccess.userId, userId),
+          activeAccessAt(now),
+          eq(membership.kind, 'membership'),
+          eq(membership.membershipGrantsAll, true),
+        ),
+      ),
+  )
+}
+
+/** `column` (a course id) is reachable from the student's access rows (active ones only when activeAt is set). */
+function reachableCourse(db: Db, tenantId: string, userId: string, column: SQLiteColumn, activeAt: number | null, now: number): SQL {
+  const held = heldProducts(db, tenantId, userId, activeAt)
+  const children = childrenOf(db, tenantId, held)
+  const grandChildren = db
+    .select({ id: productLinks.productId })
+    .from(productLinks)
+    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.parentId, children)))
+  return or(inArray(column, held), inArray(column, children), inArray(column, grandChildren), holdsAllAccess(db, tenantId, userId, now))!
+}
+
+export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelViewer, now = Date.now()): Promise<StudentPanel> {
+  const userId = viewer.id
+  const child = alias(products, 'linked_product')
+  const course = alias(products, 'progress_course')
+
+  const accessRows = db
+    .select({
+      productId: productAccess.productId,
+      startsAt: productAccess.startsAt,
+      expiresAt: productAccess.expiresAt,
+      revokedAt: productAccess.revokedAt,
+      kind: products.kind,
+      title: products.title,
+      slug: products.slug,
+      description: products.description,
+      coverPath: products.coverPath,
+      published: products.published,
+      membershipPeriod: products.membershipPeriod,
+      membershipGrantsAll: products.membershipGrantsAll,
+      eventStartsAt: products.eventStartsAt,
+      eventTimezone: products.eventTimezone,
+      eventJoinUrl: products.eventJoinUrl,
+      consultationMinutes: products.consultationMinutes,
+    })
+    .from(productAccess)
+    .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
+    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId)))
+    .orderBy(asc(products.title), asc(products.id))
+    .limit(PANEL_MAX_ROWS)
+
+  // Links out of held products, and out of the products those link to (a bundle in a membership).
+  const held = heldProducts(db, tenantId, userId, null)
+  const links = db
+    .select({ parentId: productLinks.parentId, id: child.id, kind: child.kind, title: child.title, slug: child.slug, coverPath: child.coverPath, published: child.published })
+    .from(productLinks)
+    .innerJoin(child, and(eq(child.id, productLinks.productId), eq(child.tenantId, tenantId)))
+    .where(and(eq(productLinks.tenantId, tenantId), or(inArray(productLinks.parentId, held), inArray(productLinks.parentId, childrenOf(db, tenantId, held)))))
+    .orderBy(asc(productLinks.position), asc(child.title))
+    .limit(PANEL_MAX_ROWS * 2)
+
+  // Every published course, when an all-products membership holds now.
+  const allAccessCourses = db
+    .select({ id: products.id, title: products.title, slug: products.slug, coverPath: products.coverPath })
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.kind, 'course'), eq(products.published, true), holdsAllAccess(db, tenantId, userId, now)))
+    .orderBy(asc(products.title))
+    .limit(PANEL_MAX_ROWS)
+
+  // Published lectures and the student's completed ones, per reachable course.
+  const stats = db
+    .select({ productId: lectures.productId, total: count(lectures.id), done: count(lectureProgress.completedAt), lastViewedAt: max(lectureProgress.lastViewedAt) })
+    .from(lectures)
+    .leftJoin(lectureProgress, and(eq(lectureProgress.tenantId, tenantId), eq(lectureProgress.userId, userId), eq(lectureProgress.lectureId, lectures.id)))
+    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.published, true), reachableCourse(db, tenantId, userId, lectures.productId, null, now)))
+    .groupBy(lectures.productId)
+    .limit(PANEL_MAX_ROWS * 2)
+
+  // The most recently viewed published lecture of a published course the student may still open.
+  const last = db
+    // Distinct result names: D1's batch answers rows keyed by column name, so two `id`s or `title`s would collide.
+    .select({
+      courseId: sql<string>`${course.id}`.as('continue_course_id'),
+      courseTitle: sql<string>`${course.title}`.as('continue_course_title'),
+      courseSlug: sql<string>`${course.slug}`.as('continue_course_slug'),
+      lectureId: sql<string>`${lectures.id}`.as('continue_lecture_id'),
+      lectureTitle: sql<string>`${lectures.title}`.as('continue_lecture_title'),
+      lastViewedAt: lectureProgress.lastViewedAt,
+    })
+    .from(lectureProgress)
+    .innerJoin(lectures, and(eq(lectures.id, lectureProgress.lectureId), eq(lectures.tenantId, tenantId), eq(lectures.productId, lectureProgress.productId), eq(lectures.published, true)))
+    .innerJoin(course, and(eq(course.id, lectureProgress.productId), eq(course.tenantId, tenantId), eq(course.kind, 'course'), eq(course.published, true)))
+    .where(
+      and(
+        eq(lectureProgress.tenantId, tenantId),
+        eq(lectureProgress.userId, userId),
+        isStaffRole(viewer.role) ? undefined : reachableCourse(db, tenantId, userId, lectureProgress.productId, now, now),
+      ),
+    )
+    .orderBy(desc(lectureProgress.lastViewedAt), desc(lectureProgress.updatedAt))
+    .limit(1)
+
+  // Files of the file products held now (served by /files/{productId}/{fileId}, which checks the same).
+  const files = db
+    .select({
+      id: productFiles.id,
+      productId: productFiles.productId,
+      originalFilename: mediaObjects.originalFilename,
+      size: mediaObjects.size,
+      kind: mediaObjects.kind,
+    })
+    .from(productFiles)
+    .innerJoin(mediaObjects, and(eq(mediaObjects.id, productFiles.mediaObjectId), eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.status, 'ready')))
+    .where(and(eq(productFiles.tenantId, tenantId), inArray(productFiles.productId, heldProducts(db, tenantId, userId, now))))
+    .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
+    .limit(PANEL_MAX_ROWS * 2)
+
+  const [rows, linkRows, allCourses, statRows, lastRows, fileRows] = await db.batch([accessRows, links, allAccessCourses, stats, last, files])
+  return assemblePanel({ rows, linkRows, allCourses, statRows, lastRows, fileRows }, now)
+}
+
+type AccessRow = {
+  productId: string
+  startsAt: number
+  expiresAt: number | null
+  revokedAt: number | null
+  kind: ProductKind
+  title: string
+  slug: string
+  description: string
+  coverPath: string | null
+  published: boolean
+  membershipPeriod: number | null
+  membershipGrantsAll: boolean
+  eventStartsAt: number | null
+  eventTimezone: string | null
+  eventJoinUrl: string | null
+  consultationMinutes: number | null
+}
+type LinkRow = { parentId: string; id: string; kind: ProductKind; title: string; slug: string; coverPath: string | null; published: boolean }
+type CourseRow = { id: string; title: string; slug: string; coverPath: string | null }
+type StatRow = { productId: string; total: number; done: number; lastViewedAt: number | null }
+type FileRow = { id: string; productId: string; originalFilename: string; size: number; kind: string }
+
+/** Pure assembly of the batch's rows (exported for unit tests). */
+export function assemblePanel(
+  data: { rows: AccessRow[]; linkRows: LinkRow[]; allCourses: CourseRow[]; statRows: StatRow[]; lastRows: PanelContinue[]; fileRows: FileRow[] },
+  now: number,
+): StudentPanel {
+  const held = new Map(data.rows.map((r) => [r.productId, { ...r, status: accessStatus(r, now) }]))
+  const courses = new Map<string, { info: CourseRow; paths: CoursePath[] }>()
+  const addPath = (info: CourseRow, path: CoursePath) => {
+    const entry = courses.get(info.id) ?? { info, paths: [] }
+    entry.paths.push(path)
+    courses.set(info.id, entry)
+  }
+  const pathOf = (row: AccessRow & { status: AccessStatus }, via: CoursePath['via']): CoursePath => ({ via, status: row.status, startsAt: row.startsAt, expiresAt: row.expiresAt })
+  const viaOf = (row: AccessRow) => ({ id: row.productId, title: row.title, kind: row.kind })
+
+  for (const row of held.values()) {
+    if (row.kind === 'course' && row.published) addPath({ id: row.productId, title: row.title, slug: row.slug, coverPath: row.coverPath }, pathOf(row, null))
+  }
+  for (const link of data.linkRows) {
+    if (link.kind !== 'course' || !link.published) continue
+    const info = { id: link.id, title: link.title, slug: link.slug, coverPath: link.coverPath }
+    const parent = held.get(link.parentId)
+    if (parent) addPath(info, pathOf(parent, viaOf(parent)))
+    // A course in a bundle held through a membership: the path's access is the membership's.
+    for (const up of data.linkRows) {
+      const grand = up.id === link.parentId ? held.get(up.parentId) : undefined
+      if (grand) addPath(info, pathOf(grand, viaOf(grand)))
+    }
+  }
+  const allAccess = [...held.values()].find((r) => r.kind === 'membership' && r.membershipGrantsAll && r.status === 'active')
+  if (allAccess) for (const c of data.allCourses) addPath(c, pathOf(allAccess, viaOf(allAccess)))
+
+  const stats = new Map(data.statRows.map((s) => [s.productId, s]))
+  const courseList: PanelCourse[] = []
+  for (const { info, paths } of courses.values()) {
+    const standing = resolveCourseStanding(paths)
+    if (!standing) continue
+    const s = stats.get(info.id)
+    const total = s?.total ?? 0
+    const done = Math.min(s?.done ?? 0, total)
+    courseList.push({ ...info, ...standing, total, done, percent: progressPercent(done, total), lastViewedAt: s?.lastViewedAt ?? null })
+  }
+
+  const includes = (parentId: string) =>
+    data.linkRows.filter((l) => l.parentId === parentId && l.published).map((l) => ({ id: l.id, title: l.title, slug: l.slug, kind: l.kind }))
+  const rowsOf = (kind: ProductKind) => [...held.values()].filter((r) => r.kind === kind)
+  const filesBy = new Map<string, PanelFile[]>()
+  for (const f of data.fileRows) {
+    const list = filesBy.get(f.productId) ?? []
+    list.push({ id: f.id, filename: downloadFilename(f.originalFilename, f.kind as FileKind), size: f.size, kind: f.kind as FileKind })
+    filesBy.set(f.productId, list)
+  }
+  const byStatusThenTitle = <T extends { status: AccessStatus; title: string }>(list: T[]) => list.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.title.localeCompare(b.title))
+
+  return {
+    continue: data.lastRows[0] ?? null,
+    courses: sortCourses(courseList),
+    memberships: byStatusThenTitle(
+      rowsOf('membership').map((r) => ({
+        id: r.productId,
+        title: r.title,
+        slug: r.slug,
+        status: r.status,
+        startsAt: r.startsAt,
+        expiresAt: r.expiresAt,
+        revokedAt: r.revokedAt,
+        lifetime: r.expiresAt === null,
+        grantsAll: r.membershipGrantsAll,
+        includes: r.membershipGrantsAll ? [] : includes(r.productId),
+      })),
+    ),
+    // As before: the file products that hold now, each with its files.
+    fileProducts: rowsOf('file')
+      .filter((r) => r.status === 'active')
+      .map((r) => ({ id: r.productId, title: r.title, description: r.description, files: filesBy.get(r.productId) ?? [] })),
+    events: rowsOf('live_event')
+      .map((r) => ({
+        id: r.productId,
+        title: r.title,
+        slug: r.slug,
+        status: r.status,
+        startsAt: r.eventStartsAt,
+        timezone: r.eventTimezone,
+        joinUrl: r.status === 'active' ? r.eventJoinUrl : null,
+      }))
+      // Upcoming first (soonest first), then past ones (latest first), then undated.
+      .sort((a, b) => eventRank(a, now) - eventRank(b, now) || (a.startsAt !== null && b.startsAt !== null ? (a.startsAt >= now ? a.startsAt - b.startsAt : b.startsAt - a.startsAt) : 0) || a.title.localeCompare(b.title)),
+    consultations: byStatusThenTitle(rowsOf('consultation').map((r) => ({ id: r.productId, title: r.title, slug: r.slug, status: r.status, minutes: r.consultationMinutes, since: r.startsAt }))),
+    physical: byStatusThenTitle(rowsOf('physical').map((r) => ({ id: r.productId, title: r.title, slug: r.slug, status: r.status, since: r.startsAt }))),
+  }
+}
+
+const eventRank = (e: { startsAt: number | null }, now: number) => (e.startsAt === null ? 2 : e.startsAt >= now ? 0 : 1)
+
+export const isPanelEmpty = (p: StudentPanel) =>
+  !p.courses.length && !p.memberships.length && !p.fileProducts.length && !p.events.length && !p.consultations.length && !p.physical.length

@@ -1,0 +1,152 @@
+// Server side of the lecture player (issue 7 item 2): read a course for the watch pages, and the
+// access decision for one lecture by id (JSON, video token, PDF, progress calls). Every decision
+// goes through getCourseAccess + lectureGate; ids of another school are simply not found.
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import { and, asc, eq } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { lectureComponents, lectures, products, sections, type Lecture, type Product } from '#app/db/schema.server.ts'
+import { filesService } from '#app/media/files-service.server.ts'
+import { mediaOrigins } from '#app/media/origins.server.ts'
+import { videosService } from '#app/media/videos-service.server.ts'
+import { getCourseAccess, type CourseAccess, type CourseViewer } from '#app/models/course-access.server.ts'
+import { listComponents, type ComponentView } from '#app/models/course-content.server.ts'
+import { getVideo } from '#app/models/video.server.ts'
+import { videoEmbedUrl } from '#app/storefront/blocks.ts'
+import { courseProgress, lectureGate, type LectureGate } from './gate.ts'
+
+export type PlayerCourse = Pick<Product, 'id' | 'title' | 'slug' | 'published' | 'isFree' | 'freeRequiresLogin' | 'commentsEnabled' | 'coverPath'>
+
+const courseColumns = {
+  id: products.id,
+  title: products.title,
+  slug: products.slug,
+  published: products.published,
+  isFree: products.isFree,
+  freeRequiresLogin: products.freeRequiresLogin,
+  commentsEnabled: products.commentsEnabled,
+  coverPath: products.coverPath,
+}
+
+/** A course of this school by slug (drafts too: the gate decides who sees them). */
+export async function getCourseBySlug(db: Db, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
+  const [row] = await db
+    .select(courseColumns)
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug), eq(products.kind, 'course')))
+    .limit(1)
+  return row
+}
+
+export type NavLecture = {
+  id: string
+  title: string
+  kind: Lecture['kind']
+  runTimeSeconds: number
+  freeToWatch: boolean
+  published: boolean
+  gate: LectureGate
+  completed: boolean
+  starred: boolean
+}
+export type NavSection = { id: string; title: string; lectures: NavLecture[] }
+
+/** The course's curriculum as this viewer sees it (drafts only for staff), each lecture with its gate. */
+export async function loadCurriculum(db: Db, tenantId: string, course: PlayerCourse, access: CourseAccess, signedIn: boolean, progress: Map<string, { completedAt: number | null; starred: boolean }>, now: number) {
+  const [sectionRows, lectureRows] = await db.batch([
+    db
+      .select({ id: sections.id, title: sections.title })
+      .from(sections)
+      .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, course.id)))
+      .orderBy(asc(sections.position), asc(sections.createdAt)),
+    db
+      .select()
+      .from(lectures)
+      .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, course.id)))
+      .orderBy(asc(lectures.position), asc(lectures.createdAt)),
+  ])
+  const nav: NavSection[] = sectionRows.map((s) => ({
+    ...s,
+    lectures: lectureRows
+      .filter((l) => l.sectionId === s.id)
+      .map((l) => ({
+        id: l.id,
+        title: l.title,
+        kind: l.kind,
+        runTimeSeconds: l.runTimeSeconds,
+        freeToWatch: l.freeToWatch,
+        published: l.published,
+        gate: lectureGate(course, l, access, signedIn, now),
+        completed: progress.get(l.id)?.completedAt != null,
+        starred: progress.get(l.id)?.starred ?? false,
+      }))
+      .filter((l) => l.gate.state !== 'not_found'),
+  }))
+  const visible = nav.filter((s) => s.lectures.length > 0)
+  const ordered = visible.flatMap((s) => s.lectures)
+  const published = ordered.filter((l) => l.published).map((l) => l.id)
+  const done = [...progress.entries()].filter(([, p]) => p.completedAt != null).map(([id]) => id)
+  return { sections: visible, ordered, lectureRows, progress: courseProgress(published, done) }
+}
+
+export type LectureForViewer = { lecture: Lecture; course: PlayerCourse; access: CourseAccess; gate: LectureGate }
+
+/** A lecture of this school by id with its course, the viewer's access and the gate; undefined: not this school's (or a draft for a non-staff viewer). */
+export async function loadLectureForViewer(db: Db, tenantId: string, lectureId: string, viewer: CourseViewer, now = Date.now()): Promise<LectureForViewer | undefined> {
+  const [row] = await db
+    .select({ lecture: lectures, course: courseColumns })
+    .from(lectures)
+    .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId), eq(products.kind, 'course')))
+    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.id, lectureId)))
+    .limit(1)
+  if (!row) return undefined
+  const access = await getCourseAccess(db, tenantId, row.course.id, viewer, now)
+  const gate = lectureGate(row.course, row.lecture, access, viewer !== null, now)
+  if (gate.state === 'not_found') return undefined
+  return { ...row, access, gate }
+}
+
+/** The lecture's components (text, file, quiz), in order. */
+export async function lectureComponentsOf(db: Db, tenantId: string, lecture: Lecture): Promise<ComponentView[]> {
+  return listComponents(db, tenantId, lecture.productId, lecture.sectionId, lecture.id)
+}
+
+/** Whether a file component with this key belongs to the lecture (the PDF route serves only those). */
+export async function lectureHasFile(db: Db, tenantId: string, lectureId: string, componentId: string) {
+  const [row] = await db
+    .select({ data: lectureComponents.data })
+    .from(lectureComponents)
+    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId), eq(lectureComponents.kind, 'file')))
+    .limit(1)
+  if (!row) return null
+  try {
+    const parsed = JSON.parse(row.data) as { key?: unknown }
+    return typeof parsed.key === 'string' && parsed.key ? parsed.key : null
+  } catch {
+    return null
+  }
+}
+
+export type LectureVideo = { kind: 'bunny'; url: string | null; expiresAt: number | null; processing: boolean } | { kind: 'external'; url: string } | { kind: 'none' }
+
+/** What plays a video lecture: a freshly signed Bunny embed (autoplay and preload off) or a YouTube/Vimeo player. Call only for an open lecture. */
+export async function lectureVideo(context: AppLoadContext, tenantId: string, lecture: Lecture): Promise<LectureVideo> {
+  if (lecture.kind !== 'video') return { kind: 'none' }
+  if (lecture.videoId) {
+    const video = await getVideo(context.db, tenantId, lecture.videoId)
+    if (!video) return { kind: 'none' }
+    if (video.state !== 'ready' && video.state !== 'playable') return { kind: 'bunny', url: null, expiresAt: null, processing: true }
+    const embed = await videosService(context.cloudflare.env, tenantId).embed(video.id, { autoplay: false, preload: false })
+    return embed.ok ? { kind: 'bunny', url: embed.body.url, expiresAt: embed.body.expiresAt, processing: false } : { kind: 'bunny', url: null, expiresAt: null, processing: false }
+  }
+  if (lecture.sourceUrl) {
+    const url = videoEmbedUrl('youtube', lecture.sourceUrl) ?? videoEmbedUrl('vimeo', lecture.sourceUrl)
+    if (url) return { kind: 'external', url }
+  }
+  return { kind: 'none' }
+}
+
+/** A short-lived signed URL of a lecture PDF or file component (inline for viewing). Call only for an open lecture. */
+export async function signLectureFile(context: AppLoadContext, request: Request, tenantId: string, key: string, disposition: 'inline' | 'attachment') {
+  const env = context.cloudflare.env
+  return filesService(env, tenantId, mediaOrigins(env, request)).sign(key, disposition)
+}

@@ -1,0 +1,31 @@
+// POST /json/verification/verify {code} (seed 000 §7): checks the session's latest code. 200
+// {success: true} verifies this session (the page then goes to /panel or the kept redirectTo);
+// anything else is 422 'Invalid or expired verification code.' (seed 000 §8). Every try counts
+// against the code's 5 attempts.
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { z } from 'zod'
+import { verifyCode } from '#app/models/verification.server.ts'
+import { readBody } from '#app/storefront/search.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { noStoreJson } from '#app/utils/responses.server.ts'
+import { parseWith } from '#app/utils/validation.ts'
+
+/** Seed 000 §5: the code field takes at most 6 characters (spaces around are forgiven). */
+export const VerifySchema = z.object({ code: z.string().trim().min(1).max(6) })
+
+export async function loader() {
+  notFound()
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const tenant = requireSchool(context)
+  if (request.method !== 'POST') return noStoreJson({ success: false }, 405)
+  const user = await requireUser(request, context, undefined, { allowUnverified: true })
+  if (!user.verificationPending) return noStoreJson({ success: true, redirectTo: '/panel' })
+  const t = getT(request, context)
+  const parsed = parseWith(VerifySchema, (await readBody(request)) ?? {})
+  const ok = parsed.ok && (await verifyCode(context.db, tenant.id, { userId: user.id, sessionId: user.sessionId, code: parsed.data.code }))
+  if (!ok) return noStoreJson({ success: false, message: t('verification.error.code') }, 422)
+  return noStoreJson({ success: true, redirectTo: '/panel' })
+}

@@ -1,0 +1,7 @@
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { progressAction } from '#app/player/lecture-routes.server.ts'
+import { noStoreJson } from '#app/utils/responses.server.ts'
+
+// POST /lecture/{id}/watch (seed 000 §7 lecture family); the logic is in app/player/lecture-routes.server.ts.
+export const action = (args: ActionFunctionArgs) => progressAction('watch', args)
+export const loader = () => noStoreJson({ error: 'error.not_found.title' }, 405)
