@@ -17,6 +17,15 @@ export type PeersEnv = {
   PEER_S3_SECRET_ACCESS_KEY: string
   /** Page origins allowed by CORS: http(s)://*.{this} (the platform host). */
   PEER_S3_CORS_HOST: string
+  /** PayU peer (src/payu.ts): the one POS it knows and its keys; must match the app's PayU settings. */
+  PEER_PAYU_POS_ID: string
+  PEER_PAYU_CLIENT_ID: string
+  PEER_PAYU_CLIENT_SECRET: string
+  PEER_PAYU_SECOND_KEY: string
+  /** Host of the hosted payment page as the buyer's browser reaches it (forwarded by the app in development). */
+  PEER_PAYU_PAGE_HOST: string
+  /** The app worker, when bound: notifications are POSTed through it (a worker cannot resolve *.localhost). */
+  APP?: Fetcher
 }
 
 export type PeersHono = { Bindings: PeersEnv }
