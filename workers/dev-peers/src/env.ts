@@ -22,8 +22,10 @@ export type PeersEnv = {
   PEER_PAYU_CLIENT_ID: string
   PEER_PAYU_CLIENT_SECRET: string
   PEER_PAYU_SECOND_KEY: string
-  /** Host of the hosted payment page as the buyer's browser reaches it (forwarded by the app in development). */
-  PEER_PAYU_PAGE_HOST: string
+  /** Host of the hosted payment pages (PayU, Stripe) as the buyer's browser reaches them (forwarded by the app in development). */
+  PEER_PAY_PAGE_HOST: string
+  /** Stripe peer (src/stripe.ts): the secret key it accepts. */
+  PEER_STRIPE_SECRET_KEY: string
   /** The app worker, when bound: notifications are POSTed through it (a worker cannot resolve *.localhost). */
   APP?: Fetcher
 }

@@ -159,7 +159,7 @@ payuPeer.post('/api/v2_1/orders', async (c) => {
   }
   // The hosted page on the buyer-facing origin: development forwards pay.{platform} here (server.ts).
   const page = new URL(order.continueUrl ?? c.req.url)
-  const redirectUri = `${page.protocol}//${c.env.PEER_PAYU_PAGE_HOST}${page.port ? `:${page.port}` : ''}/payu/pay/${orderId}`
+  const redirectUri = `${page.protocol}//${c.env.PEER_PAY_PAGE_HOST}${page.port ? `:${page.port}` : ''}/payu/pay/${orderId}`
   const body = { status: { statusCode: 'SUCCESS' }, redirectUri, orderId, ...(order.extOrderId ? { extOrderId: order.extOrderId } : {}) }
   return c.json(body, 302, { Location: redirectUri })
 })
