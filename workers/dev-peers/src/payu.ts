@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { PeersEnv, PeersHono } from './env.ts'
+import { post, type PeersEnv, type PeersHono } from './env.ts'
 
 export const PAYU_STATUSES = ['NEW', 'PENDING', 'WAITING_FOR_CONFIRMATION', 'COMPLETED', 'CANCELED'] as const
 export type PayuStatus = (typeof PAYU_STATUSES)[number]
@@ -101,7 +101,7 @@ export async function deliverNotification(env: PeersEnv, row: OrderRow, attempts
     const request = new Request(notifyUrl, { method: 'POST', headers, body })
     let status = 0
     try {
-      status = (await (env.APP ? env.APP.fetch(request) : fetch(request))).status
+      status = await post(env, request)
     } catch {
       status = 0
     }

@@ -10,7 +10,7 @@
 //   /_peer/stripe/…                                   control: signed events for tests, renewals, failures
 import { createHmac } from 'node:crypto'
 import { Hono, type Context } from 'hono'
-import type { PeersEnv, PeersHono } from './env.ts'
+import { post, type PeersEnv, type PeersHono } from './env.ts'
 
 type Json = Record<string, unknown>
 type StripeError = { type: 'invalid_request_error' | 'authentication_error' | 'card_error'; code?: string; param?: string; message: string }
@@ -59,7 +59,7 @@ async function endpoints(env: PeersEnv) {
 }
 
 /** An event object and, per endpoint that wants it, the signed delivery. */
-async function makeEvent(env: PeersEnv, type: string, object: Json) {
+async function makeEvent(env: PeersEnv, type: string, object: Json, timestamp = nowSeconds()) {
   const event = { id: randomId('evt'), object: 'event', api_version: '2025-01-27.acacia', created: nowSeconds(), livemode: false, pending_webhooks: 1, type, data: { object }, request: { id: null, idempotency_key: null } }
   const payload = JSON.stringify(event, null, 2)
   const deliveries = (await endpoints(env))
@@ -67,7 +67,7 @@ async function makeEvent(env: PeersEnv, type: string, object: Json) {
       const enabled = JSON.parse(e.enabled_events) as string[]
       return enabled.includes('*') || enabled.includes(type)
     })
-    .map((e) => ({ url: e.url, payload, signature: signStripePayload(payload, e.secret) }))
+    .map((e) => ({ url: e.url, payload, signature: signStripePayload(payload, e.secret, timestamp) }))
   return { event, deliveries }
 }
 
@@ -80,7 +80,7 @@ async function deliver(env: PeersEnv, deliveries: Array<{ url: string; payload: 
       const request = new Request(d.url, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': d.signature }, body: d.payload })
       let status = 0
       try {
-        status = (await (env.APP ? env.APP.fetch(request) : fetch(request))).status
+        status = await post(env, request)
       } catch {
         status = 0
       }
@@ -315,9 +315,9 @@ stripeControl.post('/subscriptions/:id/cycle', async (c) => {
 
 /** Any event, signed for every endpoint that wants it, NOT delivered: tests replay, reorder or alter it. */
 stripeControl.post('/events', async (c) => {
-  const { type, object } = ((await c.req.json().catch(() => null)) ?? {}) as { type?: string; object?: Json }
+  const { type, object, timestamp } = ((await c.req.json().catch(() => null)) ?? {}) as { type?: string; object?: Json; timestamp?: number }
   if (!type || !object) return c.json({ error: 'type and object required' }, 400)
-  return c.json(await makeEvent(c.env, type, object))
+  return c.json(await makeEvent(c.env, type, object, timestamp ?? nowSeconds()))
 })
 
 stripeControl.post('/reset', async (c) => {
