@@ -25,7 +25,7 @@ const handleRemix = createRequestHandler(build as unknown as ServerBuild)
 /**
  * media.{PLATFORM_HOST}: public images and signed private files, served by the media worker
  * (GET/HEAD only, without the visitor's cookies), and Bunny Stream's webhook (POST /webhooks/bunny). s3.{PLATFORM_HOST}, development only: the S3 peer that takes presigned
- * uploads (workers/dev-peers). Neither is a site: no session, no CSRF check, no Remix.
+ * uploads (workers/dev-peers); pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted payment pages. Neither is a site: no session, no CSRF check, no Remix.
  */
 async function forwardServiceHost(request: Request, env: Env, hostname: string): Promise<Response | null> {
   if (hostname === `media.${env.PLATFORM_HOST}` && env.MEDIA_WORKER) {
@@ -48,6 +48,11 @@ async function forwardServiceHost(request: Request, env: Env, hostname: string):
     return env.MEDIA_WORKER.fetch(new Request(request.url, { method: request.method, headers }))
   }
   if (hostname === `s3.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) return env.DEV_PEERS.fetch(request)
+  // pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted payment pages (nothing else of the peers).
+  if (hostname === `pay.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) {
+    if (!/^\/(payu|stripe)\/pay\/[\w-]+$/.test(new URL(request.url).pathname)) return new Response(null, { status: 404 })
+    return env.DEV_PEERS.fetch(request)
+  }
   return null
 }
 

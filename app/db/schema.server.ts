@@ -47,6 +47,12 @@ export const tenants = sqliteTable(
     contentVersion: integer('content_version').notNull().default(0),
     /** Login verification (seed 000 §2 "session verification"): off, or a code by email or by SMS to the phone. */
     loginVerification: text('login_verification', { enum: LOGIN_VERIFICATION_MODES }).notNull().default('off'),
+    /** Payout account for withdrawals (seed 001 §3 "Account: bank account"); IBAN or local format, spaces removed. */
+    bankAccount: text('bank_account'),
+    bankAccountHolder: text('bank_account_holder'),
+    /** Platform fee set by the operator (seed 001 §1): basis points and fixed minor units; null = defaults (app/payments/pricing.ts). */
+    feeBasisPoints: integer('fee_basis_points'),
+    feeFixed: integer('fee_fixed'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -307,6 +313,10 @@ export const products = sqliteTable(
     /** Physical product shipping prices (minor units). */
     shippingCourierPrice: integer('shipping_courier_price'),
     shippingLockerPrice: integer('shipping_locker_price'),
+    /** Order bump (issue 8): another product offered at checkout, at bumpPrice (minor units), with a short pitch. */
+    bumpProductId: text('bump_product_id'),
+    bumpPrice: integer('bump_price'),
+    bumpText: text('bump_text').notNull().default(''),
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
@@ -795,6 +805,240 @@ export const notifications = sqliteTable(
   (t) => [index('notifications_user_idx').on(t.tenantId, t.userId, t.createdAt)],
 )
 
+// ─── Payments (issue 8, ADR 019) ────────────────────────────────────────────────────────────────
+
+/** Payment providers a school can connect; `test` is the built-in hosted-page imitation for development. */
+export const PAYMENT_PROVIDERS = ['test', 'payu', 'stripe'] as const
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number]
+
+/**
+ * A school's connection to a payment provider for one currency (seed 001 §3 "several per school,
+ * chosen by currency"). Credentials are a secret-box sealed JSON (app/utils/secret-box.server.ts,
+ * purpose `payment:{provider}`); `publicRef` is the non-secret part shown in /home (PayU POS id,
+ * Stripe account hint). One integration per (school, provider, currency): a duplicate is rejected.
+ */
+export const paymentIntegrations = sqliteTable(
+  'payment_integrations',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    currency: text('currency').notNull(),
+    credentials: text('credentials').notNull(),
+    publicRef: text('public_ref').notNull().default(''),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('payment_integrations_unique').on(t.tenantId, t.provider, t.currency)],
+)
+
+/**
+ * pending → waiting (provider says the buyer paid, confirmation outstanding) → completed, or →
+ * failed / canceled. Never leaves completed except to refunded (seed 001 §4; PayU statuses never
+ * regress after COMPLETED).
+ */
+export const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded'] as const
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
+export const INVOICE_STATUSES = ['none', 'pending', 'issued', 'failed'] as const
+
+/**
+ * One checkout = one transaction. Amounts in minor units of `currency`, gross (VAT included):
+ * total = unit × quantity − discount + bump + shipping. `hash` is the public, unguessable handle
+ * (`/transaction/{hash}/pending`). `(provider, provider_ref)` is unique: a provider order or
+ * Checkout Session belongs to exactly one transaction.
+ */
+export const transactions = sqliteTable(
+  'transactions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    hash: text('hash').notNull(),
+    /** The buyer; null only after the account was deleted (the record of the sale stays). */
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** null only after the product was deleted (the snapshots below stay). */
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    priceId: text('price_id'),
+    /** Snapshots at checkout time: the receipt must not change when the product is edited. */
+    productKind: text('product_kind', { enum: PRODUCT_KINDS }).notNull(),
+    productTitle: text('product_title').notNull(),
+    quantity: integer('quantity').notNull().default(1),
+    currency: text('currency').notNull(),
+    unitAmount: integer('unit_amount').notNull(),
+    discountAmount: integer('discount_amount').notNull().default(0),
+    bumpProductId: text('bump_product_id'),
+    bumpAmount: integer('bump_amount').notNull().default(0),
+    shippingAmount: integer('shipping_amount').notNull().default(0),
+    totalAmount: integer('total_amount').notNull(),
+    /** VAT included in totalAmount (per line, rounded half up). */
+    vatAmount: integer('vat_amount').notNull().default(0),
+    /** Platform fee (percentage + fixed, none on free orders), fixed at checkout time. */
+    feeAmount: integer('fee_amount').notNull().default(0),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull().default('pending'),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }),
+    integrationId: text('integration_id'),
+    /** PayU orderId / Stripe Checkout Session id / test payment id. */
+    providerRef: text('provider_ref'),
+    promoCodeId: text('promo_code_id'),
+    /** The product's promotion price was charged: completion counts one promotional package. */
+    promoPriceApplied: integer('promo_price_applied', { mode: 'boolean' }).notNull().default(false),
+    /** JSON: { name, email, phone? } */
+    buyer: text('buyer').notNull().default('{}'),
+    /** JSON: { type: 'person'|'company', name, companyName?, vatNumber?, address, city, postalCode, country } or null */
+    invoiceDetails: text('invoice_details'),
+    /** JSON: { shipmentType: 'parcel_locker'|'courier', parcelLockerCode?, address?, postalCode?, city? } or null */
+    shipping: text('shipping'),
+    termsAcceptedAt: integer('terms_accepted_at').notNull(),
+    /** EU withdrawal-waiver consent for digital content (Directive 2011/83/EU art. 16(m)), recorded with the order. */
+    withdrawalWaiverAt: integer('withdrawal_waiver_at'),
+    /** Where 'Go back' on a failed payment leads (seed 000 §7 pending: checkoutLink). */
+    checkoutPath: text('checkout_path').notNull(),
+    invoiceStatus: text('invoice_status', { enum: INVOICE_STATUSES }).notNull().default('none'),
+    completedAt: integer('completed_at'),
+    /** Set in the same batch that grants access: the grant happens once. */
+    accessGrantedAt: integer('access_granted_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('transactions_hash_unique').on(t.hash),
+    uniqueIndex('transactions_provider_ref_unique').on(t.provider, t.providerRef),
+    index('transactions_tenant_idx').on(t.tenantId, t.createdAt),
+    index('transactions_user_idx').on(t.tenantId, t.userId, t.createdAt),
+  ],
+)
+
+/**
+ * Every provider notification we acted on, keyed by the provider's event id (Stripe `evt_…`,
+ * PayU `{orderId}:{status}`, test `{paymentId}:{status}`). The unique index makes a replay's
+ * batch fail as a whole: one event, one effect.
+ */
+export const paymentEvents = sqliteTable(
+  'payment_events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    eventKey: text('event_key').notNull(),
+    /** The status the event reported, as the provider spelled it. */
+    providerStatus: text('provider_status').notNull(),
+    receivedAt: integer('received_at').notNull(),
+  },
+  (t) => [uniqueIndex('payment_events_unique').on(t.provider, t.eventKey), index('payment_events_tx_idx').on(t.tenantId, t.transactionId)],
+)
+
+/** Promo codes (seed 001 §3, §8): percent (1–100) or fixed (minor units), optionally for one product. */
+export const PROMO_KINDS = ['percent', 'fixed'] as const
+export const promoCodes = sqliteTable(
+  'promo_codes',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    /** Stored upper-case; matched case-insensitively. */
+    code: text('code').notNull(),
+    kind: text('kind', { enum: PROMO_KINDS }).notNull(),
+    value: integer('value').notNull(),
+    /** null = every product of the school. */
+    productId: text('product_id').references(() => products.id, { onDelete: 'cascade' }),
+    startsAt: integer('starts_at'),
+    endsAt: integer('ends_at'),
+    /** -1 unlimited. */
+    usageLimit: integer('usage_limit').notNull().default(-1),
+    /** Completed transactions that used the code (counted in the grant batch). */
+    usedCount: integer('used_count').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('promo_codes_code_unique').on(t.tenantId, t.code)],
+)
+
+/** One use of a code per student ('Promo code already used'); written with the completed transaction. */
+export const promoRedemptions = sqliteTable(
+  'promo_redemptions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    promoCodeId: text('promo_code_id')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('promo_redemptions_unique').on(t.tenantId, t.promoCodeId, t.userId), uniqueIndex('promo_redemptions_tx_unique').on(t.transactionId)],
+)
+
+/** Withdrawals of a school's balance (seed 001 §4): pending → paid within 7 days, marked paid by an operator. */
+export const WITHDRAWAL_STATUSES = ['pending', 'paid'] as const
+export const withdrawals = sqliteTable(
+  'withdrawals',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    /** The bank account at request time. */
+    bankAccount: text('bank_account').notNull(),
+    status: text('status', { enum: WITHDRAWAL_STATUSES }).notNull().default('pending'),
+    requestedBy: text('requested_by'),
+    paidAt: integer('paid_at'),
+    paidBy: text('paid_by'),
+    ...timestamps,
+  },
+  (t) => [index('withdrawals_tenant_idx').on(t.tenantId, t.createdAt), index('withdrawals_status_idx').on(t.status, t.createdAt)],
+)
+
+/**
+ * Domain events for the queue consumers (webhooks, invoicing; issue 9): written in the same batch
+ * as the change they describe, then sent to EVENTS_QUEUE; a cron sweep re-sends rows left unsent.
+ * Consumers deduplicate by id.
+ */
+export const APP_EVENT_TYPES = ['student.paid', 'student.registered'] as const
+export const appEvents = sqliteTable(
+  'app_events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    type: text('type', { enum: APP_EVENT_TYPES }).notNull(),
+    /** Unique per type: the transaction id for student.paid, the user id for student.registered. */
+    subjectId: text('subject_id').notNull(),
+    payload: text('payload').notNull(),
+    sentAt: integer('sent_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('app_events_subject_unique').on(t.tenantId, t.type, t.subjectId), index('app_events_unsent_idx').on(t.sentAt, t.createdAt)],
+)
+
+/** Seats of a multi-seat purchase given to others (seed 000 widget 15, §3 "Invitation", §5). */
+export const INVITATION_STATUSES = ['sent', 'accepted'] as const
+export const accessInvitations = sqliteTable(
+  'access_invitations',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    status: text('status', { enum: INVITATION_STATUSES }).notNull().default('sent'),
+    /** The account that took the seat. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    acceptedAt: integer('accepted_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('access_invitations_unique').on(t.tenantId, t.transactionId, t.email), index('access_invitations_email_idx').on(t.tenantId, t.email)],
+)
+
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -834,4 +1078,9 @@ export type Survey = typeof surveys.$inferSelect
 export type SurveyResponse = typeof surveyResponses.$inferSelect
 export type VerificationCode = typeof verificationCodes.$inferSelect
 export type Notification = typeof notifications.$inferSelect
-
+export type PaymentIntegration = typeof paymentIntegrations.$inferSelect
+export type TransactionRow = typeof transactions.$inferSelect
+export type PromoCode = typeof promoCodes.$inferSelect
+export type Withdrawal = typeof withdrawals.$inferSelect
+export type AppEvent = typeof appEvents.$inferSelect
+export type AccessInvitation = typeof accessInvitations.$inferSelect

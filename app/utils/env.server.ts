@@ -3,11 +3,20 @@ export interface MailJob {
   tenantId: string
 }
 
+/** A domain event on the coursefront-events queue (app_events row id; consumers deduplicate by it). */
+export interface AppEventJob {
+  eventId: string
+  tenantId: string
+  type: 'student.paid' | 'student.registered'
+}
+
 /** Bindings and vars of the app worker (wrangler.toml). */
 export interface Env {
   DB: D1Database
   MEDIA: R2Bucket
   MAIL_QUEUE: Queue<MailJob>
+  /** Domain events for the webhooks and invoicing workers (ADR 019). */
+  EVENTS_QUEUE?: Queue<AppEventJob>
   ASSETS?: Fetcher
   /** The domains worker (custom domain lifecycle). */
   DOMAINS?: Fetcher
@@ -36,6 +45,13 @@ export interface Env {
   SMSAPI_TOKEN?: string
   SMSAPI_URL?: string
   SMS_SENDER?: string
+  /** Payments (issue 8, ADR 019). Base64 of 32 bytes: seals integration credentials (app/utils/secret-box.server.ts). A secret in production. */
+  INTEGRATIONS_KEY?: string
+  /** HMAC key of the built-in test payment provider's notifications (development and tests only). */
+  TEST_PAYMENTS_SECRET?: string
+  /** Where the PayU and Stripe adapters send API calls: unset = the real APIs; development = the dev peers (through DEV_PEERS). */
+  PAYU_API_URL?: string
+  STRIPE_API_URL?: string
 }
 
 export function isDevelopment(env: Pick<Env, 'ENVIRONMENT'>) {

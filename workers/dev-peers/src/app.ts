@@ -3,13 +3,17 @@
 //   *    /client/v4/zones/:zoneId/custom_hostnames[/:id] Cloudflare for SaaS custom hostnames API
 //   PUT  /coursefront-media/{key}  (+ OPTIONS)          R2's S3 API: presigned uploads (s3.ts)
 //   POST /sms.do                                        SMSAPI.pl: send an SMS (smsapi.ts)
+//   *    /payu/…                                          PayU REST v2.1 (OAuth, orders, hosted page; payu.ts)
+//   *    /stripe/…                                        Stripe API (webhook endpoints, Checkout Sessions, subscriptions; stripe.ts)
 //   *    /_peer/…                                        records, faults, state, request log, sent SMS (control.ts)
 import { Hono } from 'hono'
 import { control } from './control.ts'
 import { customHostnamesPeer } from './custom-hostnames.ts'
 import { dohPeer } from './doh.ts'
+import { payuControl, payuPeer } from './payu.ts'
 import { s3Peer } from './s3.ts'
 import { smsapiPeer } from './smsapi.ts'
+import { stripeControl, stripePeer } from './stripe.ts'
 import type { PeersHono } from './env.ts'
 
 export const peersApp = new Hono<PeersHono>()
@@ -26,6 +30,8 @@ peersApp.get('/', (c) =>
       doh: 'GET /dns-query?name=<host>&type=A|AAAA|CNAME|TXT (Accept: application/dns-json)',
       cloudflare: 'POST|GET /client/v4/zones/:zoneId/custom_hostnames, GET|PATCH|DELETE …/:id (Authorization: Bearer <PEER_CF_API_TOKEN>)',
       smsapi: 'POST /sms.do (Authorization: Bearer <PEER_SMSAPI_TOKEN>; form: to, message, from, format=json, encoding)',
+      payu: 'POST /payu/pl/standard/user/oauth/authorize (form-encoded), POST|GET /payu/api/v2_1/orders[/:id] (Bearer), GET|POST /payu/pay/:id (hosted page); control /_peer/payu/orders[/:id/status]',
+      stripe: 'POST /stripe/v1/webhook_endpoints, POST|GET /stripe/v1/checkout/sessions[/:id], GET|DELETE /stripe/v1/subscriptions/:id (Bearer sk_test_…, form-encoded), GET|POST /stripe/pay/:id; control /_peer/stripe/…',
       s3: 'PUT /<PEER_S3_BUCKET>/<key>?X-Amz-… (presigned, SigV4), OPTIONS preflight; reached at s3.{PLATFORM_HOST} through the app',
       control: 'GET /_peer/state, GET|POST|DELETE /_peer/dns/records, GET|POST|DELETE /_peer/faults, PATCH /_peer/custom-hostnames/:id, GET /_peer/requests, GET|DELETE /_peer/sms/messages, POST /_peer/reset',
     },
@@ -33,6 +39,10 @@ peersApp.get('/', (c) =>
 )
 peersApp.route('/dns-query', dohPeer)
 peersApp.route('/client/v4/zones/:zoneId/custom_hostnames', customHostnamesPeer)
+peersApp.route('/payu', payuPeer)
+peersApp.route('/_peer/payu', payuControl)
+peersApp.route('/stripe', stripePeer)
+peersApp.route('/_peer/stripe', stripeControl)
 peersApp.route('/_peer', control)
 peersApp.route('/sms.do', smsapiPeer)
 // Last: `/{bucket}/{key}` would match any two-segment path.

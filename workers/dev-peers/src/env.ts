@@ -21,6 +21,17 @@ export type PeersEnv = {
   PEER_SMSAPI_TOKEN: string
   /** Comma-separated sender names "registered" on the account (others: error 14). */
   PEER_SMSAPI_SENDERS: string
+  /** PayU peer (src/payu.ts): the one POS it knows and its keys; must match the app's PayU settings. */
+  PEER_PAYU_POS_ID: string
+  PEER_PAYU_CLIENT_ID: string
+  PEER_PAYU_CLIENT_SECRET: string
+  PEER_PAYU_SECOND_KEY: string
+  /** Host of the hosted payment pages (PayU, Stripe) as the buyer's browser reaches them (forwarded by the app in development). */
+  PEER_PAY_PAGE_HOST: string
+  /** Stripe peer (src/stripe.ts): the secret key it accepts. */
+  PEER_STRIPE_SECRET_KEY: string
+  /** The app worker, when bound: notifications are POSTed through it (a worker cannot resolve *.localhost). */
+  APP?: Fetcher
 }
 
 export type PeersHono = { Bindings: PeersEnv }
@@ -30,3 +41,13 @@ export const csv = (value: string | undefined) =>
     .split(',')
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean)
+
+/**
+ * A notification POST from a peer to the app: through the APP binding when there is one; without
+ * it a *.localhost target is unreachable from a worker (no DNS), answered 0 without trying.
+ */
+export async function post(env: PeersEnv, request: Request) {
+  if (env.APP) return (await env.APP.fetch(request)).status
+  if (new URL(request.url).hostname.endsWith('.localhost')) return 0
+  return (await fetch(request)).status
+}
