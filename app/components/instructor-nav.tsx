@@ -17,6 +17,10 @@ const LINKS = [
   { to: '/home/reviews', key: 'instructor.nav.reviews' },
   { to: '/home/surveys', key: 'instructor.nav.surveys' },
   { to: '/home/notifications', key: 'instructor.nav.notifications' },
+  { to: '/home/transactions', key: 'instructor.nav.transactions' },
+  { to: '/home/balance', key: 'instructor.nav.balance' },
+  { to: '/home/promo-codes', key: 'instructor.nav.promo_codes' },
+  { to: '/home/settings/payments', key: 'instructor.nav.payments' },
   { to: '/home/settings/page', key: 'instructor.nav.page' },
   { to: '/home/settings/domain', key: 'instructor.nav.domain' },
 ] as const

@@ -34,6 +34,8 @@ export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
   'reset-password', 'robots', 'search', 'set-language', 'signup', 'sitemap', 'static', 'watch',
   // Issue 7: lecture calls, comments, replies, votes, surveys, login verification.
   'lecture', 'comment', 'comments', 'replies', 'reply', 'vote', 'survey', 'verify', 'notifications',
+  // Issue 8: checkout family, pending page, payment notifications and hosted test payments, memberships.
+  'transaction', 'payments', 'pay', 'subscribe', 'stripe', 'my', 'seats',
 ])
 
 export function isReservedProductSlug(slug: string) {
