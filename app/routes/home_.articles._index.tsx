@@ -7,6 +7,7 @@ import { epochToZoned, listArticles, schoolTimeZone } from '#app/models/article.
 import { requireUser } from '#app/utils/auth.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 // A page number from the query string; anything else is page 1.
 const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1) })
@@ -99,25 +100,7 @@ export default function Articles() {
             </div>
           </>
         )}
-        {data.pages > 1 ? (
-          <nav aria-label={t('articles.pagination')} className="mt-4 flex items-center justify-between gap-3 text-sm">
-            {data.page > 1 ? (
-              <Link to={`/home/articles?page=${data.page - 1}`} rel="prev" className="font-medium text-brand-700 hover:underline">
-                ← {t('articles.prev')}
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-slate-500">{t('articles.page', { page: data.page, pages: data.pages })}</span>
-            {data.page < data.pages ? (
-              <Link to={`/home/articles?page=${data.page + 1}`} rel="next" className="font-medium text-brand-700 hover:underline">
-                {t('articles.next')} →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pager page={data.page} pageCount={data.pages} href={(p) => `/home/articles?page=${p}`} className="mt-4" />
       </Card>
     </div>
   )

@@ -2,7 +2,7 @@
 // filtered by course; each with its course and lecture, author (profile link for students),
 // body, replies count, a link to the lecture, delete ('Are you sure?') and convert to review.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
 import { useState } from 'react'
 import { z } from 'zod'
 import { ConfirmModal } from '#app/components/confirm-modal.tsx'
@@ -15,6 +15,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { parseForm } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const FeedQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
@@ -167,25 +168,7 @@ export default function CommentsFeedPage() {
             ))}
           </ul>
         )}
-        {data.pageCount > 1 ? (
-          <nav aria-label={t('comments.feed.title')} className="flex items-center justify-between text-sm" data-pager>
-            {data.page > 1 ? (
-              <Link to={pageLink(data.page - 1)} rel="prev" className="font-semibold text-brand-700 hover:underline">
-                ← {t('comments.feed.previous')}
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-slate-600">{t('comments.feed.page', { page: data.page, pages: data.pageCount })}</span>
-            {data.page < data.pageCount ? (
-              <Link to={pageLink(data.page + 1)} rel="next" className="font-semibold text-brand-700 hover:underline">
-                {t('comments.feed.next')} →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pager page={data.page} pageCount={data.pageCount} href={pageLink} label={t('comments.feed.title')} />
       </Card>
       <ConfirmModal
         open={pending !== null}

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { Form, Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Form, useLoaderData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
@@ -8,6 +8,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const ListQuery = z.object({ page: z.coerce.number().int().min(1).max(1_000_000).catch(1).default(1) })
 
@@ -69,25 +70,7 @@ export default function LeadsPage() {
             </table>
           </div>
         )}
-        {data.pageCount > 1 ? (
-          <nav aria-label={t('students.pager.label')} className="flex items-center justify-between text-sm" data-pager>
-            {data.page > 1 ? (
-              <Link to={`?page=${data.page - 1}`} rel="prev" className="font-semibold text-brand-700 hover:underline">
-                ← {t('students.pager.previous')}
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-slate-600">{t('students.pager.page', { page: data.page, pages: data.pageCount })}</span>
-            {data.page < data.pageCount ? (
-              <Link to={`?page=${data.page + 1}`} rel="next" className="font-semibold text-brand-700 hover:underline">
-                {t('students.pager.next')} →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pager page={data.page} pageCount={data.pageCount} href={(p) => `?page=${p}`} />
       </Card>
     </div>
   )

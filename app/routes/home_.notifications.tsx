@@ -2,7 +2,7 @@
 // newest first, unread highlighted; opening one marks it read and follows its link; "mark all as
 // read". Each staff member sees only their own rows.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { Button, Card, cx, PageTitle } from '#app/components/ui.tsx'
@@ -13,6 +13,7 @@ import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { parseForm, safeRedirect } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const ListQuery = z.object({ page: z.coerce.number().int().min(1).max(1_000_000).catch(1) })
 const ActionSchema = z.discriminatedUnion('intent', [
@@ -102,25 +103,7 @@ export default function NotificationsPage() {
             ))}
           </ul>
         )}
-        {data.pageCount > 1 ? (
-          <nav aria-label={t('students.pager.label')} className="flex items-center justify-between text-sm">
-            {data.page > 1 ? (
-              <Link to={`?page=${data.page - 1}`} rel="prev" className="font-semibold text-brand-700 hover:underline">
-                ← {t('students.pager.previous')}
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-slate-600">{t('students.pager.page', { page: data.page, pages: data.pageCount })}</span>
-            {data.page < data.pageCount ? (
-              <Link to={`?page=${data.page + 1}`} rel="next" className="font-semibold text-brand-700 hover:underline">
-                {t('students.pager.next')} →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pager page={data.page} pageCount={data.pageCount} href={(p) => `?page=${p}`} />
       </Card>
     </div>
   )

@@ -14,6 +14,7 @@ import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { parseForm } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 /** Same values as the schema's REVIEW_STATUSES (the component cannot import server modules). */
 const REVIEW_STATUSES = ['pending', 'approved', 'disapproved'] as const
@@ -157,25 +158,7 @@ export default function ReviewsPage() {
             })}
           </ul>
         )}
-        {data.pageCount > 1 ? (
-          <nav aria-label={t('students.pager.label')} className="flex items-center justify-between text-sm">
-            {data.page > 1 ? (
-              <Link to={pageLink(data.page - 1)} rel="prev" className="font-semibold text-brand-700 hover:underline">
-                ← {t('students.pager.previous')}
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-slate-600">{t('students.pager.page', { page: data.page, pages: data.pageCount })}</span>
-            {data.page < data.pageCount ? (
-              <Link to={pageLink(data.page + 1)} rel="next" className="font-semibold text-brand-700 hover:underline">
-                {t('students.pager.next')} →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pager page={data.page} pageCount={data.pageCount} href={pageLink} />
       </Card>
       {data.status === 'pending' && data.total === 0 ? <Alert tone="success">{t('engagement.reviews.all_done')}</Alert> : null}
     </div>

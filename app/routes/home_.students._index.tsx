@@ -11,6 +11,7 @@ import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { email, parseForm, text, type FieldErrors } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const SEARCH_MAX = 100
 // 50 addresses of at most 254 characters, with line ends and some slack for blank lines.
@@ -69,31 +70,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await importStudents(context.db, tenant.id, lines.emails)
   await sendInvitations(context.db, context.cloudflare.env.MAIL_QUEUE, tenant, origin, result.created)
   return data<ActionData>({ report: { created: result.created.map((s) => s.email), existing: result.existing, duplicates: result.duplicates } })
-}
-
-function Pager({ page, pageCount, search }: { page: number; pageCount: number; search: string }) {
-  const t = useT()
-  if (pageCount <= 1) return null
-  const href = (p: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`
-  return (
-    <nav aria-label={t('students.pager.label')} className="mt-4 flex items-center justify-between text-sm" data-pager>
-      {page > 1 ? (
-        <Link to={href(page - 1)} rel="prev" className="font-semibold text-brand-700 hover:underline">
-          ← {t('students.pager.previous')}
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span className="text-slate-600">{t('students.pager.page', { page, pages: pageCount })}</span>
-      {page < pageCount ? (
-        <Link to={href(page + 1)} rel="next" className="font-semibold text-brand-700 hover:underline">
-          {t('students.pager.next')} →
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
-  )
 }
 
 function ImportResult({ report }: { report: ImportReport }) {
@@ -197,7 +173,7 @@ export default function StudentsPage() {
             </table>
           </div>
         )}
-        <Pager page={data.page} pageCount={data.pageCount} search={data.search} />
+        <Pager page={data.page} pageCount={data.pageCount} href={(p) => `?${new URLSearchParams({ ...(data.search ? { q: data.search } : {}), page: String(p) })}`} className="mt-4" />
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
