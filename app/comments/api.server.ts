@@ -32,6 +32,13 @@ export async function requireCommenter(request: Request, context: AppLoadContext
 }
 
 /** JSON, urlencoded or multipart body: string fields, and files kept apart. */
+/** DELETE, or a POST whose body says `_method=DELETE` (the no-JS form); other methods as sent. */
+export async function requestMethod(request: Request) {
+  if (request.method !== 'POST') return request.method
+  const read = await readFields(request)
+  return read?.fields._method?.toUpperCase() === 'DELETE' ? 'DELETE' : 'POST'
+}
+
 export async function readFields(request: Request): Promise<{ fields: Record<string, string>; files: Record<string, File> } | null> {
   const type = request.headers.get('Content-Type') ?? ''
   try {

@@ -3,7 +3,7 @@
 // school's owner/admin (seed 000 §6). Another school's id is 404.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { redirect } from '@remix-run/cloudflare'
-import { json, readFields, requireComment, requireCommenter } from '#app/comments/api.server.ts'
+import { json, requestMethod, requireComment, requireCommenter } from '#app/comments/api.server.ts'
 import { removeReplyImages } from '#app/comments/reply-image.server.ts'
 import { canDelete, deleteComment, targetPath } from '#app/models/comment.server.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -15,11 +15,7 @@ export async function loader() {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
-  let method = request.method
-  if (method === 'POST') {
-    const read = await readFields(request)
-    if (read?.fields._method?.toUpperCase() === 'DELETE') method = 'DELETE'
-  }
+  const method = await requestMethod(request)
   const { comment, target } = await requireComment(context, tenant.id, params.commentId ?? '')
   if (method !== 'DELETE') return json({ message: 'Method Not Allowed' }, 405)
   const back = targetPath(target)

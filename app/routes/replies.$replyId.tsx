@@ -2,7 +2,7 @@
 // reply, or the owner/admin (seed 000 §6). The comment's replies_count is recounted.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { redirect } from '@remix-run/cloudflare'
-import { json, notFoundAnswer, readFields, requireComment, requireCommenter } from '#app/comments/api.server.ts'
+import { json, notFoundAnswer, requestMethod, requireComment, requireCommenter } from '#app/comments/api.server.ts'
 import { removeReplyImages } from '#app/comments/reply-image.server.ts'
 import { canDelete, deleteReply, getComment, getReply, targetPath } from '#app/models/comment.server.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -14,11 +14,7 @@ export async function loader() {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
-  let method = request.method
-  if (method === 'POST') {
-    const read = await readFields(request)
-    if (read?.fields._method?.toUpperCase() === 'DELETE') method = 'DELETE'
-  }
+  const method = await requestMethod(request)
   const reply = await getReply(context.db, tenant.id, params.replyId ?? '')
   if (!reply) notFoundAnswer()
   const { target } = await requireComment(context, tenant.id, reply.commentId)
