@@ -3,8 +3,10 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from 'zod'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { TransactionTable } from '#app/components/transaction-table.tsx'
 import { grantProductAccess, listGrantableProducts, listUserAccess, revokeProductAccess } from '#app/models/access.server.ts'
 import { getStudent, hasPendingInvitation } from '#app/models/student.server.ts'
+import { listSchoolTransactions } from '#app/models/transaction-report.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
@@ -20,6 +22,8 @@ const ActionSchema = z.discriminatedUnion('intent', [
 ])
 
 const DONE = ['added', 'granted', 'denied'] as const
+/** The newest of a student's transactions shown here; the rest via /home/transactions?student=. */
+const TRANSACTIONS_SHOWN = 10
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
@@ -35,18 +39,19 @@ async function requireStudentOfSchool({ request, context, params }: LoaderFuncti
 export async function loader(args: LoaderFunctionArgs) {
   const { tenant, student } = await requireStudentOfSchool(args)
   const { request, context } = args
-  const [access, products, invited] = await Promise.all([
+  const [access, products, invited, transactions] = await Promise.all([
     listUserAccess(context.db, tenant.id, student.id),
     listGrantableProducts(context.db, tenant.id),
     hasPendingInvitation(context.db, tenant.id, student.id),
+    listSchoolTransactions(context.db, tenant.id, { userId: student.id, perPage: TRANSACTIONS_SHOWN }),
   ])
   return {
     title: `${student.name || student.email} · ${getT(request, context)('students.title')} · ${tenant.name}`,
     student: { ...student, invited },
     access,
     products,
-    // No transactions table yet (payments arrive with a later issue): the section shows its empty state.
-    transactions: [] as Array<{ id: string }>,
+    transactions: transactions.rows,
+    transactionTotal: transactions.total,
   }
 }
 
@@ -181,9 +186,22 @@ export default function StudentPage() {
         )}
       </Card>
 
-      <Card>
+      <Card data-student-transactions>
         <h2 className="text-lg font-semibold">{t('students.transactions.title')}</h2>
-        {data.transactions.length === 0 ? <p className="mt-2 text-slate-600" data-transactions-empty>{t('students.transactions.empty')}</p> : null}
+        {data.transactions.length === 0 ? (
+          <p className="mt-2 text-slate-600" data-transactions-empty>
+            {t('students.transactions.empty')}
+          </p>
+        ) : (
+          <div className="mt-3 space-y-3">
+            <TransactionTable rows={data.transactions} showBuyer={false} />
+            {data.transactionTotal > data.transactions.length ? (
+              <Link to={`/home/transactions?${new URLSearchParams({ student: student.id })}`} className="text-sm font-medium text-brand-700 hover:underline">
+                {t('students.transactions.all', { count: data.transactionTotal })}
+              </Link>
+            ) : null}
+          </div>
+        )}
       </Card>
     </div>
   )

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { z } from 'zod'
+import { OperatorNav } from '#app/components/operator-nav.tsx'
 import { Alert, Button, PageTitle } from '#app/components/ui.tsx'
 import { listTenantsForOperator } from '#app/models/tenant.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -63,6 +64,7 @@ export default function OperatorConsole() {
   }
   return (
     <div className="space-y-6">
+      <OperatorNav />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <PageTitle subtitle={t('operator.schools.count', { count: data.total })}>{t('operator.schools.title')}</PageTitle>
         <Form method="post" action="/operator/logout">
@@ -114,7 +116,11 @@ export default function OperatorConsole() {
             <tbody className="divide-y divide-slate-100">
               {data.schools.map((s) => (
                 <tr key={s.id} data-school={s.slug}>
-                  <td className="px-4 py-3 font-medium">{s.name}</td>
+                  <td className="px-4 py-3 font-medium">
+                    <Link to={`/operator/schools/${s.id}`} className="text-brand-700 hover:underline">
+                      {s.name}
+                    </Link>
+                  </td>
                   <td className="px-4 py-3 font-mono text-xs">
                     {s.slug}.{data.platformHost}
                   </td>

@@ -1,0 +1,134 @@
+// A school's balance and payout account (issue 8 item 8; seed 001 §1, §2 "Balance and withdrawal",
+// §5). Per currency:
+//   sales     = totals of every sale that completed (still completed, or completed and later refunded)
+//   fees      = the platform fees fixed on those sales (the fee stays with the platform on a refund)
+//   refunds   = totals of the refunded ones
+//   withdrawn = withdrawals requested (pending) and paid
+//   available = sales − fees − refunds − withdrawn
+// The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert can check
+// it inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { tenants, transactions, withdrawals } from '#app/db/schema.server.ts'
+
+export type Balance = {
+  currency: string
+  /** Completed sales (refunded ones included: they were sales first). */
+  sales: number
+  salesCount: number
+  fees: number
+  refunds: number
+  refundsCount: number
+  /** Withdrawals waiting for the operator. */
+  pending: number
+  paid: number
+  available: number
+}
+
+/** States whose transaction was a completed sale at some point. */
+const SOLD = ['completed', 'refunded'] as const
+
+/** Every currency the school sold or withdrew in, with its figures; the school's own currency first. */
+export async function getBalances(db: Db, tenantId: string, schoolCurrency?: string): Promise<Balance[]> {
+  const [sold, out] = await Promise.all([
+    db
+      .select({
+        currency: transactions.currency,
+        sales: sql<number>`coalesce(sum(${transactions.totalAmount}), 0)`,
+        salesCount: sql<number>`count(*)`,
+        fees: sql<number>`coalesce(sum(${transactions.feeAmount}), 0)`,
+        refunds: sql<number>`coalesce(sum(case when ${transactions.status} = 'refunded' then ${transactions.totalAmount} else 0 end), 0)`,
+        refundsCount: sql<number>`coalesce(sum(case when ${transactions.status} = 'refunded' then 1 else 0 end), 0)`,
+      })
+      .from(transactions)
+      .where(and(eq(transactions.tenantId, tenantId), inArray(transactions.status, [...SOLD])))
+      .groupBy(transactions.currency),
+    db
+      .select({
+        currency: withdrawals.currency,
+        pending: sql<number>`coalesce(sum(case when ${withdrawals.status} = 'pending' then ${withdrawals.amount} else 0 end), 0)`,
+        paid: sql<number>`coalesce(sum(case when ${withdrawals.status} = 'paid' then ${withdrawals.amount} else 0 end), 0)`,
+      })
+      .from(withdrawals)
+      .where(eq(withdrawals.tenantId, tenantId))
+      .groupBy(withdrawals.currency),
+  ])
+  const byCurrency = new Map<string, Balance>()
+  const entry = (currency: string) => {
+    let b = byCurrency.get(currency)
+    if (!b) byCurrency.set(currency, (b = { currency, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, pending: 0, paid: 0, available: 0 }))
+    return b
+  }
+  for (const row of sold) Object.assign(entry(row.currency), { sales: Number(row.sales), salesCount: Number(row.salesCount), fees: Number(row.fees), refunds: Number(row.refunds), refundsCount: Number(row.refundsCount) })
+  for (const row of out) Object.assign(entry(row.currency), { pending: Number(row.pending), paid: Number(row.paid) })
+  for (const b of byCurrency.values()) b.available = b.sales - b.fees - b.refunds - b.pending - b.paid
+  return [...byCurrency.values()].sort((a, b) => (a.currency === schoolCurrency ? -1 : b.currency === schoolCurrency ? 1 : a.currency.localeCompare(b.currency)))
+}
+
+/** The available balance of one currency as an SQL expression (evaluated inside the statement that uses it). */
+export function availableSql(tenantId: string, currency: string): SQL {
+  return sql`((select coalesce(sum(t.total_amount - t.fee_amount - case when t.status = 'refunded' then t.total_amount else 0 end), 0)
+      from transactions t where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.status in ('completed', 'refunded'))
+    - (select coalesce(sum(w.amount), 0) from withdrawals w where w.tenant_id = ${tenantId} and w.currency = ${currency}))`
+}
+
+// ---- payout account -------------------------------------------------------------------------
+
+export type PayoutAccount = { bankAccount: string | null; bankAccountHolder: string | null }
+
+export async function getPayoutAccount(db: Db, tenantId: string): Promise<PayoutAccount | undefined> {
+  const [row] = await db.select({ bankAccount: tenants.bankAccount, bankAccountHolder: tenants.bankAccountHolder }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return row
+}
+
+export async function setPayoutAccount(db: Db, tenantId: string, account: { bankAccount: string; bankAccountHolder: string }, now = Date.now()) {
+  const rows = await db
+    .update(tenants)
+    .set({ ...account, updatedAt: now })
+    .where(eq(tenants.id, tenantId))
+    .returning({ id: tenants.id })
+  return rows.length > 0
+}
+
+export type BankAccountCheck = { ok: true; value: string } | { ok: false; error: 'format' | 'checksum' }
+
+/** ISO 13616 check: the rearranged number, letters as 10–35, is 1 mod 97. */
+function mod97(iban: string) {
+  const rearranged = iban.slice(4) + iban.slice(0, 4)
+  let rest = 0
+  for (const ch of rearranged) {
+    const code = ch >= 'A' && ch <= 'Z' ? String(ch.charCodeAt(0) - 55) : ch
+    for (const digit of code) rest = (rest * 10 + Number(digit)) % 97
+  }
+  return rest
+}
+
+/**
+ * An IBAN (any country, checksum verified) or a Polish NRB (26 digits: the IBAN without "PL",
+ * same checksum). Spaces and dashes are dropped; the stored form is upper-case without them.
+ */
+export function checkBankAccount(input: string): BankAccountCheck {
+  const value = input.replace(/[\s\u00a0\u202f-]/g, '').toUpperCase()
+  if (/^\d{26}$/.test(value)) return mod97(`PL${value}`) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value)) return { ok: false, error: 'format' }
+  if (value.startsWith('PL') && value.length !== 28) return { ok: false, error: 'format' }
+  return mod97(value) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
+}
+
+/** Groups of four for reading ("PL61 1090 …"); an NRB keeps its two check digits apart ("61 1090 …"). */
+export function formatBankAccount(value: string) {
+  if (/^\d{26}$/.test(value)) return `${value.slice(0, 2)} ${value.slice(2).replace(/(.{4})/g, '$1 ').trim()}`
+  return value.replace(/(.{4})/g, '$1 ').trim()
+}
+
+// ---- the guard before the balance page --------------------------------------------------------
+
+/** Seed 001 §5: "page settings must be complete before the balance page" — the author and a public contact email. */
+export async function missingPageSettings(db: Db, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
+  const [row] = await db.select({ authorName: tenants.authorName, contactEmail: tenants.contactEmail }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  if (!row) return ['authorName', 'contactEmail']
+  const missing: Array<'authorName' | 'contactEmail'> = []
+  if (!row.authorName.trim()) missing.push('authorName')
+  if (!row.contactEmail.trim()) missing.push('contactEmail')
+  return missing
+}

@@ -1,0 +1,102 @@
+// Withdrawals of a school's balance (issue 8 item 8; seed 001 §4 "pending after request, paid
+// within 7 days", §5 "bank account must be set before a withdrawal", §8 "no transactions available
+// so withdrawal is not possible").
+//
+// A request withdraws the whole available balance of one currency. The amount, the check that
+// something is available and the bank-account snapshot are all computed by ONE insert … select
+// (D1 runs each statement atomically and serializes writes), so two requests at once cannot both
+// see the same money: the second one's select finds nothing available and inserts no row.
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { tenants, withdrawals, type Withdrawal } from '#app/db/schema.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+import { availableSql } from './balance.server.ts'
+
+/** Seed 001 §9: "withdrawal paid within 7 days". */
+export const WITHDRAWAL_PAYOUT_DAYS = 7
+export const WITHDRAWALS_PER_PAGE = 25
+
+export type RequestOutcome =
+  | { outcome: 'created'; withdrawal: Withdrawal }
+  | { outcome: 'no_bank_account' }
+  /** Nothing completed (or everything already withdrawn) in this currency. */
+  | { outcome: 'nothing_available' }
+
+/** What the bank-account column of a withdrawal holds: the payout account at request time. */
+export type BankSnapshot = { account: string; holder: string }
+
+export function parseBankSnapshot(value: string): BankSnapshot {
+  try {
+    const parsed = JSON.parse(value) as Partial<BankSnapshot>
+    if (parsed && typeof parsed.account === 'string') return { account: parsed.account, holder: String(parsed.holder ?? '') }
+  } catch {
+    /* a plain account number */
+  }
+  return { account: value, holder: '' }
+}
+
+export async function requestWithdrawal(db: Db, tenantId: string, input: { currency: string; requestedBy: string | null }, now = Date.now()): Promise<RequestOutcome> {
+  const available = availableSql(tenantId, input.currency)
+  // Columns of the select follow the table's column order: id, tenant_id, amount, currency,
+  // bank_account, status, requested_by, paid_at, paid_by, created_at, updated_at.
+  const inserted = await db
+    .insert(withdrawals)
+    .select(
+      sql`select ${newId()}, ${tenantId}, ${available}, ${input.currency},
+          json_object('account', t.bank_account, 'holder', coalesce(t.bank_account_holder, '')),
+          'pending', ${input.requestedBy}, null, null, ${now}, ${now}
+        from ${tenants} t
+        where t.id = ${tenantId} and coalesce(t.bank_account, '') != '' and ${available} > 0`,
+    )
+    .returning()
+  if (inserted[0]) return { outcome: 'created', withdrawal: inserted[0] }
+  // Nothing inserted: say why (the answer is only advice; the insert already decided).
+  const [tenant] = await db.select({ bankAccount: tenants.bankAccount }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return tenant?.bankAccount ? { outcome: 'nothing_available' } : { outcome: 'no_bank_account' }
+}
+
+export async function listWithdrawals(db: Db, tenantId: string, { limit = WITHDRAWALS_PER_PAGE, offset = 0 } = {}) {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(eq(withdrawals.tenantId, tenantId))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(limit)
+    .offset(offset)
+}
+
+// ---- the operator console --------------------------------------------------------------------
+// Operators are platform staff: these read and change withdrawals of every school by design (like
+// listTenantsForOperator); the routes using them answer only on the platform host, to operators.
+
+export async function listWithdrawalsForOperator(db: Db, { status, limit = 50, offset = 0 }: { status?: Withdrawal['status']; limit?: number; offset?: number } = {}) {
+  const where = status ? eq(withdrawals.status, status) : undefined
+  const [rows, [{ count }]] = await Promise.all([
+    db
+      .select({ withdrawal: withdrawals, school: { id: tenants.id, name: tenants.name, slug: tenants.slug } })
+      .from(withdrawals)
+      .innerJoin(tenants, eq(tenants.id, withdrawals.tenantId))
+      .where(where)
+      // Oldest pending first: they are the closest to the 7-day promise.
+      .orderBy(sql`case when ${withdrawals.status} = 'pending' then 0 else 1 end`, sql`case when ${withdrawals.status} = 'pending' then ${withdrawals.createdAt} else -${withdrawals.createdAt} end`)
+      .limit(limit)
+      .offset(offset),
+    db.select({ count: sql<number>`count(*)` }).from(withdrawals).where(where),
+  ])
+  return { rows, total: count }
+}
+
+/**
+ * pending → paid, once: the update only matches a pending row, so a second click (or two
+ * operators at once) changes nothing and answers 'already'.
+ */
+export async function markWithdrawalPaid(db: Db, withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
+  const updated = await db
+    .update(withdrawals)
+    .set({ status: 'paid', paidAt: now, paidBy: operatorId, updatedAt: now })
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, 'pending')))
+    .returning({ id: withdrawals.id })
+  if (updated.length) return 'paid'
+  const [row] = await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, withdrawalId)).limit(1)
+  return row ? 'already' : 'not_found'
+}

@@ -1,0 +1,289 @@
+// Balance and withdrawal (issue 8 item 8; seed 001 §2, §4, §5, §8, §9): the balance per currency
+// with its breakdown, the payout bank account, a withdrawal request (the whole available balance of
+// a currency; the database decides, see withdrawal.server.ts) and the history of withdrawals.
+// Seed 001 §5: the page needs complete page settings; a withdrawal needs the bank account.
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import { z } from 'zod'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
+import { checkBankAccount, formatBankAccount, getBalances, getPayoutAccount, missingPageSettings, setPayoutAccount, type Balance } from '#app/models/balance.server.ts'
+import { listWithdrawals, parseBankSnapshot, requestWithdrawal, WITHDRAWAL_PAYOUT_DAYS } from '#app/models/withdrawal.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { formatDate, formatDateTime } from '#app/utils/dates.ts'
+import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { formError } from '#app/utils/responses.server.ts'
+import { msg, parseForm, text, type FieldErrors } from '#app/utils/validation.ts'
+
+const ACCOUNT_INPUT_MAX = 64
+const HOLDER_MAX = 70
+const DAY_MS = 86_400_000
+
+const ActionSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('bank'),
+    bankAccount: text({ max: ACCOUNT_INPUT_MAX }).transform((value, ctx) => {
+      const checked = checkBankAccount(value)
+      if (checked.ok) return checked.value
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: msg(`money.bank.error.${checked.error}`) })
+      return z.NEVER
+    }),
+    bankAccountHolder: text({ max: HOLDER_MAX }),
+  }),
+  z.object({ intent: z.literal('withdraw'), currency: z.string().regex(/^[A-Z]{3}$/) }),
+])
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
+  await requireUser(request, context, ['owner', 'admin'])
+  const title = `${getT(request, context)('money.balance.title')} · ${tenant.name}`
+  const missing = await missingPageSettings(context.db, tenant.id)
+  if (missing.length) return { title, missing, ready: null }
+
+  const [balances, account, history] = await Promise.all([getBalances(context.db, tenant.id, tenant.currency), getPayoutAccount(context.db, tenant.id), listWithdrawals(context.db, tenant.id)])
+  // The school's own currency is always shown, even before its first sale.
+  const shown: Balance[] = balances.some((b) => b.currency === tenant.currency)
+    ? balances
+    : [{ currency: tenant.currency, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, pending: 0, paid: 0, available: 0 }, ...balances]
+  const requestedId = new URL(request.url).searchParams.get('requested')
+  const requested = requestedId ? history.find((w) => w.id === requestedId) : undefined
+  return {
+    title,
+    missing,
+    ready: {
+      balances: shown,
+      bank: account?.bankAccount ? { account: account.bankAccount, display: formatBankAccount(account.bankAccount), holder: account.bankAccountHolder ?? '' } : null,
+      requested: requested ? { amount: requested.amount, currency: requested.currency } : null,
+      payoutDays: WITHDRAWAL_PAYOUT_DAYS,
+      withdrawals: history.map((w) => {
+        const snapshot = parseBankSnapshot(w.bankAccount)
+        return {
+          id: w.id,
+          amount: w.amount,
+          currency: w.currency,
+          status: w.status,
+          account: formatBankAccount(snapshot.account),
+          holder: snapshot.holder,
+          createdAt: w.createdAt,
+          dueAt: w.createdAt + WITHDRAWAL_PAYOUT_DAYS * DAY_MS,
+          paidAt: w.paidAt,
+        }
+      }),
+    },
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const tenant = requireSchool(context)
+  const user = await requireUser(request, context, ['owner', 'admin'])
+  // The page does not exist until the page settings are complete: nor do its forms.
+  if ((await missingPageSettings(context.db, tenant.id)).length) return formError({ form: { key: 'money.balance.incomplete_short' } }, {}, 409)
+  const parsed = await parseForm(ActionSchema, request)
+  if (!parsed.ok) return formError(parsed.errors, parsed.values)
+  const input = parsed.data
+
+  if (input.intent === 'bank') {
+    await setPayoutAccount(context.db, tenant.id, { bankAccount: input.bankAccount, bankAccountHolder: input.bankAccountHolder })
+    return redirect('/home/balance?done=bank')
+  }
+  const result = await requestWithdrawal(context.db, tenant.id, { currency: input.currency, requestedBy: user.id })
+  if (result.outcome === 'no_bank_account') return formError({ form: { key: 'money.withdraw.need_bank' } }, { intent: 'withdraw', currency: input.currency }, 409)
+  if (result.outcome === 'nothing_available') return formError({ form: { key: 'money.withdraw.none' } }, { intent: 'withdraw', currency: input.currency }, 409)
+  return redirect(`/home/balance?requested=${result.withdrawal.id}`)
+}
+
+export default function BalancePage() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [params] = useSearchParams()
+  const t = useT()
+  const locale = useLocale()
+  const message = useFieldMessage()
+  const busy = useNavigation().state === 'submitting'
+  const errors = (actionData?.errors ?? {}) as FieldErrors
+  const values = (actionData?.values ?? {}) as Record<string, string>
+
+  if (!data.ready) {
+    return (
+      <div className="space-y-6">
+        <InstructorNav />
+        <PageTitle>{t('money.balance.title')}</PageTitle>
+        {errors.form ? <Alert>{message(errors.form)}</Alert> : null}
+        <Alert tone="info">
+          <span data-balance-incomplete>{t('money.balance.incomplete', { fields: data.missing.map((f) => t(`money.balance.field.${f}`)).join(', ') })}</span>{' '}
+          <Link to="/home/settings/page" className="font-semibold underline">
+            {t('money.balance.incomplete_link')}
+          </Link>
+        </Alert>
+      </div>
+    )
+  }
+  const { balances, bank, withdrawals, requested, payoutDays } = data.ready
+  const bankErrors = values.intent === 'bank' ? errors : {}
+  const withdrawError = values.intent === 'withdraw' ? errors.form : undefined
+
+  return (
+    <div className="space-y-6">
+      <InstructorNav />
+      <PageTitle subtitle={t('money.balance.intro')}>{t('money.balance.title')}</PageTitle>
+      {params.get('done') === 'bank' && !actionData ? <Alert tone="success">{t('money.bank.saved')}</Alert> : null}
+      {requested && !actionData ? (
+        <Alert tone="success">
+          <span data-withdrawal-requested>{t('money.withdraw.created', { amount: formatMoney(requested.amount, requested.currency, locale), days: payoutDays })}</span>
+        </Alert>
+      ) : null}
+      {withdrawError ? (
+        <Alert>
+          <span data-withdraw-error>{message(withdrawError)}</span>
+          {withdrawError.key === 'money.withdraw.need_bank' ? (
+            <>
+              {' '}
+              <a href="#bank" className="font-semibold underline">
+                {t('money.withdraw.need_bank_link')}
+              </a>
+            </>
+          ) : null}
+        </Alert>
+      ) : errors.form ? (
+        <Alert>{message(errors.form)}</Alert>
+      ) : null}
+
+      <p className="text-sm text-slate-600" data-payout-promise>
+        {t('money.withdraw.promise', { days: payoutDays })} {t('money.withdraw.whole')}
+      </p>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        {balances.map((b) => (
+          <Card key={b.currency} data-balance={b.currency}>
+            <h2 className="text-lg font-semibold">{t('money.balance.currency', { currency: b.currency })}</h2>
+            <dl className="mt-3 grid grid-cols-[1fr_auto] gap-x-6 gap-y-2 text-sm" aria-label={t('money.balance.label', { currency: b.currency })}>
+              <dt>
+                {t('money.balance.sales')} <span className="text-slate-500">({t('money.balance.sales_count', { count: b.salesCount })})</span>
+              </dt>
+              <dd className="text-right" data-figure="sales">{formatMoney(b.sales, b.currency, locale)}</dd>
+              <dt>{t('money.balance.fees')}</dt>
+              <dd className="text-right" data-figure="fees">− {formatMoney(b.fees, b.currency, locale)}</dd>
+              <dt>
+                {t('money.balance.refunds')} <span className="text-slate-500">({t('money.balance.refunds_count', { count: b.refundsCount })})</span>
+              </dt>
+              <dd className="text-right" data-figure="refunds">− {formatMoney(b.refunds, b.currency, locale)}</dd>
+              <dt>{t('money.balance.pending')}</dt>
+              <dd className="text-right" data-figure="pending">− {formatMoney(b.pending, b.currency, locale)}</dd>
+              <dt>{t('money.balance.paid')}</dt>
+              <dd className="text-right" data-figure="paid">− {formatMoney(b.paid, b.currency, locale)}</dd>
+              <dt className="border-t border-slate-200 pt-2 font-semibold">{t('money.balance.available')}</dt>
+              <dd className="border-t border-slate-200 pt-2 text-right text-lg font-bold" data-figure="available">
+                {formatMoney(b.available, b.currency, locale)}
+              </dd>
+            </dl>
+            <div className="mt-4">
+              {b.available > 0 ? (
+                <Form method="post" data-withdraw={b.currency}>
+                  <input type="hidden" name="intent" value="withdraw" />
+                  <input type="hidden" name="currency" value={b.currency} />
+                  <Button type="submit" disabled={busy}>
+                    {t('money.withdraw.button', { amount: formatMoney(b.available, b.currency, locale) })}
+                  </Button>
+                  {!bank ? <p className="mt-2 text-sm text-amber-700">{t('money.withdraw.need_bank')}</p> : null}
+                </Form>
+              ) : (
+                <p className="text-sm text-slate-600" data-withdraw-unavailable>
+                  {t('money.withdraw.none')}
+                </p>
+              )}
+            </div>
+          </Card>
+        ))}
+      </div>
+
+      <Card id="bank" className="space-y-4">
+        <div>
+          <h2 className="text-lg font-semibold">{t('money.bank.title')}</h2>
+          <p className="text-sm text-slate-600">{t('money.bank.intro')}</p>
+        </div>
+        {bank ? (
+          <p className="text-sm" data-bank-current>
+            <span className="text-slate-500">{t('money.bank.current')}:</span> <span className="font-mono">{bank.display}</span> · {bank.holder}
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600" data-bank-none>
+            {t('money.bank.none')}
+          </p>
+        )}
+        <Form method="post" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-start" noValidate data-bank-form>
+          <input type="hidden" name="intent" value="bank" />
+          <Field
+            label={t('money.bank.account')}
+            name="bankAccount"
+            maxLength={ACCOUNT_INPUT_MAX}
+            required
+            autoComplete="off"
+            spellCheck={false}
+            hint={t('money.bank.account_hint')}
+            defaultValue={values.intent === 'bank' ? values.bankAccount : (bank?.display ?? '')}
+            error={bankErrors.bankAccount}
+          />
+          <Field
+            label={t('money.bank.holder')}
+            name="bankAccountHolder"
+            maxLength={HOLDER_MAX}
+            required
+            autoComplete="name"
+            defaultValue={values.intent === 'bank' ? values.bankAccountHolder : (bank?.holder ?? '')}
+            error={bankErrors.bankAccountHolder}
+          />
+          <Button type="submit" className="sm:mt-6" disabled={busy}>
+            {t('money.bank.save')}
+          </Button>
+        </Form>
+      </Card>
+
+      <Card>
+        <h2 className="text-lg font-semibold">{t('money.withdrawals.title')}</h2>
+        {withdrawals.length === 0 ? (
+          <p className="mt-2 text-slate-600" data-withdrawals-empty>
+            {t('money.withdrawals.empty')}
+          </p>
+        ) : (
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" data-withdrawals>
+              <thead className="bg-slate-50 text-left text-slate-600">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-semibold">{t('money.withdrawals.col.requested')}</th>
+                  <th scope="col" className="px-3 py-2 text-right font-semibold">{t('money.withdrawals.col.amount')}</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">{t('money.withdrawals.col.account')}</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">{t('money.withdrawals.col.status')}</th>
+                  <th scope="col" className="px-3 py-2 font-semibold">{t('money.withdrawals.col.paid')}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {withdrawals.map((w) => (
+                  <tr key={w.id} data-withdrawal={w.id} data-withdrawal-status={w.status}>
+                    <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(w.createdAt)}</td>
+                    <td className="px-3 py-2 text-right whitespace-nowrap">{formatMoney(w.amount, w.currency, locale)}</td>
+                    <td className="px-3 py-2">
+                      <span className="font-mono text-xs">{w.account}</span>
+                      {w.holder ? <div className="text-xs text-slate-500">{w.holder}</div> : null}
+                    </td>
+                    <td className="px-3 py-2">
+                      <span className={cx('rounded px-2 py-0.5 text-xs font-semibold', w.status === 'paid' ? 'bg-emerald-100 text-emerald-800' : 'bg-amber-100 text-amber-800')}>
+                        {t(`money.withdrawal.status.${w.status}`)}
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 whitespace-nowrap text-slate-600">
+                      {w.paidAt ? formatDate(w.paidAt, locale) : t('money.withdrawals.due', { date: formatDate(w.dueAt, locale) })}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  )
+}

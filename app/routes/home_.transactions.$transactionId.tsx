@@ -1,0 +1,176 @@
+// One transaction of the school (issue 8 item 8): the order's figures, the buyer's, invoice and
+// shipping snapshots, the consent times and the provider events that moved it. Read-only.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { Link, useLoaderData } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { InvoiceBadge, StatusBadge } from '#app/components/transaction-table.tsx'
+import { Card, PageTitle } from '#app/components/ui.tsx'
+import { getTransactionDetail } from '#app/models/transaction-report.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { formatDateTime } from '#app/utils/dates.ts'
+import { useLocale, useT } from '#app/utils/i18n-react.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const tenant = requireSchool(context)
+  // Looked up in this school first: another school's id is 404 for everyone.
+  const transaction = await getTransactionDetail(context.db, tenant.id, params.transactionId ?? '')
+  if (!transaction) notFound()
+  await requireUser(request, context, ['owner', 'admin'])
+  const { hash: _hash, ...shown } = transaction
+  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown }
+}
+
+function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
+  return (
+    <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+      {rows
+        .filter((r): r is [string, ReactNode] => !!r)
+        .map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-500">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  )
+}
+
+export default function TransactionPage() {
+  const { transaction: tx } = useLoaderData<typeof loader>()
+  const t = useT()
+  const locale = useLocale()
+  const money = (minor: number) => formatMoney(minor, tx.currency, locale)
+  const invoice = tx.invoiceDetails
+  const shipping = tx.shipping
+  return (
+    <div className="space-y-6">
+      <InstructorNav />
+      <Link to="/home/transactions" className="text-sm font-medium text-brand-700 hover:underline">
+        ← {t('money.transaction.back')}
+      </Link>
+      <PageTitle subtitle={formatDateTime(tx.createdAt)}>{tx.productTitle}</PageTitle>
+
+      <Card data-transaction-summary>
+        <h2 className="text-lg font-semibold">{t('money.transaction.summary')}</h2>
+        <Rows
+          rows={[
+            [t('money.col.status'), <StatusBadge key="s" status={tx.status} />],
+            [t('money.col.invoice'), <InvoiceBadge key="i" status={tx.invoiceStatus} />],
+            [t('money.transaction.unit'), money(tx.unitAmount)],
+            [t('money.transaction.quantity'), tx.quantity],
+            tx.discountAmount > 0 && [t('money.transaction.discount'), `− ${money(tx.discountAmount)}`],
+            tx.bumpAmount > 0 && [t('money.transaction.bump'), money(tx.bumpAmount)],
+            tx.shippingAmount > 0 && [t('money.transaction.shipping_amount'), money(tx.shippingAmount)],
+            [t('money.transaction.total'), <strong key="t">{money(tx.totalAmount)}</strong>],
+            [t('money.transaction.vat'), money(tx.vatAmount)],
+            [t('money.transaction.fee'), money(tx.feeAmount)],
+            [t('money.transaction.net'), money(tx.totalAmount - tx.feeAmount)],
+            [t('money.col.provider'), t(`money.provider.${tx.provider ?? 'none'}`)],
+            tx.providerRef ? [t('money.transaction.provider_ref'), <code key="r" className="text-xs">{tx.providerRef}</code>] : false,
+            [t('money.transaction.created'), formatDateTime(tx.createdAt)],
+            tx.completedAt ? [t('money.transaction.completed'), formatDateTime(tx.completedAt)] : false,
+          ]}
+        />
+      </Card>
+
+      <Card data-transaction-buyer>
+        <h2 className="text-lg font-semibold">{t('money.transaction.buyer')}</h2>
+        <Rows
+          rows={[
+            [t('money.transaction.name'), tx.buyer.name || '—'],
+            [t('money.transaction.email'), tx.buyer.email || '—'],
+            tx.buyer.phone ? [t('money.transaction.phone'), tx.buyer.phone] : false,
+            [
+              t('money.transaction.student_page'),
+              tx.userId ? (
+                <Link key="u" to={`/home/students/${tx.userId}`} className="text-brand-700 hover:underline">
+                  {t('money.transaction.student_page')}
+                </Link>
+              ) : (
+                t('money.buyer.deleted')
+              ),
+            ],
+          ]}
+        />
+      </Card>
+
+      <Card data-transaction-invoice>
+        <h2 className="text-lg font-semibold">{t('money.transaction.invoice')}</h2>
+        {invoice ? (
+          <Rows
+            rows={[
+              [t('money.transaction.invoice_type'), t(`money.transaction.invoice_type.${invoice.type === 'company' ? 'company' : 'person'}`)],
+              [t('money.transaction.name'), invoice.name],
+              invoice.companyName ? [t('money.transaction.company'), invoice.companyName] : false,
+              invoice.vatNumber ? [t('money.transaction.vat_number'), invoice.vatNumber] : false,
+              [t('money.transaction.address'), invoice.address],
+              [t('money.transaction.postal_code'), invoice.postalCode],
+              [t('money.transaction.city'), invoice.city],
+              [t('money.transaction.country'), invoice.country],
+            ]}
+          />
+        ) : (
+          <p className="mt-2 text-slate-600">{t('money.transaction.invoice_none')}</p>
+        )}
+      </Card>
+
+      {shipping ? (
+        <Card data-transaction-shipping>
+          <h2 className="text-lg font-semibold">{t('money.transaction.shipping')}</h2>
+          <Rows
+            rows={[
+              [t('money.transaction.shipment_type'), t(`money.transaction.shipment.${shipping.shipmentType === 'courier' ? 'courier' : 'parcel_locker'}`)],
+              shipping.parcelLockerCode ? [t('money.transaction.parcel_locker'), shipping.parcelLockerCode] : false,
+              shipping.address ? [t('money.transaction.address'), shipping.address] : false,
+              shipping.postalCode ? [t('money.transaction.postal_code'), shipping.postalCode] : false,
+              shipping.city ? [t('money.transaction.city'), shipping.city] : false,
+            ]}
+          />
+        </Card>
+      ) : null}
+
+      <Card data-transaction-consents>
+        <h2 className="text-lg font-semibold">{t('money.transaction.consents')}</h2>
+        <Rows
+          rows={[
+            [t('money.transaction.terms_at'), formatDateTime(tx.termsAcceptedAt)],
+            [t('money.transaction.waiver_at'), tx.withdrawalWaiverAt ? formatDateTime(tx.withdrawalWaiverAt) : t('money.transaction.not_given')],
+          ]}
+        />
+      </Card>
+
+      <Card data-transaction-events>
+        <h2 className="text-lg font-semibold">{t('money.transaction.events')}</h2>
+        {tx.events.length === 0 ? (
+          <p className="mt-2 text-slate-600">{t('money.transaction.events_empty')}</p>
+        ) : (
+          <table className="mt-3 min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.transaction.event_received')}</th>
+                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.col.provider')}</th>
+                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.transaction.event_status')}</th>
+                <th scope="col" className="py-2 font-semibold">{t('money.transaction.event_id')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {tx.events.map((e) => (
+                <tr key={e.id}>
+                  <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(e.receivedAt)}</td>
+                  <td className="py-2 pr-4">{t(`money.provider.${e.provider}`)}</td>
+                  <td className="py-2 pr-4 font-mono text-xs">{e.providerStatus}</td>
+                  <td className="py-2 font-mono text-xs break-all">{e.eventKey}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+    </div>
+  )
+}
