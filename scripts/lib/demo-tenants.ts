@@ -76,6 +76,15 @@ const ReviewSchema = z.object({
   body: z.string().default(''),
   daysAgo: z.number().int().nonnegative().default(0),
 })
+/** A completed sale (issue 8), so the transactions and balance pages have something to show. */
+const SaleSchema = z.object({
+  product: z.string(),
+  buyer: z.string().email(),
+  totalAmount: z.number().int().positive(),
+  vatAmount: z.number().int().nonnegative().default(0),
+  feeAmount: z.number().int().nonnegative(),
+  daysAgo: z.number().int().nonnegative().default(0),
+})
 export const DemoTenantSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/),
   name: z.string().min(2).max(70),
@@ -85,10 +94,12 @@ export const DemoTenantSchema = z.object({
   users: z.array(UserSchema).min(1),
   authorName: z.string().max(70).default(''),
   bio: z.string().max(2000).default(''),
+  contactEmail: z.string().email().optional(),
   products: z.array(ProductSchema).default([]),
   articles: z.array(ArticleSchema).default([]),
   subpages: z.array(SubpageSchema).default([]),
   reviews: z.array(ReviewSchema).default([]),
+  sales: z.array(SaleSchema).default([]),
   /** The school's site survey (active), questions as seed 000 §3 "Form question". */
   survey: z
     .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
@@ -133,7 +144,7 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   ON CONFLICT(tenant_id, email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role, updated_at = excluded.updated_at;`,
       )
     }
-    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)} WHERE id = ${q(tenantId)};`)
+    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')} WHERE id = ${q(tenantId)};`)
     sql.push(...catalogueSql(t, tenantId, now))
     sql.push(...storefrontSql(t, tenantId, now))
   }
@@ -322,6 +333,15 @@ function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
     const values = [stableId('review', t.slug, r.product, String(i)), tenantId, productId(r.product), null, r.firstName, r.rating, r.body, 'approved', at, at]
     sql.push(`INSERT INTO reviews (id, tenant_id, product_id, user_id, first_name, rating, body, status, created_at, updated_at) VALUES (${values.map(q).join(', ')})
   ON CONFLICT(id) DO UPDATE SET first_name = excluded.first_name, rating = excluded.rating, body = excluded.body, status = excluded.status;`)
+  })
+  t.sales.forEach((sale, i) => {
+    const buyer = t.users.find((u) => u.email === sale.buyer && u.role === 'student')
+    const product = t.products.find((p) => p.slug === sale.product)
+    if (!buyer || !product) throw new Error(`${t.slug}: sale ${i} names an unknown student or product`)
+    const at = now - sale.daysAgo * day
+    const id = stableId('transaction', t.slug, String(i))
+    const values = [id, tenantId, stableId('hash', t.slug, String(i)).slice(0, 20), stableId('user', t.slug, buyer.email), productId(sale.product), product.kind, product.title, 1, t.currency, sale.totalAmount, sale.totalAmount, sale.vatAmount, sale.feeAmount, 'completed', 'test', stableId('ref', t.slug, String(i)), JSON.stringify({ name: buyer.name, email: buyer.email }), at, `/${sale.product}/checkout`, at, at, at, at]
+    sql.push(`INSERT OR IGNORE INTO transactions (id, tenant_id, hash, user_id, product_id, product_kind, product_title, quantity, currency, unit_amount, total_amount, vat_amount, fee_amount, status, provider, provider_ref, buyer, terms_accepted_at, checkout_path, completed_at, access_granted_at, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
   })
   if (t.survey) {
     const values = [stableId('survey', t.slug), tenantId, t.survey.title, t.survey.description, JSON.stringify(t.survey.questions), 1, now, now]
