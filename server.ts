@@ -8,7 +8,7 @@ import { getDb } from '#app/db/client.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
-import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, newNonce } from '#app/utils/security.server.ts'
+import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderNotification, newNonce } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
@@ -110,7 +110,7 @@ export default {
       const target = new URL(url)
       target.hostname = site.primaryHostname!
       response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
-    } else if (!isCsrfSafe(request)) {
+    } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
     } else if (site.kind === 'school') {
       response = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo })

@@ -16,6 +16,15 @@ export function isCsrfSafe(request: Request) {
   return origin === new URL(request.url).origin
 }
 
+/**
+ * Payment providers' notifications (`POST /payments/{provider}/{integrationId}/notify`) come from
+ * their servers, with no Origin or Fetch Metadata. They are exempt from the browser CSRF check:
+ * the handler reads no cookies and acts only on a body whose signature it verified (ADR 019).
+ */
+export function isProviderNotification(request: Request) {
+  return request.method === 'POST' && /^\/payments\/[a-z]{2,10}\/[A-Za-z0-9_-]{1,64}\/notify$/.test(new URL(request.url).pathname)
+}
+
 /** A request made by script (fetcher, single-fetch data request, XHR) rather than a document navigation. */
 export function isDataRequest(request: Request) {
   const url = new URL(request.url)

@@ -1,0 +1,60 @@
+// A school's payment provider connections (issue 8, ADR 019): one per (provider, currency), with
+// the credentials sealed per school (AES-256-GCM, the school and purpose as additional data).
+import { and, asc, eq } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { paymentIntegrations, type PaymentProvider } from '#app/db/schema.server.ts'
+import { newId } from '#app/utils/ids.server.ts'
+import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
+
+export type PaymentIntegration = typeof paymentIntegrations.$inferSelect
+
+const purpose = (provider: PaymentProvider) => `payment:${provider}`
+
+export class DuplicateIntegrationError extends Error {}
+
+export async function createIntegration(
+  db: Db,
+  key: string,
+  tenantId: string,
+  input: { provider: PaymentProvider; currency: string; credentials: Record<string, string>; publicRef?: string },
+  now = Date.now(),
+) {
+  const credentials = await sealSecret(key, tenantId, purpose(input.provider), JSON.stringify(input.credentials))
+  // A duplicate (same provider and currency) is rejected by the unique index, which also decides races.
+  const rows = await db
+    .insert(paymentIntegrations)
+    .values({ id: newId(), tenantId, provider: input.provider, currency: input.currency.toUpperCase(), credentials, publicRef: input.publicRef ?? '', enabled: true, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning()
+  if (!rows[0]) throw new DuplicateIntegrationError(`${input.provider} ${input.currency}`)
+  return rows[0]
+}
+
+export async function getIntegration(db: Db, tenantId: string, id: string) {
+  const [row] = await db.select().from(paymentIntegrations).where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id))).limit(1)
+  return row
+}
+
+export async function listIntegrations(db: Db, tenantId: string) {
+  return db.select().from(paymentIntegrations).where(eq(paymentIntegrations.tenantId, tenantId)).orderBy(asc(paymentIntegrations.createdAt))
+}
+
+/** The enabled integration that takes this currency; a real provider wins over the test one. */
+export async function findIntegrationForCurrency(db: Db, tenantId: string, currency: string) {
+  const rows = await db
+    .select()
+    .from(paymentIntegrations)
+    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.currency, currency.toUpperCase()), eq(paymentIntegrations.enabled, true)))
+  return rows.find((r) => r.provider !== 'test') ?? rows[0]
+}
+
+/** The credentials as stored by createIntegration; null when they do not open (another key, another school). */
+export async function openCredentials(key: string, integration: Pick<PaymentIntegration, 'tenantId' | 'provider' | 'credentials'>) {
+  const json = await openSecret(key, integration.tenantId, purpose(integration.provider), integration.credentials)
+  if (json === null) return null
+  try {
+    return JSON.parse(json) as Record<string, string>
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,53 @@
+// PayU REST v2.1 behind the PaymentAdapter interface (issue 8, ADR 019): order create (302 read,
+// not followed), notifications verified with OpenPayu-Signature over the raw body + second key.
+import type { TransactionStatus } from '#app/db/schema.server.ts'
+import { payuClient, payuNotificationSchema, readPayuNotification, verifyPayuNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
+import type { PaymentAdapter, VerifiedNotification } from './provider.server.ts'
+
+/** PENDING says nothing new (recorded only); the rest move the transaction, never back from completed. */
+const STATUS_OF: Record<PayuOrderStatus, TransactionStatus | null> = {
+  NEW: null,
+  PENDING: null,
+  WAITING_FOR_CONFIRMATION: 'waiting',
+  COMPLETED: 'completed',
+  CANCELED: 'canceled',
+}
+
+export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAdapter {
+  const client = payuClient(config, fetchFn)
+  return {
+    provider: 'payu',
+    async startPayment(input) {
+      const { transaction: tx, buyer } = input
+      try {
+        const created = await client.createOrder({
+          notifyUrl: input.notifyUrl,
+          continueUrl: input.continueUrl,
+          customerIp: input.customerIp,
+          description: input.description,
+          currencyCode: tx.currency,
+          totalAmount: tx.totalAmount,
+          extOrderId: tx.id,
+          buyer: { email: buyer.email, firstName: buyer.name },
+          products: [{ name: tx.productTitle, unitPrice: tx.unitAmount, quantity: tx.quantity }],
+        })
+        if (created.ok) return { ok: true, redirectUrl: created.redirectUri, providerRef: created.orderId }
+        return { ok: false, reason: created.reason === 'unavailable' ? 'unavailable' : 'refused', detail: created.statusCode ?? undefined }
+      } catch (error) {
+        return { ok: false, reason: 'unavailable', detail: String(error) }
+      }
+    },
+    async readNotification(request, rawBody): Promise<VerifiedNotification | null> {
+      if (!verifyPayuNotification(rawBody, request.headers.get('OpenPayu-Signature'), config.secondKey)) return null
+      let parsed
+      try {
+        parsed = payuNotificationSchema.safeParse(JSON.parse(rawBody))
+      } catch {
+        return null
+      }
+      if (!parsed.success) return null
+      const n = readPayuNotification(parsed.data)
+      return { providerRef: n.orderId, event: { provider: 'payu', eventKey: n.eventKey, providerStatus: n.status, status: STATUS_OF[n.status] } }
+    },
+  }
+}

@@ -1,0 +1,61 @@
+// Which adapter serves a school's checkout or notification (issue 8, ADR 019). Credentials are
+// opened per request from the sealed integration row; in development a school without an
+// integration for its currency pays through the built-in test provider (integration id 'test').
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import type { PaymentProvider } from '#app/db/schema.server.ts'
+import { findIntegrationForCurrency, getIntegration, openCredentials, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
+import { PAYU_PRODUCTION_URL, PAYU_SANDBOX_URL } from './payu.server.ts'
+import { payuAdapter } from './payu-adapter.server.ts'
+import type { PaymentAdapter } from './provider.server.ts'
+import { stripeAdapter } from './stripe-adapter.server.ts'
+import { testProviderAdapter } from './test-provider.server.ts'
+
+export const BUILT_IN_TEST_INTEGRATION = 'test'
+
+export type ResolvedProvider = { integration: { id: string; provider: PaymentProvider }; adapter: PaymentAdapter }
+
+const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
+
+/** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */
+function peerFetch(context: AppLoadContext) {
+  const peers = context.cloudflare.env.DEV_PEERS
+  if (!isDevelopment(context) || !peers) return undefined
+  return (input: RequestInfo | URL, init?: RequestInit) => peers.fetch(new Request(input instanceof Request ? input.url : String(input), init))
+}
+
+async function adapterFor(context: AppLoadContext, integration: PaymentIntegration): Promise<PaymentAdapter | null> {
+  const env = context.cloudflare.env
+  if (integration.provider === 'test') return isDevelopment(context) && env.TEST_PAYMENTS_SECRET ? testProviderAdapter(env.TEST_PAYMENTS_SECRET) : null
+  if (!env.INTEGRATIONS_KEY) return null
+  const c = await openCredentials(env.INTEGRATIONS_KEY, integration)
+  if (!c) return null
+  if (integration.provider === 'payu') {
+    const baseUrl = env.PAYU_API_URL && isDevelopment(context) ? env.PAYU_API_URL : c.sandbox === 'true' ? PAYU_SANDBOX_URL : PAYU_PRODUCTION_URL
+    return payuAdapter({ baseUrl, posId: c.posId ?? '', clientId: c.clientId ?? '', clientSecret: c.clientSecret ?? '', secondKey: c.secondKey ?? '' }, peerFetch(context))
+  }
+  const apiBase = env.STRIPE_API_URL && isDevelopment(context) ? env.STRIPE_API_URL : undefined
+  return stripeAdapter({ secretKey: c.secretKey ?? '', webhookSecret: c.webhookSecret ?? '', apiBase }, peerFetch(context))
+}
+
+/** The built-in test provider when this deployment allows it (development with a secret). */
+function builtInTest(context: AppLoadContext): ResolvedProvider | null {
+  const secret = context.cloudflare.env.TEST_PAYMENTS_SECRET
+  if (!isDevelopment(context) || !secret) return null
+  return { integration: { id: BUILT_IN_TEST_INTEGRATION, provider: 'test' }, adapter: testProviderAdapter(secret) }
+}
+
+/** The provider a checkout in `currency` uses, or null (the school cannot take that currency). */
+export async function resolveCheckoutProvider(context: AppLoadContext, tenantId: string, currency: string): Promise<ResolvedProvider | null> {
+  const integration = await findIntegrationForCurrency(context.db, tenantId, currency)
+  if (!integration) return builtInTest(context)
+  const adapter = await adapterFor(context, integration)
+  return adapter ? { integration: { id: integration.id, provider: integration.provider }, adapter } : null
+}
+
+/** The adapter behind a notify URL: the school's own integration (from the host), of that provider. */
+export async function getIntegrationAdapter(context: AppLoadContext, tenantId: string, provider: string, integrationId: string): Promise<PaymentAdapter | null> {
+  if (provider === 'test' && integrationId === BUILT_IN_TEST_INTEGRATION) return builtInTest(context)?.adapter ?? null
+  const integration = await getIntegration(context.db, tenantId, integrationId)
+  if (!integration || integration.provider !== provider || !integration.enabled) return null
+  return adapterFor(context, integration)
+}

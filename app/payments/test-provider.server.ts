@@ -1,0 +1,71 @@
+// The built-in test payment provider (issue 8, ADR 019): development and tests only, so a school
+// can sell with no external account. It speaks like a real provider: the buyer is sent to its
+// hosted page (`/pay/test/{ref}` on the school's host) and the outcome comes back as a signed
+// notification to `/payments/test/{integrationId}/notify`, verified like any other.
+//
+// Notification: JSON `{ "id": "evt_…", "payment": "tp_…", "status": "succeeded" | "failed" |
+// "3ds_failed" | "pending" }` with the header
+//   X-Test-Payments-Signature: t={unix seconds},v1={hex HMAC-SHA256(secret, "{t}.{raw body}")}
+// accepted within 300 s of t. The event id is the deduplication key.
+import { z } from 'zod'
+import { newId } from '#app/utils/ids.server.ts'
+import type { TransactionStatus } from '#app/db/schema.server.ts'
+import type { PaymentAdapter, VerifiedNotification } from './provider.server.ts'
+
+export const TEST_SIGNATURE_HEADER = 'X-Test-Payments-Signature'
+export const TEST_SIGNATURE_TOLERANCE_SECONDS = 300
+export const TEST_OUTCOMES = ['succeeded', 'failed', '3ds_failed', 'pending'] as const
+export type TestOutcome = (typeof TEST_OUTCOMES)[number]
+
+const STATUS_OF: Record<TestOutcome, TransactionStatus | null> = { succeeded: 'completed', failed: 'failed', '3ds_failed': 'failed', pending: null }
+
+const notificationSchema = z.object({ id: z.string().regex(/^evt_[a-z0-9]{8,64}$/), payment: z.string().regex(/^tp_[a-z0-9]{8,64}$/), status: z.enum(TEST_OUTCOMES) })
+
+async function hmacKey(secret: string) {
+  return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+}
+
+const toHex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('')
+
+export async function signTestNotification(secret: string, rawBody: string, nowSeconds = Math.floor(Date.now() / 1000)) {
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(`${nowSeconds}.${rawBody}`))
+  return `t=${nowSeconds},v1=${toHex(mac)}`
+}
+
+/** Signature check in constant time (WebCrypto's HMAC verify), with the timestamp tolerance. */
+export async function verifyTestSignature(secret: string, rawBody: string, header: string | null, nowSeconds = Math.floor(Date.now() / 1000)) {
+  const m = header ? /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(header.trim()) : null
+  if (!m) return false
+  const t = Number(m[1])
+  if (Math.abs(nowSeconds - t) > TEST_SIGNATURE_TOLERANCE_SECONDS) return false
+  const given = new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16)))
+  return crypto.subtle.verify('HMAC', await hmacKey(secret), given, new TextEncoder().encode(`${t}.${rawBody}`))
+}
+
+/** A signed notification, as the hosted page sends it (also used by tests). */
+export async function testNotification(secret: string, payment: string, status: TestOutcome, eventId = `evt_${newId()}`) {
+  const body = JSON.stringify({ id: eventId, payment, status })
+  return { body, signature: await signTestNotification(secret, body) }
+}
+
+export function testProviderAdapter(secret: string): PaymentAdapter {
+  return {
+    provider: 'test',
+    async startPayment(input) {
+      const ref = `tp_${newId()}`
+      return { ok: true, providerRef: ref, redirectUrl: `${input.origin}/pay/test/${ref}` }
+    },
+    async readNotification(request, rawBody): Promise<VerifiedNotification | null> {
+      if (!(await verifyTestSignature(secret, rawBody, request.headers.get(TEST_SIGNATURE_HEADER)))) return null
+      let parsed
+      try {
+        parsed = notificationSchema.safeParse(JSON.parse(rawBody))
+      } catch {
+        return null
+      }
+      if (!parsed.success) return null
+      const { id, payment, status } = parsed.data
+      return { providerRef: payment, event: { provider: 'test', eventKey: id, providerStatus: status, status: STATUS_OF[status] } }
+    },
+  }
+}
