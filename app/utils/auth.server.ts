@@ -120,14 +120,19 @@ export function homePathFor(role: UserRole) {
   return role === 'student' ? '/panel' : '/home'
 }
 
-/** Start a session for a user of this school and send them on. */
-export async function signIn(request: Request, context: AppLoadContext, userId: string, redirectTo: string) {
+/** Start a session for a user of this school; returns the Set-Cookie value for the answer. */
+export async function startSession(request: Request, context: AppLoadContext, userId: string) {
   const tenant = requireSchool(context)
   const { token } = await createSession(context.db, tenant.id, userId, {
     userAgent: request.headers.get('User-Agent'),
     ip: clientIp(request),
   })
-  return redirect(redirectTo, { headers: { 'Set-Cookie': sessionCookie(request, token) } })
+  return sessionCookie(request, token)
+}
+
+/** Start a session for a user of this school and send them on. */
+export async function signIn(request: Request, context: AppLoadContext, userId: string, redirectTo: string) {
+  return redirect(redirectTo, { headers: { 'Set-Cookie': await startSession(request, context, userId) } })
 }
 
 export async function signOut(request: Request, context: AppLoadContext) {
