@@ -9,6 +9,7 @@ import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { requireOperator } from '#app/utils/operator-auth.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { parseWith } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const PAGE_SIZE = 25
 
@@ -146,12 +147,7 @@ export default function OperatorConsole() {
           </table>
         </div>
       )}
-      {data.pages > 1 ? (
-        <nav className="flex justify-between" aria-label="pagination">
-          {data.page > 1 ? <Link to={pageLink(data.page - 1)}>{t('operator.previous')}</Link> : <span />}
-          {data.page < data.pages ? <Link to={pageLink(data.page + 1)}>{t('operator.next')}</Link> : <span />}
-        </nav>
-      ) : null}
+      <Pager page={data.page} pageCount={data.pages} href={pageLink} />
     </div>
   )
 }

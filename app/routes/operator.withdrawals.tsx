@@ -14,6 +14,7 @@ import { formatMoney } from '#app/utils/money.ts'
 import { requireOperator } from '#app/utils/operator-auth.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { parseForm, parseWith } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const PAGE_SIZE = 50
 const DAY_MS = 86_400_000
@@ -164,12 +165,7 @@ export default function OperatorWithdrawals() {
           </table>
         </div>
       )}
-      {data.pages > 1 ? (
-        <nav className="flex justify-between" aria-label="pagination">
-          {data.page > 1 ? <Link to={pageLink(data.page - 1)}>{t('operator.previous')}</Link> : <span />}
-          {data.page < data.pages ? <Link to={pageLink(data.page + 1)}>{t('operator.next')}</Link> : <span />}
-        </nav>
-      ) : null}
+      <Pager page={data.page} pageCount={data.pages} href={pageLink} />
     </div>
   )
 }
