@@ -127,20 +127,25 @@ async function viewerVotes(db: Db, tenantId: string, viewerId: string | null, ty
 
 export const COMMENTS_LIST_LIMIT = 100
 
+/** The columns every comment list reads. */
+const COMMENT_FIELDS = {
+  id: comments.id,
+  body: comments.body,
+  createdAt: comments.createdAt,
+  userId: comments.userId,
+  authorName: comments.authorName,
+  byAdmin: comments.byAdmin,
+  repliesCount: comments.repliesCount,
+  upVotesCount: comments.upVotesCount,
+}
+
 /** Newest first, with the viewer's vote on each. */
 export async function listComments(db: Db, tenantId: string, type: CommentableType, commentableId: string, viewerId: string | null, limit = COMMENTS_LIST_LIMIT): Promise<{ comments: CommentRow[]; total: number }> {
   const where = and(eq(comments.tenantId, tenantId), eq(comments.commentableType, type), eq(comments.commentableId, commentableId))
   const [rows, [{ total }]] = await db.batch([
     db
       .select({
-        id: comments.id,
-        body: comments.body,
-        createdAt: comments.createdAt,
-        userId: comments.userId,
-        authorName: comments.authorName,
-        byAdmin: comments.byAdmin,
-        repliesCount: comments.repliesCount,
-        upVotesCount: comments.upVotesCount,
+        ...COMMENT_FIELDS,
         videoId: comments.videoId,
         videoState: videos.state,
       })
@@ -424,14 +429,7 @@ export async function listCommentFeed(db: Db, tenantId: string, { productId, pag
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
-        id: comments.id,
-        body: comments.body,
-        createdAt: comments.createdAt,
-        userId: comments.userId,
-        authorName: comments.authorName,
-        byAdmin: comments.byAdmin,
-        repliesCount: comments.repliesCount,
-        upVotesCount: comments.upVotesCount,
+        ...COMMENT_FIELDS,
         productId: comments.productId,
         courseTitle: products.title,
         courseSlug: products.slug,
