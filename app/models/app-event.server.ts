@@ -2,6 +2,7 @@
 // the same batch as the change it describes (settleTransaction writes student.paid), then sent to
 // EVENTS_QUEUE and marked sent. The row is the source of truth: a send that fails leaves it unsent
 // for a sweep to pick up; consumers deduplicate by event id, so sending twice is harmless.
+import type { AppLoadContext } from '@remix-run/cloudflare'
 import { and, asc, eq, isNull } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { APP_EVENT_TYPES, appEvents } from '#app/db/schema.server.ts'
@@ -53,4 +54,10 @@ export async function dispatchAppEvents(db: Db, queue: Queue<AppEventJob> | unde
     sent++
   }
   return sent
+}
+
+/** "Student has registered" (seed 001 §7 webhook events): recorded once per account, then queued. */
+export async function recordRegistration(context: AppLoadContext, tenantId: string, user: { id: string; name: string; email: string }, now = Date.now()) {
+  await recordAppEvent(context.db, tenantId, 'student.registered', user.id, { userId: user.id, name: user.name, email: user.email, registeredAt: now }, now)
+  context.cloudflare.ctx.waitUntil(dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenantId))
 }

@@ -7,6 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useState } from 'react'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { checkoutSchema, DIGITAL_KINDS, loadCheckoutOffer, placeOrder, quote } from '#app/checkout/checkout.server.ts'
+import { recordRegistration } from '#app/models/app-event.server.ts'
 import { createUser } from '#app/models/user.server.ts'
 import { QUANTITY_MAX } from '#app/payments/pricing.ts'
 import { getCurrentUserOrVerify, startSession } from '#app/utils/auth.server.ts'
@@ -63,6 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const created = await createUser(context.db, tenant.id, { name: input.name, email: input.email!, passwordHash: await hashPassword(input.password!), role: 'student' })
     if (!created) return data<ActionData>({ errors: { email: { key: 'checkout.error.account_exists' } }, values: echo }, { status: 409 })
     buyer = { userId: created.id, name: created.name, email: created.email }
+    await recordRegistration(context, tenant.id, created)
     cookie = await startSession(request, context, created.id)
   }
   const outcome = await placeOrder(context, request, tenant, offer, input, buyer)

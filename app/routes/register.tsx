@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { recordRegistration } from '#app/models/app-event.server.ts'
 import { createUser } from '#app/models/user.server.ts'
 import { getCurrentUser, homePathFor, signIn } from '#app/utils/auth.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
@@ -30,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { name, email, password } = parsed.data
   const user = await createUser(context.db, tenant.id, { name, email, passwordHash: await hashPassword(password), role: 'student' })
   if (!user) return formError({ email: { key: 'validation.account_exists' } }, { name, email }, 409)
+  await recordRegistration(context, tenant.id, user)
   return signIn(request, context, user.id, '/panel')
 }
 

@@ -64,6 +64,7 @@ describe('checkout', () => {
     expect(pending).toMatch(/^\/transaction\/[a-z0-9]+\/pending$/)
     const cookie = res.headers.get('Set-Cookie')!.split(';')[0]!
     expect(await count("SELECT count(*) AS n FROM product_access WHERE tenant_id = ? AND product_id = ? AND source = 'purchase'", school.tenantId, product.id)).toBe(1)
+    expect(await count("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND type IN ('student.registered', 'student.paid')", school.tenantId)).toBe(2)
     const page = await (await appFetch(school.host, pending, { cookie })).text()
     expect(page).toContain('data-pending="ACCESS_GRANTED"')
     expect(page).toContain('Access granted')

@@ -16,6 +16,9 @@ describe('student registration', () => {
     expect(panel.status).toBe(200)
     expect(await panel.text()).toContain('Hello, Ada Student!')
     expect(await count("SELECT count(*) AS n FROM users WHERE tenant_id = ? AND email = 'ada@example.com'", school.tenantId)).toBe(1)
+    // "Student has registered" for the webhooks (issue 8 item 9): one event, with the address.
+    const event = await env.DB.prepare("SELECT payload FROM app_events WHERE tenant_id = ? AND type = 'student.registered'").bind(school.tenantId).all<{ payload: string }>()
+    expect(event.results.map((r) => JSON.parse(r.payload).email)).toEqual(['ada@example.com'])
   })
 
   it('rejects a duplicate email with "Account already exists" and writes nothing', async () => {
