@@ -95,12 +95,12 @@ browserTest('carousel: 3/2/1 slides at 1280/900/375 px, autoplay after 2500 ms, 
   assert.equal(Math.round(await ratio()), 3)
 
   // Autoplay: still on the first slide before 2500 ms, on the second after.
+  // The carousel's timer starts at hydration, before this test looks, so only "not yet at 2000 ms
+  // from now" and "moved within 2 s more" are measurable without racing a loaded machine.
   assert.equal(await attr(page, root, 'data-index'), '0')
-  const started = Date.now()
   await page.waitForTimeout(2000)
   assert.equal(await attr(page, root, 'data-index'), '0', 'no move before 2500 ms')
   await waitFor(page, async () => (await attr(page, root, 'data-index')) === '1', 'autoplay to slide 2', 2000)
-  assert.ok(Date.now() - started >= 2400, 'moved after about 2500 ms')
 
   // Dots: buttons with labels, keyboard operable; focus pauses autoplay.
   const dots = page.locator(`${root} [data-dot]`)
