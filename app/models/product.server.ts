@@ -1,6 +1,6 @@
 // Products a school sells (issue 4 brings the `file` kind; the catalogue issue adds the rest).
 // Every function takes the tenant explicitly.
-import { and, desc, eq, like, or } from 'drizzle-orm'
+import { and, asc, desc, eq, like, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { products, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -86,6 +86,9 @@ export type ProductFields = Partial<
     | 'consultationMinutes'
     | 'shippingCourierPrice'
     | 'shippingLockerPrice'
+    | 'bumpProductId'
+    | 'bumpPrice'
+    | 'bumpText'
   >
 >
 
@@ -239,4 +242,32 @@ export async function duplicateProduct(db: Db, tenantId: string, productId: stri
     throw error
   }
   return getProduct(db, tenantId, copy.id)
+}
+
+/** Order bump (issue 8): another product offered on this product's checkout, at its own price. */
+export type BumpFields = { bumpProductId: string | null; bumpPrice: number | null; bumpText: string }
+
+/** Products that may be offered as a bump: the school's published, non-physical products, not the product itself. */
+export async function listBumpCandidates(db: Db, tenantId: string, productId: string) {
+  const rows = await db
+    .select({ id: products.id, title: products.title, kind: products.kind })
+    .from(products)
+    .where(and(eq(products.tenantId, tenantId), eq(products.published, true)))
+    .orderBy(asc(products.title))
+    .limit(500)
+  return rows.filter((r) => r.id !== productId && r.kind !== 'physical')
+}
+
+/**
+ * Saves the bump after checking it: the bump product must be the school's own, published, not
+ * physical (nothing to ship from a checkbox) and not the product itself; a price is required with
+ * it. No product clears the bump. Writes nothing unless 'ok'.
+ */
+export async function setProductBump(db: Db, tenantId: string, productId: string, bump: BumpFields, now = Date.now()): Promise<'ok' | 'invalid_product' | 'price_required' | 'not_found'> {
+  if (!bump.bumpProductId) return (await updateProduct(db, tenantId, productId, { bumpProductId: null, bumpPrice: null, bumpText: '' }, now)) ? 'ok' : 'not_found'
+  if (bump.bumpProductId === productId) return 'invalid_product'
+  const target = await getProduct(db, tenantId, bump.bumpProductId)
+  if (!target || !target.published || target.kind === 'physical') return 'invalid_product'
+  if (bump.bumpPrice === null || bump.bumpPrice < 0) return 'price_required'
+  return (await updateProduct(db, tenantId, productId, { bumpProductId: target.id, bumpPrice: bump.bumpPrice, bumpText: bump.bumpText }, now)) ? 'ok' : 'not_found'
 }

@@ -15,21 +15,36 @@ import {
   productFormValues,
   productSchema,
 } from '#app/components/product-form.tsx'
-import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { Alert, Button, Card, Field, PageTitle, SelectField, TextAreaField } from '#app/components/ui.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getTenantMediaObject } from '#app/models/media.server.ts'
 import { countFilesByProduct } from '#app/models/product-file.server.ts'
 import { listLinkCandidates, listLinkedIds } from '#app/models/product-link.server.ts'
 import { listPrices, lowestPriceLast30Days } from '#app/models/product-price.server.ts'
-import { deleteProduct, duplicateProduct, getProduct, PRODUCT_SLUG_PATTERN, saveCatalogue, setProductSlug, setPublished } from '#app/models/product.server.ts'
+import { deleteProduct, duplicateProduct, getProduct, listBumpCandidates, PRODUCT_SLUG_PATTERN, saveCatalogue, setProductBump, setProductSlug, setPublished } from '#app/models/product.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
-import { formatMoney } from '#app/utils/money.ts'
+import { formatMoney, formatMoneyInput, optionalMoney } from '#app/utils/money.ts'
 import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { msg, parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
 
-const IntentSchema = z.object({ intent: z.enum(['save', 'publish', 'unpublish', 'duplicate', 'delete']) })
+const IntentSchema = z.object({ intent: z.enum(['save', 'publish', 'unpublish', 'duplicate', 'delete', 'bump']) })
+/** Seed 001 §5 text limit 150 for the bump's pitch. */
+export const BUMP_TEXT_MAX = 150
+const BumpSchema = z.object({
+  bumpProductId: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((v) => (v ?? '').trim() || null),
+  bumpPrice: optionalMoney(),
+  bumpText: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').trim())
+    .pipe(z.string().max(BUMP_TEXT_MAX).refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { message: msg('validation.invalid') })),
+})
 const SaveExtras = z.object({
   slug: z
     .string()
@@ -45,7 +60,7 @@ const SaveExtras = z.object({
 // Seed 001 §5: deletion requires typing DELETE.
 const DeleteSchema = z.object({ confirm: z.literal('DELETE', { errorMap: () => ({ message: msg('products.error.type_delete') }) }) })
 
-const DONE = ['created', 'saved', 'published', 'unpublished', 'duplicated'] as const
+const DONE = ['created', 'saved', 'published', 'unpublished', 'duplicated', 'bump_saved'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
@@ -62,11 +77,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant, product } = await requireProduct(args)
   const { request, context } = args
   const locale = getLocale(request, context)
-  const [prices, links, candidates, lowest] = await Promise.all([
+  const [prices, links, candidates, lowest, bumpCandidates] = await Promise.all([
     listPrices(context.db, tenant.id, product.id),
     listLinkedIds(context.db, tenant.id, product.id),
     listLinkCandidates(context.db, tenant.id, product.kind),
     lowestPriceLast30Days(context.db, tenant.id, product.id),
+    listBumpCandidates(context.db, tenant.id, product.id),
   ])
   const t = getT(request, context)
   return {
@@ -78,6 +94,10 @@ export async function loader(args: LoaderFunctionArgs) {
     currency: tenant.currency,
     lowest,
     defaultTimezone: tenant.language === 'pl' ? 'Europe/Warsaw' : 'UTC',
+    bump: {
+      candidates: bumpCandidates,
+      values: { bumpProductId: product.bumpProductId ?? '', bumpPrice: formatMoneyInput(product.bumpPrice, locale), bumpText: product.bumpText },
+    },
   }
 }
 
@@ -113,6 +133,17 @@ export async function action(args: ActionFunctionArgs) {
       if ((await countFilesByProduct(context.db, tenant.id)).get(product.id)) return formError({ confirm: { key: 'products.error.has_files' } }, { intent: 'delete' }, 409)
       await deleteProduct(context.db, tenant.id, product.id)
       return redirect(`${product.kind === 'course' ? '/home/courses' : '/home/products'}?deleted=1`)
+    }
+    case 'bump': {
+      // Order bump (issue 8): checked here and in the model (the school's own published product).
+      const parsed = parseWith(BumpSchema, input)
+      if (!parsed.ok) return formError(parsed.errors, { ...parsed.values, intent: 'bump' })
+      const saved = await setProductBump(context.db, tenant.id, product.id, parsed.data)
+      const echo = { intent: 'bump', bumpProductId: parsed.data.bumpProductId ?? '', bumpPrice: String(input.bumpPrice ?? ''), bumpText: parsed.data.bumpText }
+      if (saved === 'invalid_product') return formError({ bumpProductId: { key: 'products.error.bump_product' } }, echo, 422)
+      if (saved === 'price_required') return formError({ bumpPrice: { key: 'validation.required' } }, echo, 422)
+      if (saved === 'not_found') notFound()
+      return back('bump_saved')
     }
   }
 
@@ -224,6 +255,14 @@ export default function ProductPage() {
         </Button>
       </Form>
 
+      <BumpSection
+        candidates={loaderData.bump.candidates}
+        values={sent.intent === 'bump' ? sent : loaderData.bump.values}
+        errors={sent.intent === 'bump' ? errors : {}}
+        currency={loaderData.currency}
+        busy={busy}
+      />
+
       <Card className="space-y-3 border-red-200">
         <h2 className="text-lg font-semibold text-red-800">{t('products.delete.title')}</h2>
         <p className="text-sm text-slate-600">{t('products.delete.intro')}</p>
@@ -236,5 +275,31 @@ export default function ProductPage() {
         </Form>
       </Card>
     </div>
+  )
+}
+
+/** The order bump: one more product ticked on the checkout, at an offer price, with a short pitch. */
+function BumpSection({ candidates, values, errors, currency, busy }: { candidates: Array<{ id: string; title: string }>; values: FormValues; errors: FieldErrors; currency: string; busy: boolean }) {
+  const t = useT()
+  return (
+    <Card className="space-y-4" data-product-section="bump">
+      <h2 className="text-lg font-semibold">{t('products.bump.title')}</h2>
+      <p className="text-sm text-slate-600">{t('products.bump.intro')}</p>
+      <Form method="post" className="space-y-4" noValidate>
+        <input type="hidden" name="intent" value="bump" />
+        <SelectField
+          label={t('products.bump.product')}
+          name="bumpProductId"
+          defaultValue={values.bumpProductId ?? ''}
+          error={errors.bumpProductId}
+          options={[{ value: '', label: t('products.bump.none') }, ...candidates.map((c) => ({ value: c.id, label: c.title }))]}
+        />
+        <Field label={t('products.bump.price', { currency })} name="bumpPrice" inputMode="decimal" defaultValue={values.bumpPrice} error={errors.bumpPrice} />
+        <TextAreaField label={t('products.bump.text')} name="bumpText" rows={2} maxLength={BUMP_TEXT_MAX} defaultValue={values.bumpText} error={errors.bumpText} hint={t('products.bump.text_hint')} />
+        <Button type="submit" variant="secondary" disabled={busy}>
+          {t('products.bump.save')}
+        </Button>
+      </Form>
+    </Card>
   )
 }

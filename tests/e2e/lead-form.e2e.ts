@@ -3,7 +3,7 @@
 // and the owner sees the lead in /home/leads. Without JavaScript the native post works too.
 import assert from 'node:assert/strict'
 import type { Page, Request } from 'playwright-core'
-import { browserTest, demoSchool, demoUser, expectText, logIn, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, demoSchool, demoUser, expectText, logIn, settleImages, snap, subdomain, unique, url, visit } from './support.ts'
 
 const readInvalidNames = (page: Page, form: string) => page.locator(`${form} [data-invalid="true"]`).evaluateAll((els) => els.map((el) => el.getAttribute('name')).sort())
 
@@ -25,6 +25,7 @@ browserTest('lead form: marks invalid fields without a message, recovers from a 
   const block = '#block-demo-code-academy-lead_form'
   const form = page.locator(`${block} form`)
   await page.locator(`${block} form[data-hydrated]`).waitFor()
+  await settleImages(page)
   const posts: Request[] = []
   page.on('request', (req) => {
     if (req.method() === 'POST' && new URL(req.url()).pathname === '/lead') posts.push(req)

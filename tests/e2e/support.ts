@@ -155,6 +155,12 @@ export async function visit(page: Page, href: string, status = 200) {
   return response
 }
 
+/** Load every lazy image now and wait for them, so no late layout shift moves a button under a click. */
+export async function settleImages(page: Page) {
+  await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => img.setAttribute('loading', 'eager')))
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete), undefined, { timeout: 15000 })
+}
+
 /** The error shown under a form field (data-field-error="name"). */
 export const fieldError = (page: Page, field: string) => page.locator(`[data-field-error="${field}"]`)
 export const alertBox = (page: Page) => page.getByRole('alert')

@@ -1,5 +1,6 @@
-// Cross-tenant registry of the checkout area (issue 8): the checkout of a product slug, the pending
-// page of a transaction hash and the test provider's hosted page of a payment reference.
+// Cross-tenant registry of the checkout area (issue 8): the checkout of a product slug (and the
+// seed's onepagecheckout aliases), the pending page and call of a transaction hash and the test
+// provider's hosted page of a payment reference.
 import { createProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
 import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
@@ -11,6 +12,15 @@ export const routes: Record<string, IdRouteProbe[]> = {
     { method: 'GET', path: (v) => `/${v.checkoutSlug}/checkout`, control: { status: 200 } },
     { method: 'POST', path: (v) => `/${v.checkoutSlug}/checkout`, form: { name: 'Mallory', email: 'mallory@example.com', password: 'secret-1', terms: 'on', waiver: 'on' } },
   ],
+  '$slug_.onepagecheckout': [
+    { method: 'GET', path: (v) => `/${v.checkoutSlug}/onepagecheckout`, control: { status: 303 } },
+    { method: 'POST', path: (v) => `/${v.checkoutSlug}/onepagecheckout`, form: { name: 'Mallory', email: 'mallory@example.com', password: 'secret-1', terms: 'on', waiver: 'on' } },
+  ],
+  '$slug_.onepagecheckoutregister': [
+    { method: 'GET', path: (v) => `/${v.checkoutSlug}/onepagecheckoutregister`, control: { status: 303 } },
+    { method: 'POST', path: (v) => `/${v.checkoutSlug}/onepagecheckoutregister`, form: { name: 'Mallory', email: 'mallory@example.com', password: 'secret-1', terms: 'on', waiver: 'on' } },
+  ],
+  'transaction.$hash._index': [{ method: 'GET', path: (v) => `/transaction/${v.transactionHash}` }],
   'transaction.$hash.pending': [
     { method: 'GET', path: (v) => `/transaction/${v.transactionHash}/pending` },
     { method: 'POST', path: (v) => `/transaction/${v.transactionHash}/pending` },
