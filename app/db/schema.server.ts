@@ -894,6 +894,8 @@ export const transactions = sqliteTable(
     checkoutPath: text('checkout_path').notNull(),
     invoiceStatus: text('invoice_status', { enum: INVOICE_STATUSES }).notNull().default('none'),
     completedAt: integer('completed_at'),
+    /** A membership's renewal charge (memberships.id); the first purchase is memberships.transaction_id. */
+    membershipId: text('membership_id'),
     /** Set in the same batch that grants access: the grant happens once. */
     accessGrantedAt: integer('access_granted_at'),
     ...timestamps,
@@ -1039,6 +1041,87 @@ export const accessInvitations = sqliteTable(
 )
 
 
+/**
+ * Membership lifecycle (seed 001 §4): started (first payment not settled yet) → active; a failed
+ * renewal charge → at_risk (the student is emailed, retries follow); canceled = no further charges,
+ * access runs to the end of the paid period; ended = the period is over (or retries ran out).
+ */
+export const MEMBERSHIP_STATUSES = ['started', 'active', 'at_risk', 'canceled', 'ended'] as const
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number]
+
+/** A student's subscription to a membership product: one per purchase, renewed per period. */
+export const memberships = sqliteTable(
+  'memberships',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** The purchase that started it. */
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('started'),
+    /** Months per period (1, 3, 6, 12); -1 lifetime (never renews). */
+    periodMonths: integer('period_months').notNull(),
+    /** What each renewal charges, minor units (the price paid, without one-off discounts). */
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }),
+    integrationId: text('integration_id'),
+    /** Stripe subscription id (sub_…) when the provider renews it; null when we charge on schedule. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** End of the paid period (ms); null for lifetime. */
+    currentPeriodEnd: integer('current_period_end'),
+    /** When our scheduler charges next (providers without subscriptions); null when none is due. */
+    nextChargeAt: integer('next_charge_at'),
+    /** Failed renewal attempts in a row (at risk after the first; ended after the last). */
+    failedCharges: integer('failed_charges').notNull().default(0),
+    /** The card on file as shown to the student (never the number): brand, last 4, expiry. */
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardExpMonth: integer('card_exp_month'),
+    cardExpYear: integer('card_exp_year'),
+    /** Opaque reference of the stored card at the provider (test provider: its card token). */
+    cardToken: text('card_token'),
+    canceledAt: integer('canceled_at'),
+    endedAt: integer('ended_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('memberships_transaction_unique').on(t.tenantId, t.transactionId),
+    uniqueIndex('memberships_provider_subscription_unique').on(t.provider, t.providerSubscriptionId),
+    index('memberships_user_idx').on(t.tenantId, t.userId),
+    index('memberships_due_idx').on(t.status, t.nextChargeAt),
+  ],
+)
+
+/** Seed 000 §3 cancellation survey enums. */
+export const CANCEL_REASONS = ['no_time', 'no_value', 'expensive', 'alternative', 'technical', 'other'] as const
+export const RETURN_INTENTS = ['definitely_return', 'maybe_return', 'probably_not_return', 'never_return'] as const
+
+/** The exit survey after a cancellation: one per membership. */
+export const cancellationSurveys = sqliteTable(
+  'cancellation_surveys',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    membershipId: text('membership_id')
+      .notNull()
+      .references(() => memberships.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason', { enum: CANCEL_REASONS }).notNull(),
+    otherReason: text('other_reason'),
+    returnIntent: text('return_intent', { enum: RETURN_INTENTS }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('cancellation_surveys_membership_unique').on(t.tenantId, t.membershipId), index('cancellation_surveys_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -1084,3 +1167,5 @@ export type PromoCode = typeof promoCodes.$inferSelect
 export type Withdrawal = typeof withdrawals.$inferSelect
 export type AppEvent = typeof appEvents.$inferSelect
 export type AccessInvitation = typeof accessInvitations.$inferSelect
+export type Membership = typeof memberships.$inferSelect
+export type CancellationSurvey = typeof cancellationSurveys.$inferSelect
