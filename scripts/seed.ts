@@ -1,9 +1,9 @@
 // Applies migrations to a local D1 and seeds the demo schools. Safe to run again.
 //   tsx scripts/seed.ts [--persist-to DIR] [--platform-host HOST]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { buildSeedSql, demoImageObjects, loadDemoTenants } from './lib/demo-tenants.ts'
+import { buildPeerSeedSql, buildSeedSql, demoImageObjects, devIntegrationsKey, loadDemoTenants } from './lib/demo-tenants.ts'
 
 const args = process.argv.slice(2)
 const option = (name: string) => {
@@ -19,10 +19,13 @@ const persist = persistTo ? ['--persist-to', persistTo] : []
 execFileSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CI: 'true' } })
 
 const demo = loadDemoTenants(join(root, 'tenants'))
-const sql = await buildSeedSql(demo, platformHost)
+const sql = await buildSeedSql(demo, platformHost, Date.now(), devIntegrationsKey(readFileSync(join(root, 'wrangler.toml'), 'utf8')))
 mkdirSync(join(root, '.wrangler'), { recursive: true })
 const file = join(root, '.wrangler', 'seed.sql')
 writeFileSync(file, sql)
+// The dev peers' side of the demo integrations (Stripe webhook endpoints): scripts/lib/stack.mjs
+// applies it after the peers' migrations.
+writeFileSync(join(root, '.wrangler', 'seed-peers.sql'), buildPeerSeedSql(demo, platformHost).join('\n') || 'SELECT 1;')
 execFileSync(wrangler, ['d1', 'execute', 'DB', '--local', ...persist, '--file', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
 // The demo sales pages' images, in one wrangler call (its `r2 bulk put` takes key/file pairs).
 const images = join(root, '.wrangler', 'seed-images.json')

@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import type { kCurrentWorker } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { defineProject } from 'vitest/config'
 
@@ -23,7 +24,14 @@ function auxiliaryWorker(name: string) {
   const workerName = /^\s*name\s*=\s*"([^"]+)"/m.exec(readFileSync(configPath, 'utf8'))?.[1]
   if (!workerName) throw new Error(`${configPath} has no name`)
   const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath)
-  return { ...workerOptions, name: workerName, modules: true, scriptPath, bindings: { ...workerOptions.bindings, ENVIRONMENT: 'test' } }
+  return { ...workerOptions, name: workerName, modules: true, scriptPath, bindings: { ...workerOptions.bindings, ENVIRONMENT: 'test' }, serviceBindings: withoutAppBinding(workerOptions.serviceBindings) }
+}
+
+/** The dev peers' APP binding points back at the app (wrangler dev); tests give the peers their own APP. */
+function withoutAppBinding<T>(bindings: Record<string, T> | undefined) {
+  if (!bindings) return bindings
+  const { APP: _app, ...rest } = bindings
+  return rest
 }
 
 export function workersProject({
@@ -35,6 +43,7 @@ export function workersProject({
   extraD1 = [],
   globalSetup = [],
   bunnyPeerBinding = false,
+  serviceBindings,
 }: {
   name: string
   main: string
@@ -52,6 +61,8 @@ export function workersProject({
    * hand it to the global setup through `provide`.
    */
   bunnyPeerBinding?: boolean
+  /** Replaces service bindings of the worker's wrangler config that point outside the test (e.g. the dev peers' APP). */
+  serviceBindings?: Record<string, string | typeof kCurrentWorker>
 }) {
   return defineProject(async () => {
     const migrations = await readD1Migrations(`${root}/migrations`)
@@ -71,6 +82,7 @@ export function workersProject({
               ...(peerPort ? { BUNNY_PEER_ORIGIN: `http://127.0.0.1:${peerPort}` } : {}),
             },
             d1Databases: Object.fromEntries(extraD1.map((d) => [d.binding, d.id])),
+            ...(serviceBindings ? { serviceBindings } : {}),
             workers: auxiliaryWorkers.map(auxiliaryWorker),
           },
         }),

@@ -169,6 +169,8 @@ export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultC
         .transform((v) => (v ?? '').trim().toUpperCase() || defaultCountry)
         .refine((v) => v === '' || /^[A-Z]{2}$/.test(v), { message: msg('checkout.error.country') }),
       parcelLockerCode: optionalText(20),
+      /** The chosen payment method (an integration id or 'test'); empty = the school's default. */
+      integration: z.string().trim().max(40).regex(/^[a-z0-9]*$/, msg('checkout.error.method')).optional().default(''),
       terms: checkbox,
       waiver: DIGITAL_KINDS.includes(product.kind) ? checkbox : z.string().optional(),
     })
@@ -215,7 +217,7 @@ export function quote(offer: CheckoutOffer, input: Pick<QuoteInput, 'price' | 'q
   }
 }
 
-export type StartOutcome = { kind: 'redirect'; url: string } | { kind: 'error'; key: 'checkout.error.transaction' | 'checkout.error.no_provider' }
+export type StartOutcome = { kind: 'redirect'; url: string } | { kind: 'error'; key: 'checkout.error.transaction' | 'checkout.error.no_provider' } | { kind: 'field'; field: 'integration'; key: 'checkout.error.method' }
 
 /** Write the transaction and send the buyer on: to the pending page (nothing to pay) or the provider's page. */
 export async function placeOrder(
@@ -232,8 +234,8 @@ export async function placeOrder(
   const { breakdown } = q
   const now = Date.now()
   const origin = new URL(request.url).origin
-  const provider = breakdown.total > 0 ? await resolveCheckoutProvider(context, tenant.id, tenant.currency) : null
-  if (breakdown.total > 0 && !provider) return { kind: 'error', key: 'checkout.error.no_provider' }
+  const provider = breakdown.total > 0 ? await resolveCheckoutProvider(context, tenant.id, tenant.currency, input.integration || null) : null
+  if (breakdown.total > 0 && !provider) return input.integration ? { kind: 'field', field: 'integration', key: 'checkout.error.method' } : { kind: 'error', key: 'checkout.error.no_provider' }
   const fee = platformFee(breakdown.total, feeSettingsFor(tenant.currency, (await getFeeOverride(context.db, tenant.id)) ?? { feeBasisPoints: null, feeFixed: null }))
   const p = offer.product
   const address = { address: input.address, postalCode: input.postalCode, city: input.city, country: input.country }
@@ -289,7 +291,9 @@ export async function placeOrder(
       notifyUrl: `${origin}/payments/${provider.integration.provider}/${provider.integration.id}/notify`,
       customerIp: request.headers.get('CF-Connecting-IP') ?? '127.0.0.1',
       description: breakdown.quantity > 1 ? `${p.title} × ${breakdown.quantity}` : p.title,
-      mode: 'payment',
+      // A membership with a period renews through the provider's subscription where it has one (Stripe).
+      mode: p.kind === 'membership' && (p.membershipPeriod ?? -1) > 0 ? 'subscription' : 'payment',
+      intervalMonths: p.membershipPeriod ?? undefined,
     })
   } catch (error) {
     console.error(JSON.stringify({ event: 'checkout_start_payment_failed', tenantId: tenant.id, transactionId: tx.id, error: String(error) }))

@@ -1,6 +1,6 @@
 // Parts of the one-page checkout form (issue 8 item 1). Plain inputs of one <Form>: everything
 // works without JavaScript; with it, choices only show or hide the fields that apply.
-import { useT } from '#app/utils/i18n-react.ts'
+import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
 import { Button, Field } from './ui.tsx'
 
@@ -101,5 +101,28 @@ export function CheckoutPromo({ values, errors, applied, money }: Parts & { appl
         </p>
       ) : null}
     </div>
+  )
+}
+
+/** The ways to pay when the school offers more than one in this currency (the first is the default). */
+export function CheckoutMethods({ methods, values, errors }: Parts & { methods: Array<{ id: string; provider: 'test' | 'payu' | 'stripe' }> }) {
+  const t = useT()
+  const fieldMessage = useFieldMessage()
+  const chosen = methods.some((m) => m.id === values.integration) ? values.integration : methods[0]?.id
+  return (
+    <fieldset className="space-y-2" data-checkout-methods aria-invalid={errors.integration ? true : undefined}>
+      <legend className="text-sm font-semibold">{t('checkout.method.title')}</legend>
+      {methods.map((m) => (
+        <label key={m.id} className="flex items-center gap-2 text-sm">
+          <input type="radio" name="integration" value={m.id} defaultChecked={chosen === m.id} data-provider={m.provider} />
+          {t(`checkout.method.${m.provider}`)}
+        </label>
+      ))}
+      {errors.integration ? (
+        <p className="text-sm text-red-700" data-field-error="integration">
+          {fieldMessage(errors.integration)}
+        </p>
+      ) : null}
+    </fieldset>
   )
 }

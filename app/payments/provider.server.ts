@@ -19,6 +19,8 @@ export type StartPaymentInput = {
   description: string
   /** 'subscription' for memberships renewed by the provider (Stripe). */
   mode: 'payment' | 'subscription'
+  /** Subscriptions: months per period (membership period). */
+  intervalMonths?: number
 }
 
 export type StartPaymentResult =

@@ -3,7 +3,7 @@
 // integration for its currency pays through the built-in test provider (integration id 'test').
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { PaymentProvider } from '#app/db/schema.server.ts'
-import { findIntegrationForCurrency, getIntegration, openCredentials, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
+import { getIntegration, listIntegrations, openCredentials, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
 import { PAYU_PRODUCTION_URL, PAYU_SANDBOX_URL } from './payu.server.ts'
 import { payuAdapter } from './payu-adapter.server.ts'
 import type { PaymentAdapter } from './provider.server.ts'
@@ -44,10 +44,32 @@ function builtInTest(context: AppLoadContext): ResolvedProvider | null {
   return { integration: { id: BUILT_IN_TEST_INTEGRATION, provider: 'test' }, adapter: testProviderAdapter(secret) }
 }
 
-/** The provider a checkout in `currency` uses, or null (the school cannot take that currency). */
-export async function resolveCheckoutProvider(context: AppLoadContext, tenantId: string, currency: string): Promise<ResolvedProvider | null> {
-  const integration = await findIntegrationForCurrency(context.db, tenantId, currency)
-  if (!integration) return builtInTest(context)
+/** A way to pay offered at checkout: a school's integration, or the built-in test provider (development). */
+export type CheckoutMethod = { id: string; provider: PaymentProvider }
+
+const PROVIDER_ORDER: Record<PaymentProvider, number> = { payu: 0, stripe: 1, test: 2 }
+
+/**
+ * The ways to pay in `currency`, the default first: the school's enabled integrations (real
+ * providers before a test one), then in development the built-in test provider when the school
+ * has no test integration of its own.
+ */
+export async function listCheckoutMethods(context: AppLoadContext, tenantId: string, currency: string): Promise<CheckoutMethod[]> {
+  const rows = (await listIntegrations(context.db, tenantId)).filter((r) => r.enabled && r.currency === currency.toUpperCase() && (r.provider !== 'test' || isDevelopment(context)))
+  const methods: CheckoutMethod[] = rows.sort((a, b) => PROVIDER_ORDER[a.provider] - PROVIDER_ORDER[b.provider]).map((r) => ({ id: r.id, provider: r.provider }))
+  const builtIn = builtInTest(context)
+  if (builtIn && !methods.some((m) => m.provider === 'test')) methods.push(builtIn.integration)
+  return methods
+}
+
+/** The provider a checkout in `currency` uses: the chosen method when it is offered, else the default; null when none. */
+export async function resolveCheckoutProvider(context: AppLoadContext, tenantId: string, currency: string, chosenId?: string | null): Promise<ResolvedProvider | null> {
+  const methods = await listCheckoutMethods(context, tenantId, currency)
+  const method = (chosenId ? methods.find((m) => m.id === chosenId) : null) ?? (chosenId ? null : methods[0])
+  if (!method) return null
+  if (method.id === BUILT_IN_TEST_INTEGRATION) return builtInTest(context)
+  const integration = await getIntegration(context.db, tenantId, method.id)
+  if (!integration) return null
   const adapter = await adapterFor(context, integration)
   return adapter ? { integration: { id: integration.id, provider: integration.provider }, adapter } : null
 }

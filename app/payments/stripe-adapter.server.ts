@@ -21,6 +21,7 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
       try {
         const session = await client.createCheckoutSession({
           mode: input.mode,
+          intervalMonths: input.intervalMonths,
           lines: [{ name: input.description, unitAmount: tx.totalAmount, quantity: 1 }],
           currency: tx.currency,
           successUrl: input.continueUrl,

@@ -7,7 +7,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { CheckoutBreakdown } from '#app/components/checkout-breakdown.tsx'
-import { CheckoutAccount, CheckoutInvoice, CheckoutPromo } from '#app/components/checkout-sections.tsx'
+import { CheckoutAccount, CheckoutInvoice, CheckoutMethods, CheckoutPromo } from '#app/components/checkout-sections.tsx'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import {
   checkoutSchema,
@@ -25,6 +25,7 @@ import { recordRegistration } from '#app/models/app-event.server.ts'
 import { createUser, getUserByEmail } from '#app/models/user.server.ts'
 import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 import { priceOrder, type PromoDiscount } from '#app/payments/pricing.ts'
+import { listCheckoutMethods } from '#app/payments/registry.server.ts'
 import { getCurrentUserOrVerify, startSession, VERIFY_PATH } from '#app/utils/auth.server.ts'
 import { parseCookies } from '#app/utils/cookies.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
@@ -60,6 +61,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       user: user ? { name: user.name, email: user.email } : null,
       digital: DIGITAL_KINDS.includes(p.kind),
       quantityMax: quantityMax(offer),
+      methods: p.isFree ? [] : await listCheckoutMethods(context, tenant.id, tenant.currency),
       // A code carried by a promotion link (the countdown widget clears it when the offer ends).
       promoCookie: (parseCookies(request.headers.get('Cookie')).promo_code ?? '').slice(0, 40),
     },
@@ -146,6 +148,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const outcome = await placeOrder(context, request, tenant, offer, input, buyer, promo)
   if (outcome.kind === 'redirect') return redirect(outcome.url, { status: 303, headers: cookie ? { 'Set-Cookie': cookie } : undefined })
+  if (outcome.kind === 'field') return answer({ errors: { [outcome.field]: { key: outcome.key } }, values: echo, promo: publicPromo(promo) }, 422, cookie)
   return answer({ errors: {}, values: echo, formError: outcome.key, promo: publicPromo(promo) }, outcome.key === 'checkout.error.no_provider' ? 409 : 502, cookie)
 }
 
@@ -301,6 +304,7 @@ export default function CheckoutPage() {
           <h2 className="text-lg font-semibold">{t('checkout.summary')}</h2>
           {!d.product.isFree ? <CheckoutPromo values={{ ...values, promoCode: values.promoCode ?? d.promoCookie }} errors={errors} applied={promo ? { code: promo.code, discount: breakdown.discount } : null} money={money} /> : null}
           <CheckoutBreakdown breakdown={breakdown} money={money} bumpTitle={bump && d.bump ? d.bump.title : null} />
+          {d.methods.length > 1 && breakdown.total > 0 ? <CheckoutMethods methods={d.methods} values={values} errors={errors} /> : null}
           <label className="flex items-start gap-2 text-sm">
             <input type="checkbox" name="terms" className="mt-1" defaultChecked={values.terms === 'on'} aria-invalid={consentError('terms') ? true : undefined} />
             <span>{t('checkout.terms')}</span>

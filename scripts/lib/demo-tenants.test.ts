@@ -3,21 +3,24 @@ import { describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
 import { parseObjectKey } from '#app/media/policy.ts'
 import { BLOCK_TYPES } from '#app/storefront/blocks.ts'
-import { buildSeedSql, demoImageObjects, DemoTenantSchema, loadDemoTenants } from './demo-tenants.ts'
+import { readFileSync } from 'node:fs'
+import { openSecret } from '#app/utils/secret-box.server.ts'
+import { buildPeerSeedSql, buildSeedSql, demoImageObjects, demoIntegrationId, DemoTenantSchema, devIntegrationsKey, loadDemoTenants } from './demo-tenants.ts'
 
 const root = join(import.meta.dirname, '..', '..')
+const key = devIntegrationsKey(readFileSync(join(root, 'wrangler.toml'), 'utf8'))
 
 describe('demo tenants', () => {
   it('declares both demo schools with a catalogue and seeds it by stable ids', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
     expect(demo.tenants.map((t) => t.slug)).toEqual(['akademia-kasi', 'code-academy'])
     for (const t of demo.tenants) expect(t.products.length).toBeGreaterThan(0)
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000)
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
     expect(sql).toContain("'Budżet domowy od zera'")
     expect(sql).toContain("'JavaScript Foundations'")
     expect(sql.match(/INSERT INTO lectures/g)?.length).toBe(15)
     // The same input gives the same ids: running the seed twice updates instead of adding.
-    const again = await buildSeedSql(demo, 'localhost', 1_700_000_000_000)
+    const again = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
     const ids = (s: string) => s.match(/INSERT INTO (?:products|sections|lectures) \([^)]*\) VALUES \('([0-9a-f]{24})'/g)
     expect(ids(again)).toEqual(ids(sql))
   })
@@ -32,7 +35,7 @@ describe('demo tenants', () => {
 
   it('gives each demo school a published sales page with every block type, articles, reviews and images', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000)
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
     for (const t of demo.tenants) {
       for (const type of BLOCK_TYPES) expect(sql, `${t.slug} ${type}`).toContain(`'demo-${t.slug}-${type}'`)
       expect(t.reviews.length).toBeGreaterThanOrEqual(12)
@@ -53,5 +56,23 @@ describe('demo tenants', () => {
     const base = { slug: 'test-school', name: 'Test school', language: 'en', currency: 'USD', users: [{ role: 'owner', name: 'O', email: 'o@example.com', password: 'secret-1' }] }
     const bad = DemoTenantSchema.parse({ ...base, subpages: [{ slug: 'x', title: 'X', blocks: [{ type: 'faq', props: { items: [] } }] }] })
     await expect(buildSeedSql({ tenants: [bad], operators: [] }, 'localhost')).rejects.toThrow(/test-school\/x\/faq/)
+  })
+
+  it('seeds promo codes and payment integrations sealed for their school, with the Stripe peer endpoint on the same notify URL', async () => {
+    const demo = loadDemoTenants(join(root, 'tenants'))
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    expect(sql.match(/INSERT INTO promo_codes/g)?.length).toBe(6)
+    expect(sql).toContain("'WELCOME20'")
+    const payu = /INSERT INTO payment_integrations \(.*?\) VALUES \('(\w+)', '(\w+)', 'payu', 'PLN', '([^']+)'/.exec(sql)
+    expect(payu?.[1]).toBe(demoIntegrationId('akademia-kasi', 'payu', 'PLN'))
+    // Sealed for akademia-kasi: opens with its tenant id and purpose only.
+    const opened = JSON.parse((await openSecret(key, payu![2], 'payment:payu', payu![3]))!)
+    expect(opened).toMatchObject({ posId: '300746', secondKey: 'coursefront_dev_payu_second_key_0000' })
+    expect(await openSecret(key, 'another-tenant', 'payment:payu', payu![3])).toBeNull()
+    expect(sql).not.toContain('coursefront_dev_payu_second_key_0000')
+    const peers = buildPeerSeedSql(demo, 'localhost').join('\n')
+    expect(peers).toContain(`http://code-academy.localhost/payments/stripe/${demoIntegrationId('code-academy', 'stripe', 'USD')}/notify`)
+    expect(peers).toContain('whsec_coursefrontdemocodeacademy000000000000')
+    await expect(buildSeedSql(demo, 'localhost')).rejects.toThrow(/INTEGRATIONS_KEY/)
   })
 })

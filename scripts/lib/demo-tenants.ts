@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { BLOCK_PROPS, isBlockType } from '#app/storefront/blocks.ts'
 import { sha256Hex } from '#app/utils/ids.server.ts'
+import { sealSecret } from '#app/utils/secret-box.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 
 const UserSchema = z.object({
@@ -85,6 +86,27 @@ const SaleSchema = z.object({
   feeAmount: z.number().int().nonnegative(),
   daysAgo: z.number().int().nonnegative().default(0),
 })
+/** A demo promo code (seed 001 §8): percentage (1–100) or fixed (minor units), optional product, limit and dates. */
+const PromoSchema = z.object({
+  code: z.string().regex(/^[A-Z0-9_-]{3,40}$/),
+  kind: z.enum(['percent', 'fixed']),
+  value: z.number().int().positive(),
+  product: z.string().optional(),
+  usageLimit: z.number().int().positive().optional(),
+  /** Days from now (negative: in the past). */
+  startsInDays: z.number().int().optional(),
+  endsInDays: z.number().int().optional(),
+})
+/**
+ * A payment provider connection with the development peers' credentials (workers/dev-peers
+ * wrangler.toml), sealed with the development INTEGRATIONS_KEY. A Stripe one also registers its
+ * webhook endpoint (and secret) at the Stripe peer.
+ */
+const IntegrationSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('payu'), currency: z.string().length(3), posId: z.string(), clientId: z.string(), clientSecret: z.string(), secondKey: z.string() }),
+  z.object({ provider: z.literal('stripe'), currency: z.string().length(3), secretKey: z.string().startsWith('sk_test_'), webhookSecret: z.string().startsWith('whsec_') }),
+  z.object({ provider: z.literal('test'), currency: z.string().length(3) }),
+])
 export const DemoTenantSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/),
   name: z.string().min(2).max(70),
@@ -100,6 +122,8 @@ export const DemoTenantSchema = z.object({
   subpages: z.array(SubpageSchema).default([]),
   reviews: z.array(ReviewSchema).default([]),
   sales: z.array(SaleSchema).default([]),
+  promoCodes: z.array(PromoSchema).default([]),
+  integrations: z.array(IntegrationSchema).default([]),
   /** The school's site survey (active), questions as seed 000 §3 "Form question". */
   survey: z
     .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
@@ -122,7 +146,37 @@ export function loadDemoTenants(dir: string) {
 const stableId = (...parts: string[]) => sha256Hex(['coursefront-demo', ...parts].join(':')).slice(0, 24)
 const q = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`)
 
-export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loadDemoTenants>, platformHost: string, now = Date.now()) {
+/** Stable, so the Stripe peer's webhook endpoint (seeded separately) names the same notify URL. */
+export const demoIntegrationId = (slug: string, provider: string, currency: string) => stableId('integration', slug, provider, currency.toUpperCase())
+
+/** The development INTEGRATIONS_KEY (wrangler.toml [vars]): demo credentials are sealed with it. */
+export function devIntegrationsKey(wranglerToml: string) {
+  const key = /^INTEGRATIONS_KEY\s*=\s*"([^"]+)"/m.exec(wranglerToml)?.[1]
+  if (!key) throw new Error('wrangler.toml has no INTEGRATIONS_KEY')
+  return key
+}
+
+/**
+ * The Stripe peer's side of the demo Stripe integrations: their webhook endpoints with the same
+ * secret, pointing at the school's notify URL (delivered through the peers' APP binding, so the
+ * port does not matter).
+ */
+export function buildPeerSeedSql({ tenants }: Pick<ReturnType<typeof loadDemoTenants>, 'tenants'>, platformHost: string, now = Date.now()) {
+  const sql: string[] = []
+  for (const t of tenants) {
+    for (const integration of t.integrations) {
+      if (integration.provider !== 'stripe') continue
+      const id = demoIntegrationId(t.slug, 'stripe', integration.currency)
+      const url = `http://${t.slug}.${platformHost}/payments/stripe/${id}/notify`
+      const events = JSON.stringify(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.deleted'])
+      sql.push(`INSERT INTO stripe_webhook_endpoints (id, url, secret, enabled_events, created_at) VALUES (${[`we_demo_${id}`, url, integration.webhookSecret, events, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET url = excluded.url, secret = excluded.secret, enabled_events = excluded.enabled_events;`)
+    }
+  }
+  return sql
+}
+
+export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loadDemoTenants>, platformHost: string, now = Date.now(), integrationsKey = '') {
   const sql: string[] = []
   for (const t of tenants) {
     const tenantId = stableId('tenant', t.slug)
@@ -147,6 +201,15 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
     sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')} WHERE id = ${q(tenantId)};`)
     sql.push(...catalogueSql(t, tenantId, now))
     sql.push(...storefrontSql(t, tenantId, now))
+    if (t.integrations.length && !integrationsKey) throw new Error('demo integrations need the development INTEGRATIONS_KEY')
+    for (const integration of t.integrations) {
+      const { provider, currency, ...credentials } = integration
+      const sealed = await sealSecret(integrationsKey, tenantId, `payment:${provider}`, JSON.stringify(credentials))
+      const publicRef = integration.provider === 'payu' ? integration.posId : integration.provider === 'stripe' ? `…${integration.secretKey.slice(-4)}` : ''
+      const values = [demoIntegrationId(t.slug, provider, currency), tenantId, provider, currency.toUpperCase(), sealed, publicRef, 1, now, now]
+      sql.push(`INSERT INTO payment_integrations (id, tenant_id, provider, currency, credentials, public_ref, enabled, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+    ON CONFLICT(tenant_id, provider, currency) DO UPDATE SET credentials = excluded.credentials, public_ref = excluded.public_ref, enabled = 1, updated_at = excluded.updated_at;`)
+    }
   }
   for (const o of operators) {
     const hash = await hashPassword(o.password)
@@ -343,6 +406,13 @@ function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
     const values = [id, tenantId, stableId('hash', t.slug, String(i)).slice(0, 20), stableId('user', t.slug, buyer.email), productId(sale.product), product.kind, product.title, 1, t.currency, sale.totalAmount, sale.totalAmount, sale.vatAmount, sale.feeAmount, 'completed', 'test', stableId('ref', t.slug, String(i)), JSON.stringify({ name: buyer.name, email: buyer.email }), at, `/${sale.product}/checkout`, at, at, at, at]
     sql.push(`INSERT OR IGNORE INTO transactions (id, tenant_id, hash, user_id, product_id, product_kind, product_title, quantity, currency, unit_amount, total_amount, vat_amount, fee_amount, status, provider, provider_ref, buyer, terms_accepted_at, checkout_path, completed_at, access_granted_at, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
   })
+  for (const promo of t.promoCodes) {
+    if (promo.product && !t.products.some((p) => p.slug === promo.product)) throw new Error(`${t.slug}: promo ${promo.code} names an unknown product`)
+    const at = (days: number | undefined) => (days === undefined ? null : now + days * day)
+    const values = [stableId('promo', t.slug, promo.code), tenantId, promo.code, promo.kind, promo.value, promo.product ? productId(promo.product) : null, at(promo.startsInDays), at(promo.endsInDays), promo.usageLimit ?? -1, 0, now, now]
+    sql.push(`INSERT INTO promo_codes (id, tenant_id, code, kind, value, product_id, starts_at, ends_at, usage_limit, used_count, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, value = excluded.value, product_id = excluded.product_id, starts_at = excluded.starts_at, ends_at = excluded.ends_at, usage_limit = excluded.usage_limit, updated_at = excluded.updated_at;`)
+  }
   if (t.survey) {
     const values = [stableId('survey', t.slug), tenantId, t.survey.title, t.survey.description, JSON.stringify(t.survey.questions), 1, now, now]
     sql.push(`INSERT INTO surveys (id, tenant_id, title, description, questions, active, created_at, updated_at) VALUES (${values.map(q).join(', ')})

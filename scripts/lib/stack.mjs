@@ -63,12 +63,16 @@ export async function seed({ persistTo, platformHost, quiet = true } = {}) {
  * pick workers/dev-peers/.wrangler/state; `wrangler dev` run from the root keeps every worker's
  * state in the root's .wrangler/state.
  */
-export function migrateDevPeers({ persistTo, quiet = true } = {}) {
+export async function migrateDevPeers({ persistTo, quiet = true } = {}) {
   const config = join(root, 'workers', 'dev-peers', 'wrangler.toml')
-  if (!existsSync(config)) return Promise.resolve(0)
+  if (!existsSync(config)) return 0
   const args = ['d1', 'migrations', 'apply', 'PEERS_DB', '--local', '-c', config, '--persist-to', persistTo ?? join(root, '.wrangler', 'state')]
   // CI=true: no "apply these migrations?" prompt.
-  return run(bin('wrangler'), args, { env: { ...wranglerEnv, CI: 'true' }, quiet })
+  const code = await run(bin('wrangler'), args, { env: { ...wranglerEnv, CI: 'true' }, quiet })
+  const peerSeed = join(root, '.wrangler', 'seed-peers.sql')
+  if (code !== 0 || !existsSync(peerSeed)) return code
+  // The demo integrations' peer side (written by scripts/seed.ts): Stripe webhook endpoints.
+  return run(bin('wrangler'), ['d1', 'execute', 'PEERS_DB', '--local', '-c', config, '--persist-to', persistTo ?? join(root, '.wrangler', 'state'), '--file', peerSeed], { env: { ...wranglerEnv, CI: 'true' }, quiet })
 }
 
 /**

@@ -3,7 +3,7 @@
 // without JavaScript; an owner's order bump bought with the course; a declined payment offers the
 // way back.
 import assert from 'node:assert/strict'
-import { browserTest, demoSchool, demoUser, expectText, expectUrl, logIn, register, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, choosePayment, demoSchool, demoUser, expectText, expectUrl, logIn, register, snap, subdomain, unique, url, visit } from './support.ts'
 
 const academy = demoSchool('code-academy')
 const HOST = subdomain(academy.slug)
@@ -25,6 +25,7 @@ browserTest('a visitor buys a course with the test provider (slow confirmation),
   await page.locator('form [name="terms"]').check()
   await page.locator('form [name="waiver"]').check()
   await expectText(page.locator('[data-total]'), '$49.00')
+  await choosePayment(page, 'test')
   await snap(page, 'checkout')
   await page.getByRole('button', { name: 'Pay $49.00' }).click()
 
@@ -69,6 +70,7 @@ browserTest(
     await page.locator('form [name="vatNumber"]').fill('PL1234567890')
     await page.locator('form [name="postalCode"]').fill('12-345')
     await page.locator('form [name="password"]').fill('ola-pass-12')
+    await choosePayment(page, 'test')
     await page.locator('[data-checkout-submit]').click()
     await page.locator('[data-test-payment]').waitFor()
     await page.getByRole('button', { name: 'Zapłać', exact: true }).click()
@@ -87,6 +89,7 @@ browserTest('a declined payment says so and leads back to the checkout', async (
   await page.locator('form [name="password"]').fill('dan-pass-12')
   await page.locator('form [name="terms"]').check()
   await page.locator('form [name="waiver"]').check()
+  await choosePayment(page, 'test')
   await page.locator('[data-checkout-submit]').click()
   await page.getByRole('button', { name: 'Fail 3-D Secure' }).click()
   await expectText(page.locator('[data-pending-result="failure"]'), 'Your payment did not go through')
@@ -94,7 +97,7 @@ browserTest('a declined payment says so and leads back to the checkout', async (
   await expectUrl(page, HOST, '/starter-bundle/checkout')
 })
 
-browserTest('the owner offers an order bump and a promo code; a student logs in inside the checkout and buys the course with both', async ({ page, newContext }) => {
+browserTest('the owner offers an order bump and a promo code; a student logs in inside the checkout and pays for the course and the bump with Stripe', async ({ page, newContext }) => {
   const owner = demoUser(academy, 'owner')
   await logIn(page, HOST, owner.email, owner.password)
   await expectUrl(page, HOST, '/home')
@@ -144,11 +147,14 @@ browserTest('the owner offers an order bump and a promo code; a student logs in 
     await buyer.locator('form [name="password"]').fill(student.password)
     await buyer.locator('form [name="terms"]').check()
     await buyer.locator('form [name="waiver"]').check()
+    // Card through Stripe (the school's Stripe integration; its local peer plays Stripe Checkout).
+    await choosePayment(buyer, 'stripe')
     await snap(buyer, 'checkout-bump')
     await buyer.getByRole('button', { name: 'Pay $63.10' }).click()
-    await buyer.locator('[data-test-payment]').waitFor()
-    await expectText(buyer.locator('[data-amount]'), '$63.10')
+    await buyer.waitForURL(/\/stripe\/pay\/cs_/)
+    await expectText(buyer.locator('[data-total]'), '63.10 USD')
     await buyer.getByRole('button', { name: 'Pay', exact: true }).click()
+    // The signed checkout.session.completed webhook is in before Stripe sends the buyer back.
     await expectText(buyer.locator('[data-pending-result="success"]'), 'Payment successful', 30_000)
     // The bump's bundle is in the student's products.
     await visit(buyer, url(HOST, '/panel'))

@@ -155,6 +155,12 @@ export async function visit(page: Page, href: string, status = 200) {
   return response
 }
 
+/** At checkout, choose a payment method by provider ('test', 'payu', 'stripe') when the school offers more than one. */
+export async function choosePayment(page: Page, provider: 'test' | 'payu' | 'stripe') {
+  const radio = page.locator(`[data-checkout-methods] input[data-provider="${provider}"]`)
+  if (await radio.count()) await radio.check()
+}
+
 /** Load every lazy image now and wait for them, so no late layout shift moves a button under a click. */
 export async function settleImages(page: Page) {
   await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => img.setAttribute('loading', 'eager')))

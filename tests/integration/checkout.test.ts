@@ -376,3 +376,47 @@ describe('checkout', () => {
     expect(await count('SELECT count(*) AS n FROM product_access WHERE tenant_id = ?', school.tenantId)).toBe(0)
   })
 })
+
+describe('checkout: payment method', () => {
+  it('offers the school’s providers for its currency (real first, the built-in test one in development), charges through the chosen one and refuses a foreign method', async () => {
+    const { createIntegration } = await import('#app/models/payment-integration.server.ts')
+    const school = await createTestSchool({ language: 'en' })
+    const other = await createTestSchool({ language: 'en' })
+    const product = await course(school, { amount: 4900 })
+    const path = `/${product.slug}/checkout`
+    const payu = await createIntegration(db(), env.INTEGRATIONS_KEY!, school.tenantId, {
+      provider: 'payu',
+      currency: 'USD',
+      credentials: { posId: '300746', clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000', secondKey: 'coursefront_dev_payu_second_key_0000' },
+    })
+    const foreign = await createIntegration(db(), env.INTEGRATIONS_KEY!, other.tenantId, { provider: 'payu', currency: 'USD', credentials: { posId: '300746' } })
+    // A school's integration in another currency is not offered.
+    await createIntegration(db(), env.INTEGRATIONS_KEY!, school.tenantId, { provider: 'stripe', currency: 'EUR', credentials: { secretKey: 'sk_test_x', webhookSecret: 'whsec_x' } })
+
+    const page = await (await appFetch(school.host, path)).text()
+    expect(page.match(/name="integration"/g)?.length).toBe(2)
+    expect(page).toMatch(new RegExp(`value="${payu.id}"[^>]*checked|checked[^>]*value="${payu.id}"`))
+    expect(page).toContain('data-provider="test"')
+    expect(page).not.toContain('data-provider="stripe"')
+
+    // Another school's integration id: a field error, nothing written.
+    const refused = await appFetch(school.host, path, { form: { ...visitor, integration: foreign.id } })
+    expect(refused.status).toBe(422)
+    expect(await refused.text()).toMatch(/Choose one of the payment methods shown/)
+    expect(await txCount(school.tenantId)).toBe(0)
+
+    // The default: PayU (the peer answers the order with its hosted page).
+    const viaPayu = await appFetch(school.host, path, { form: { ...visitor, email: 'payu-buyer@example.com' } })
+    expect(viaPayu.status).toBe(303)
+    expect(viaPayu.headers.get('Location')).toMatch(/\/payu\/pay\/[A-Z0-9]+$/)
+    // Chosen: the built-in test provider.
+    const viaTest = await appFetch(school.host, path, { form: { ...visitor, email: 'test-buyer@example.com', integration: 'test' } })
+    expect(viaTest.status).toBe(303)
+    expect(viaTest.headers.get('Location')).toMatch(/\/pay\/test\//)
+    const providers = await env.DB.prepare('SELECT provider, integration_id AS integrationId FROM transactions WHERE tenant_id = ? ORDER BY created_at').bind(school.tenantId).all<{ provider: string; integrationId: string }>()
+    expect(providers.results).toEqual([
+      { provider: 'payu', integrationId: payu.id },
+      { provider: 'test', integrationId: 'test' },
+    ])
+  })
+})
