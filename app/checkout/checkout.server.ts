@@ -11,6 +11,7 @@ import { getProduct } from '#app/models/product.server.ts'
 import { getProductPage, offersByIds } from '#app/models/storefront.server.ts'
 import { createTransaction, setProviderRef, settleTransaction, type Transaction } from '#app/models/transaction.server.ts'
 import { feeSettingsFor, platformFee, priceOrder, QUANTITY_MAX, type PriceBreakdown, type PromoDiscount } from '#app/payments/pricing.ts'
+import { afterSale } from '#app/payments/after-sale.server.ts'
 import { resolveCheckoutProvider } from '#app/payments/registry.server.ts'
 import type { SchoolTenant } from '#app/utils/site.server.ts'
 import { email, msg } from '#app/utils/validation.ts'
@@ -277,8 +278,8 @@ export async function placeOrder(
   const pending = `/transaction/${tx.hash}/pending`
   if (!provider) {
     // Nothing to pay (free product or a 100 % code): access at once, in the same exactly-once batch.
-    await settleTransaction(context.db, tenant.id, tx.id, { event: null, status: 'completed' })
-    context.cloudflare.ctx.waitUntil(dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenant.id))
+    const settled = await settleTransaction(context.db, tenant.id, tx.id, { event: null, status: 'completed' })
+    if (settled?.granted) context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenant.id), afterSale(context, tenant.id, tx.id, origin)]))
     return { kind: 'redirect', url: pending }
   }
   let started: Awaited<ReturnType<typeof provider.adapter.startPayment>>

@@ -779,7 +779,7 @@ export const verificationCodes = sqliteTable(
   (t) => [index('verification_codes_session_idx').on(t.tenantId, t.sessionId, t.sentAt)],
 )
 
-export const NOTIFICATION_KINDS = ['comment', 'reply', 'review'] as const
+export const NOTIFICATION_KINDS = ['comment', 'reply', 'review', 'sale'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
 /** In-app notifications for a school's owners and admins (one row per recipient). */
@@ -792,7 +792,7 @@ export const notifications = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
-    /** The comment, reply or review it is about. */
+    /** The comment, reply, review or transaction it is about. */
     subjectId: text('subject_id').notNull(),
     /** Who did it and a short excerpt (plain text, snapshot). */
     actorName: text('actor_name').notNull().default(''),

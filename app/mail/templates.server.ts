@@ -84,3 +84,32 @@ export function invitationEmail({ locale, school, name, to, url }: { locale: Loc
     html: layout(lines, { label: t('students.mail.action'), url }),
   }
 }
+
+/** The buyer's receipt after a completed payment (issue 8): what was bought, the total with VAT, and where to start. */
+export function receiptEmail({
+  locale,
+  school,
+  name,
+  to,
+  product,
+  quantity,
+  total,
+  vat,
+  reference,
+  url,
+}: { locale: Locale; school: string; name: string; to: string; product: string; quantity: number; total: string; vat: string | null; reference: string; url: string }): OutgoingEmail {
+  const t = getTranslator(locale)
+  const lines = [
+    t('mail.greeting', { name }),
+    t('checkout.mail.receipt.intro', { school }),
+    [quantity > 1 ? `${product} × ${quantity}` : product, t('checkout.mail.receipt.total', { total }), vat ? t('checkout.mail.receipt.vat', { vat }) : '', t('checkout.mail.receipt.reference', { reference })].filter(Boolean).join('\n'),
+    t('mail.signature', { school }),
+  ]
+  return {
+    template: 'receipt',
+    to,
+    subject: t('checkout.mail.receipt.subject', { school, product }),
+    text: [lines[0], lines[1], lines[2], `${t('checkout.mail.receipt.action')}: ${url}`, lines[3]].join('\n\n'),
+    html: layout(lines, { label: t('checkout.mail.receipt.action'), url }),
+  }
+}

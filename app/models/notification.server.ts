@@ -26,7 +26,7 @@ export const NOTIFICATIONS_PER_PAGE = 30
 export const EXCERPT_MAX = 160
 
 /** The preference that decides the email for each kind (replies are comments). */
-export const PREF_FOR_KIND: Record<NotificationKind, NotificationEvent> = { comment: 'comment', reply: 'comment', review: 'review' }
+export const PREF_FOR_KIND: Record<NotificationKind, NotificationEvent> = { comment: 'comment', reply: 'comment', review: 'review', sale: 'transaction' }
 
 /** Plain one-line excerpt: whitespace collapsed, cut at EXCERPT_MAX with an ellipsis. */
 export function excerptOf(text: string, max = EXCERPT_MAX) {

@@ -4,6 +4,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { dispatchAppEvents } from '#app/models/app-event.server.ts'
 import { getTransactionByProviderRef, settleTransaction } from '#app/models/transaction.server.ts'
+import { afterSale } from './after-sale.server.ts'
 import { getIntegrationAdapter } from './registry.server.ts'
 
 const answer = (body: Record<string, unknown>, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
@@ -23,6 +24,8 @@ export async function handleProviderNotification(context: AppLoadContext, tenant
     return answer({ ignored: true })
   }
   const outcome = await settleTransaction(context.db, tenantId, tx.id, { event: verified.event, status: verified.event.status })
-  if (outcome?.granted) context.cloudflare.ctx.waitUntil(dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenantId))
+  if (outcome?.granted) {
+    context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenantId), afterSale(context, tenantId, tx.id, new URL(request.url).origin)]))
+  }
   return answer({ received: true, duplicate: outcome?.outcome === 'duplicate', status: outcome?.status ?? tx.status })
 }

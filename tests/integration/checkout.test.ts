@@ -166,6 +166,19 @@ describe('checkout', () => {
     await appFetch(school.host, new URL(hosted).pathname, { cookie, form: { outcome: 'succeeded' } })
     expect(await count("SELECT count(*) AS n FROM product_access WHERE tenant_id = ? AND user_id = ? AND source = 'purchase'", school.tenantId, student.id)).toBe(1)
     expect(await count("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND type = 'student.paid'", school.tenantId)).toBe(1)
+    // After the answer (waitUntil): one receipt to the buyer, one "sale" notification per owner — also after the replay.
+    const receipts = () => env.DB.prepare("SELECT to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? AND template = 'receipt'").bind(school.tenantId).all<{ toAddress: string; subject: string; text: string }>()
+    for (let i = 0; i < 40 && (await receipts()).results.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    const sent = (await receipts()).results
+    expect(sent).toHaveLength(1)
+    expect(sent[0]).toMatchObject({ toAddress: student.email })
+    expect(sent[0]!.subject).toContain(product.title)
+    expect(sent[0]!.text).toMatch(/Total paid: \$246\.00/)
+    expect(sent[0]!.text).toMatch(/Including VAT: \$46\.00/)
+    for (let i = 0; i < 40 && (await count("SELECT count(*) AS n FROM notifications WHERE tenant_id = ? AND kind = 'sale'", school.tenantId)) === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE tenant_id = ? AND kind = 'sale' AND subject_id = ? AND link = ?", school.tenantId, tx!.id, `/home/transactions/${tx!.id}`)).toBe(
+      await count("SELECT count(*) AS n FROM users WHERE tenant_id = ? AND role IN ('owner', 'admin')", school.tenantId),
+    )
   })
 
   it('the order bump adds its product at the offer price and grants it with the main product', async () => {
