@@ -2,11 +2,12 @@
 // submission, never trusted from the browser. The answer is what priceOrder() needs plus the id
 // recorded on the transaction (the redemption is written when it completes).
 import type { Db } from '#app/db/client.server.ts'
+import { lockoutSecondsLeft, recordLoginFailure } from '#app/models/login-throttle.server.ts'
 import { checkPromoCode } from '#app/models/promo-code.server.ts'
 import type { PromoDiscount } from '#app/payments/pricing.ts'
 
 export type AppliedPromo = { id: string; code: string } & PromoDiscount
-export type PromoError = 'invalid' | 'expired' | 'used'
+export type PromoError = 'invalid' | 'expired' | 'used' | 'throttled'
 
 /** Codes as typed: trimmed and upper-cased (stored upper-case, matched case-insensitively). */
 export const normalizePromoCode = (code: string) => code.trim().toUpperCase()
@@ -14,11 +15,18 @@ export const normalizePromoCode = (code: string) => code.trim().toUpperCase()
 export async function applyPromoCode(
   db: Db,
   tenantId: string,
-  input: { code: string; productId: string; userId: string | null; now?: number },
-): Promise<{ ok: true; promo: AppliedPromo } | { ok: false; error: PromoError }> {
+  input: { code: string; productId: string; userId: string | null; now?: number; /** Throttles wrong guesses per IP when given. */ ip?: string },
+): Promise<{ ok: true; promo: AppliedPromo } | { ok: false; error: PromoError; seconds?: number }> {
   const code = normalizePromoCode(input.code)
+  if (input.ip) {
+    const seconds = await promoLockoutSeconds(db, tenantId, input.ip)
+    if (seconds > 0) return { ok: false, error: 'throttled', seconds }
+  }
   const result = await checkPromoCode(db, tenantId, { code, productId: input.productId, userId: input.userId, now: input.now ?? Date.now() })
-  if (!result.ok) return { ok: false, error: result.error }
+  if (!result.ok) {
+    if (input.ip) await recordPromoFailure(db, tenantId, input.ip)
+    return { ok: false, error: result.error }
+  }
   return { ok: true, promo: { id: result.promo.id, code, kind: result.promo.kind, value: result.promo.value } }
 }
 
@@ -27,4 +35,21 @@ export const PROMO_ERROR_KEYS: Record<PromoError, string> = {
   invalid: 'checkout.error.promo_invalid',
   expired: 'checkout.error.promo_expired',
   used: 'checkout.error.promo_used',
+  throttled: 'promo.error.throttled',
 }
+
+/** The field message for a refused code (the pause in seconds when throttled). */
+export const promoFieldError = (r: { error: PromoError; seconds?: number }) => ({ key: PROMO_ERROR_KEYS[r.error], values: r.seconds ? { count: r.seconds } : undefined })
+
+/**
+ * Guessing codes is throttled per school and IP with the login throttle's counter (10 wrong codes
+ * within a minute → a minute's pause), so a code cannot be found by trying the alphabet.
+ */
+export const PROMO_MAX_FAILURES = 10
+const promoThrottleKey = (ip: string) => `promo|${ip}`
+
+/** Seconds until this IP may try a code again, or 0. */
+export const promoLockoutSeconds = (db: Db, tenantId: string, ip: string, now = Date.now()) => lockoutSecondsLeft(db, tenantId, promoThrottleKey(ip), now)
+
+/** Count a wrong (unknown, expired or used) code; returns the lockout seconds it caused, or 0. */
+export const recordPromoFailure = (db: Db, tenantId: string, ip: string, now = Date.now()) => recordLoginFailure(db, tenantId, promoThrottleKey(ip), now, PROMO_MAX_FAILURES)

@@ -24,7 +24,7 @@ export async function lockoutSecondsLeft(db: Db, scope: string, key: string, now
 }
 
 /** Count a failure atomically (one upsert); returns the lockout seconds it caused, or 0. */
-export async function recordLoginFailure(db: Db, scope: string, key: string, now = Date.now()) {
+export async function recordLoginFailure(db: Db, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
   const windowStart = now - FAILURE_WINDOW_MS
   const fresh = sql`${loginAttempts.firstFailureAt} < ${windowStart}`
   const nextFailures = sql`CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END`
@@ -36,11 +36,11 @@ export async function recordLoginFailure(db: Db, scope: string, key: string, now
       set: {
         failures: nextFailures,
         firstFailureAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${loginAttempts.firstFailureAt} END`,
-        lockedUntil: sql`CASE WHEN (${nextFailures}) >= ${MAX_LOGIN_FAILURES} THEN ${now + LOCKOUT_MS} ELSE NULL END`,
+        lockedUntil: sql`CASE WHEN (${nextFailures}) >= ${maxFailures} THEN ${now + LOCKOUT_MS} ELSE NULL END`,
       },
     })
     .returning()
-  if (row.failures >= MAX_LOGIN_FAILURES && row.lockedUntil) return Math.ceil((row.lockedUntil - now) / 1000)
+  if (row.failures >= maxFailures && row.lockedUntil) return Math.ceil((row.lockedUntil - now) / 1000)
   return 0
 }
 

@@ -20,7 +20,7 @@ import {
   quoteSchema,
   unavailable,
 } from '#app/checkout/checkout.server.ts'
-import { applyPromoCode, PROMO_ERROR_KEYS, type AppliedPromo } from '#app/checkout/promo.server.ts'
+import { applyPromoCode, promoFieldError, type AppliedPromo } from '#app/checkout/promo.server.ts'
 import { recordRegistration } from '#app/models/app-event.server.ts'
 import { createUser, getUserByEmail } from '#app/models/user.server.ts'
 import { getLoginVerificationMode } from '#app/models/verification.server.ts'
@@ -100,8 +100,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const parsed = parseWith(quoteSchema(offer), values)
     if (!parsed.ok) return answer({ errors: parsed.errors, values: echo }, 422)
     if (!parsed.data.promoCode) return answer({ errors: {}, values: echo }, 200)
-    const promo = await applyPromoCode(context.db, tenant.id, { code: parsed.data.promoCode, productId: offer.product.id, userId: user?.id ?? null })
-    if (!promo.ok) return answer({ errors: { promoCode: { key: PROMO_ERROR_KEYS[promo.error] } }, values: echo }, 422)
+    const promo = await applyPromoCode(context.db, tenant.id, { code: parsed.data.promoCode, productId: offer.product.id, userId: user?.id ?? null, ip: clientIp(request) })
+    if (!promo.ok) return answer({ errors: { promoCode: promoFieldError(promo) }, values: echo }, promo.error === 'throttled' ? 429 : 422)
     return answer({ errors: {}, values: echo, promo: publicPromo(promo.promo) }, 200)
   }
 
@@ -133,8 +133,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   let promo: AppliedPromo | null = null
   if (input.promoCode) {
-    const checked = await applyPromoCode(context.db, tenant.id, { code: input.promoCode, productId: offer.product.id, userId: buyer?.userId ?? null })
-    if (!checked.ok) return answer({ errors: { promoCode: { key: PROMO_ERROR_KEYS[checked.error] } }, values: echo }, 422, cookie)
+    const checked = await applyPromoCode(context.db, tenant.id, { code: input.promoCode, productId: offer.product.id, userId: buyer?.userId ?? null, ip: clientIp(request) })
+    if (!checked.ok) return answer({ errors: { promoCode: promoFieldError(checked) }, values: echo }, checked.error === 'throttled' ? 429 : 422, cookie)
     promo = checked.promo
   }
 

@@ -14,12 +14,13 @@
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { loadCheckoutOffer, quote, quoteSchema } from '#app/checkout/checkout.server.ts'
+import { promoLockoutSeconds, recordPromoFailure } from '#app/checkout/promo.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
 import { checkPromoCode } from '#app/models/promo-code.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
 import { getCurrentUserOrVerify } from '#app/utils/auth.server.ts'
 import { isSecureRequest, serializeCookie } from '#app/utils/cookies.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { clientIp, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { parseWith } from '#app/utils/validation.ts'
 
 export const PROMO_COOKIE = 'promo_code'
@@ -83,8 +84,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return jsonAnswer({ valid: false, message: t(error.key, error.values), field }, 422)
   }
 
+  const ip = clientIp(request)
+  const wait = await promoLockoutSeconds(context.db, tenant.id, ip)
+  if (wait > 0) {
+    const throttled = jsonAnswer({ valid: false, message: t('promo.error.throttled', { count: wait }) }, 429)
+    throttled.headers.set('Retry-After', String(wait))
+    return throttled
+  }
   const checked = await checkPromoCode(context.db, tenant.id, { code: parsed.data.code, productId: offer.product.id, userId: user?.id ?? null })
-  if (!checked.ok) return refuse(`promo.error.${checked.error}`)
+  if (!checked.ok) {
+    await recordPromoFailure(context.db, tenant.id, ip)
+    return refuse(`promo.error.${checked.error}`)
+  }
   const promo = { kind: checked.promo.kind, value: checked.promo.value }
   const q = quote(offer, pricing.data, promo)
   // An unknown variant id: the checkout would refuse it too.

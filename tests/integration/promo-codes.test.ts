@@ -207,4 +207,22 @@ describe('POST /json/promo-code', () => {
     expect(await (await check(school, { code: 'BRAK', product: product.slug })).json()).toEqual({ valid: false, message: 'Nieprawidłowy kod rabatowy' })
     expect(await (await check(school, { code: expired.code, product: product.slug })).json()).toEqual({ valid: false, message: 'Kod wygasł' })
   })
+
+  it('pauses an IP after 10 wrong codes in a minute (429 with Retry-After), in /json/promo-code and in the checkout, while others may still try', async () => {
+    const school = await createTestSchool({ language: 'en' })
+    const product = await course(school)
+    const good = await code(school, { code: 'REALCODE' })
+    const from = (ip: string) => ({ 'CF-Connecting-IP': ip, 'Content-Type': 'application/json', Accept: 'application/json' })
+    const guess = (ip: string, c: string) => appFetch(school.host, '/json/promo-code', { method: 'POST', body: JSON.stringify({ code: c, product: product.slug }), headers: from(ip) })
+    for (let i = 0; i < 10; i++) expect((await guess('203.0.113.7', `GUESS${i}`)).status).toBe(422)
+    const paused = await guess('203.0.113.7', good.code)
+    expect(paused.status).toBe(429)
+    expect(Number(paused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(((await paused.json()) as { message: string }).message).toMatch(/Too many wrong codes\. Try again in \d+ seconds?\./)
+    // The checkout's "Apply" is paused too, for the same IP only.
+    const apply = await appFetch(school.host, `/${product.slug}/checkout`, { form: { intent: 'apply_promo', promoCode: good.code }, headers: { 'CF-Connecting-IP': '203.0.113.7' } })
+    expect(apply.status).toBe(429)
+    expect(await apply.text()).toMatch(/Too many wrong codes/)
+    expect((await guess('198.51.100.9', good.code)).status).toBe(200)
+  })
 })
