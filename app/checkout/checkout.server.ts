@@ -4,7 +4,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import type { Product } from '#app/db/schema.server.ts'
-import { dispatchAppEvents } from '#app/models/app-event.server.ts'
+import { dispatchAppEvents, eventQueues } from '#app/models/app-event.server.ts'
 import { getFeeOverride } from '#app/models/fee-settings.server.ts'
 import { effectivePrice, listPrices, type ProductPrice } from '#app/models/product-price.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
@@ -279,7 +279,7 @@ export async function placeOrder(
   if (!provider) {
     // Nothing to pay (free product or a 100 % code): access at once, in the same exactly-once batch.
     const settled = await settleTransaction(context.db, tenant.id, tx.id, { event: null, status: 'completed' })
-    if (settled?.granted) context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenant.id), afterSale(context, tenant.id, tx.id, origin)]))
+    if (settled?.granted) context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, eventQueues(context.cloudflare.env), tenant.id), afterSale(context, tenant.id, tx.id, origin)]))
     return { kind: 'redirect', url: pending }
   }
   let started: Awaited<ReturnType<typeof provider.adapter.startPayment>>

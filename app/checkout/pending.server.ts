@@ -4,6 +4,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { getProduct } from '#app/models/product.server.ts'
 import { getTransactionByHash, type ShippingDetails, type Transaction } from '#app/models/transaction.server.ts'
+import { confirmDueSlowPayment } from '#app/payments/test-slow.server.ts'
 import { getCurrentUserOrVerify } from '#app/utils/auth.server.ts'
 import { isSecureRequest, serializeCookie } from '#app/utils/cookies.server.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -26,8 +27,10 @@ export const CLEARED_ON_SUCCESS = ['promo_code', 'recommendation'] as const
 export async function readBuyerTransaction(request: Request, context: AppLoadContext, hash: string) {
   const tenant = requireSchool(context)
   const user = await getCurrentUserOrVerify(request, context)
-  const tx = await getTransactionByHash(context.db, tenant.id, hash)
+  let tx = await getTransactionByHash(context.db, tenant.id, hash)
   if (!tx || !user || (tx.userId !== user.id && user.role === 'student')) notFound()
+  // The built-in test provider's slow confirmation arrives when it is due (development only).
+  if (await confirmDueSlowPayment(context, tenant.id, tx, new URL(request.url).origin)) tx = (await getTransactionByHash(context.db, tenant.id, hash)) ?? tx
   return { tenant, tx }
 }
 

@@ -1122,6 +1122,126 @@ export const cancellationSurveys = sqliteTable(
   (t) => [uniqueIndex('cancellation_surveys_membership_unique').on(t.tenantId, t.membershipId), index('cancellation_surveys_tenant_idx').on(t.tenantId, t.createdAt)],
 )
 
+// ─── Integrations: webhooks, invoicing, mailing (issue 9) ──────────────────────────────────────
+
+/** Events a creator's webhook can subscribe to (seed 001 §7): the app_events types. */
+export const WEBHOOK_EVENTS = ['student.paid', 'student.registered'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+/** A creator's webhook: one event to one https URL; the signing secret sealed like credentials. */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
+    url: text('url').notNull(),
+    /** secret-box sealed (purpose `webhook`): signs each delivery (HMAC-SHA256). */
+    secret: text('secret').notNull(),
+    /** Last 4 characters of the secret, to recognise it (the whole secret is shown once). */
+    secretHint: text('secret_hint').notNull().default(''),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('webhooks_unique').on(t.tenantId, t.event, t.url)],
+)
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number]
+
+/**
+ * One delivery of one event to one webhook (the delivery log). Unique per (webhook, event): a
+ * redelivered queue message finds the row and does not send a delivered event again. `eventId`
+ * is the app_events id, or `test:{id}` for "send test event".
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type', { enum: WEBHOOK_EVENTS }).notNull(),
+    isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+    deliveredAt: integer('delivered_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('webhook_deliveries_unique').on(t.tenantId, t.webhookId, t.eventId), index('webhook_deliveries_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
+/** Invoicing systems and mailing tools a school connects (seed 001 §3). */
+export const BUSINESS_INTEGRATION_KINDS = ['invoice', 'mailing'] as const
+export const BUSINESS_PROVIDERS = ['fakturownia', 'infakt', 'ifirma', 'mailchimp'] as const
+export type BusinessProvider = (typeof BUSINESS_PROVIDERS)[number]
+
+/**
+ * One invoicing system and one mailing tool per school at most (a duplicate is rejected by the
+ * unique index). Credentials sealed (purpose `integration:{provider}`); `settings` is plain JSON
+ * (e.g. Mailchimp list id and whom to subscribe).
+ */
+export const businessIntegrations = sqliteTable(
+  'business_integrations',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    kind: text('kind', { enum: BUSINESS_INTEGRATION_KINDS }).notNull(),
+    provider: text('provider', { enum: BUSINESS_PROVIDERS }).notNull(),
+    credentials: text('credentials').notNull(),
+    publicRef: text('public_ref').notNull().default(''),
+    settings: text('settings').notNull().default('{}'),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('business_integrations_kind_unique').on(t.tenantId, t.kind)],
+)
+
+/** An invoice for a completed sale, one per transaction (transactions.invoice_status mirrors it). */
+export const invoices = sqliteTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    integrationId: text('integration_id'),
+    provider: text('provider', { enum: BUSINESS_PROVIDERS }).notNull(),
+    status: text('status', { enum: INVOICE_STATUSES }).notNull().default('pending'),
+    /** The invoicing system's id and number, and a link the student may open. */
+    externalId: text('external_id'),
+    number: text('number'),
+    url: text('url'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('invoices_transaction_unique').on(t.tenantId, t.transactionId)],
+)
+
+/** People subscribed to the school's mailing list (buyers, leads), once per address. */
+export const mailingMembers = sqliteTable(
+  'mailing_members',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    integrationId: text('integration_id').notNull(),
+    email: text('email').notNull(),
+    source: text('source', { enum: ['buyer', 'lead', 'student'] }).notNull(),
+    status: text('status', { enum: ['pending', 'subscribed', 'failed'] }).notNull().default('pending'),
+    externalId: text('external_id'),
+    error: text('error'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('mailing_members_unique').on(t.tenantId, t.integrationId, t.email)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -1169,3 +1289,8 @@ export type AppEvent = typeof appEvents.$inferSelect
 export type AccessInvitation = typeof accessInvitations.$inferSelect
 export type Membership = typeof memberships.$inferSelect
 export type CancellationSurvey = typeof cancellationSurveys.$inferSelect
+export type Webhook = typeof webhooks.$inferSelect
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
+export type BusinessIntegration = typeof businessIntegrations.$inferSelect
+export type Invoice = typeof invoices.$inferSelect
+export type MailingMember = typeof mailingMembers.$inferSelect

@@ -3,10 +3,10 @@
 // EVENTS_QUEUE and marked sent. The row is the source of truth: a send that fails leaves it unsent
 // for a sweep to pick up; consumers deduplicate by event id, so sending twice is harmless.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { APP_EVENT_TYPES, appEvents } from '#app/db/schema.server.ts'
-import type { AppEventJob } from '#app/utils/env.server.ts'
+import type { AppEventJob, Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 
 export type AppEventType = (typeof APP_EVENT_TYPES)[number]
@@ -35,14 +35,29 @@ export async function listUnsentAppEvents(db: Db, tenantId: string, limit = 50) 
     .limit(limit)
 }
 
-/** Send the school's unsent events to the queue and mark them sent. Safe to call after every write. */
-export async function dispatchAppEvents(db: Db, queue: Queue<AppEventJob> | undefined, tenantId: string, now = Date.now()) {
-  if (!queue) return 0
+/** Where events go (ADR 020): every event to the webhooks worker, completed sales also to invoicing. */
+export type EventQueues = { events?: Queue<AppEventJob>; invoicing?: Queue<AppEventJob> }
+
+export const eventQueues = (env: Pick<Env, 'EVENTS_QUEUE' | 'INVOICING_QUEUE'>): EventQueues => ({ events: env.EVENTS_QUEUE, invoicing: env.INVOICING_QUEUE })
+
+/** The queues one event goes to. */
+export function queuesFor(queues: EventQueues, type: AppEventType) {
+  return [queues.events, type === 'student.paid' ? queues.invoicing : undefined].filter((q): q is Queue<AppEventJob> => !!q)
+}
+
+/**
+ * Send the school's unsent events to their queues and mark each sent once every send succeeded
+ * (a failed send leaves it for the next call or the cron sweep). Safe to call after every write.
+ * A bare queue means the events queue only.
+ */
+export async function dispatchAppEvents(db: Db, target: EventQueues | Queue<AppEventJob> | undefined, tenantId: string, now = Date.now()) {
+  const queues: EventQueues = !target ? {} : 'send' in target ? { events: target } : target
+  if (!queues.events && !queues.invoicing) return 0
   const rows = await listUnsentAppEvents(db, tenantId)
   let sent = 0
   for (const row of rows) {
     try {
-      await queue.send({ eventId: row.id, tenantId, type: row.type })
+      for (const queue of queuesFor(queues, row.type)) await queue.send({ eventId: row.id, tenantId, type: row.type })
     } catch (error) {
       console.error(JSON.stringify({ event: 'events_queue_send_failed', tenantId, eventId: row.id, error: String(error) }))
       continue
@@ -56,8 +71,25 @@ export async function dispatchAppEvents(db: Db, queue: Queue<AppEventJob> | unde
   return sent
 }
 
+/** Schools with events the queues never got (older than `olderThanMs`): for the cron sweep. */
+export async function listTenantsWithUnsentEvents(db: Db, now = Date.now(), olderThanMs = 60_000, limit = 100) {
+  const rows = await db
+    .selectDistinct({ tenantId: appEvents.tenantId })
+    .from(appEvents)
+    .where(and(isNull(appEvents.sentAt), lt(appEvents.createdAt, now - olderThanMs)))
+    .limit(limit)
+  return rows.map((r) => r.tenantId)
+}
+
+/** The cron sweep: send every school's stranded events. */
+export async function sweepUnsentAppEvents(db: Db, queues: EventQueues, now = Date.now()) {
+  let sent = 0
+  for (const tenantId of await listTenantsWithUnsentEvents(db, now)) sent += await dispatchAppEvents(db, queues, tenantId, now)
+  return sent
+}
+
 /** "Student has registered" (seed 001 §7 webhook events): recorded once per account, then queued. */
 export async function recordRegistration(context: AppLoadContext, tenantId: string, user: { id: string; name: string; email: string }, now = Date.now()) {
   await recordAppEvent(context.db, tenantId, 'student.registered', user.id, { userId: user.id, name: user.name, email: user.email, registeredAt: now }, now)
-  context.cloudflare.ctx.waitUntil(dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenantId))
+  context.cloudflare.ctx.waitUntil(dispatchAppEvents(context.db, eventQueues(context.cloudflare.env), tenantId))
 }

@@ -2,7 +2,7 @@
 // the raw body, applied by settleTransaction (exactly once), answered fast; the queue message for
 // the webhooks/invoicing consumers goes out after the answer (waitUntil).
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { dispatchAppEvents } from '#app/models/app-event.server.ts'
+import { dispatchAppEvents, eventQueues } from '#app/models/app-event.server.ts'
 import { getTransactionByProviderRef, settleTransaction } from '#app/models/transaction.server.ts'
 import { afterSale } from './after-sale.server.ts'
 import { getIntegrationAdapter } from './registry.server.ts'
@@ -25,7 +25,7 @@ export async function handleProviderNotification(context: AppLoadContext, tenant
   }
   const outcome = await settleTransaction(context.db, tenantId, tx.id, { event: verified.event, status: verified.event.status })
   if (outcome?.granted) {
-    context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, context.cloudflare.env.EVENTS_QUEUE, tenantId), afterSale(context, tenantId, tx.id, new URL(request.url).origin)]))
+    context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, eventQueues(context.cloudflare.env), tenantId), afterSale(context, tenantId, tx.id, new URL(request.url).origin)]))
   }
   return answer({ received: true, duplicate: outcome?.outcome === 'duplicate', status: outcome?.status ?? tx.status })
 }

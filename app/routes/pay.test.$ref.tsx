@@ -1,20 +1,19 @@
 // /pay/test/{ref}: the built-in test provider's hosted page (development only, ADR 019). The buyer
 // picks an outcome; the page sends the provider's signed notification to the school's notify
 // route code path (a worker cannot fetch its own host) and returns the buyer to the pending page.
-// "Slow" delivers the notification seconds later, so the pending page has to wait for it.
+// "Slow" confirms seconds later (app/payments/test-slow.server.ts), so the pending page has to wait for it.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { getTransactionByProviderRef } from '#app/models/transaction.server.ts'
-import { handleProviderNotification } from '#app/payments/notify.server.ts'
-import { TEST_OUTCOMES, TEST_SIGNATURE_HEADER, testNotification } from '#app/payments/test-provider.server.ts'
+import { TEST_OUTCOMES } from '#app/payments/test-provider.server.ts'
+import { deliverTestNotification, slowEventIds } from '#app/payments/test-slow.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formToObject } from '#app/utils/validation.ts'
 
-const SLOW_DELAY_MS = 8000
 const REF = /^tp_[a-z0-9]{8,64}$/
 
 async function readPayment({ context, params }: Pick<LoaderFunctionArgs, 'context' | 'params'>) {
@@ -41,13 +40,9 @@ export async function action(args: ActionFunctionArgs) {
   if (!parsed.success) return new Response(null, { status: 422 })
   const outcome = parsed.data.outcome === 'slow' ? 'succeeded' : parsed.data.outcome
   const origin = new URL(request.url).origin
-  const deliver = async () => {
-    const n = await testNotification(secret, ref, outcome)
-    const notification = new Request(`${origin}/payments/test/${tx.integrationId}/notify`, { method: 'POST', body: n.body, headers: { 'Content-Type': 'application/json', [TEST_SIGNATURE_HEADER]: n.signature } })
-    await handleProviderNotification(context, tenant.id, 'test', tx.integrationId!, notification)
-  }
-  if (parsed.data.outcome === 'slow') context.cloudflare.ctx.waitUntil(new Promise((r) => setTimeout(r, SLOW_DELAY_MS)).then(deliver))
-  else await deliver()
+  // Slow: PENDING now; the confirmation follows once the delay has passed (test-slow.server.ts).
+  if (parsed.data.outcome === 'slow') await deliverTestNotification(context, tenant.id, tx, origin, secret, ref, 'pending', slowEventIds(ref).started)
+  else await deliverTestNotification(context, tenant.id, tx, origin, secret, ref, outcome)
   return redirect(`/transaction/${tx.hash}/pending`, 303)
 }
 

@@ -17,6 +17,8 @@ export interface Env {
   MAIL_QUEUE: Queue<MailJob>
   /** Domain events for the webhooks and invoicing workers (ADR 019). */
   EVENTS_QUEUE?: Queue<AppEventJob>
+  /** Completed sales for the invoicing worker (ADR 020). */
+  INVOICING_QUEUE?: Queue<AppEventJob>
   ASSETS?: Fetcher
   /** The domains worker (custom domain lifecycle). */
   DOMAINS?: Fetcher

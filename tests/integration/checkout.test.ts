@@ -181,6 +181,27 @@ describe('checkout', () => {
     )
   })
 
+  it('the test provider\'s slow confirmation: pending until the delay has passed, then confirmed once by the polls', async () => {
+    const school = await createTestSchool({ language: 'en' })
+    const product = await course(school, { amount: 5000 })
+    const student = await createTestStudent(school.tenantId)
+    const cookie = await login(school.host, student.email, student.password)
+    const res = await appFetch(school.host, `/${product.slug}/checkout`, { cookie, form: { terms: 'on', waiver: 'on' } })
+    const hosted = new URL(res.headers.get('Location')!).pathname
+    expect((await appFetch(school.host, hosted, { cookie, form: { outcome: 'slow' } })).status).toBe(303)
+    const tx = (await env.DB.prepare('SELECT id, hash FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ id: string; hash: string }>())!
+    const poll = async () => ((await (await pollJson(school.host, tx.hash, cookie)).json()) as { status: string }).status
+    expect(await poll()).toBe('PENDING')
+    expect(await count("SELECT count(*) AS n FROM payment_events WHERE tenant_id = ? AND provider_status = 'pending'", school.tenantId)).toBe(1)
+    // The delay passes (the PENDING notification is 9 s old): the next polls confirm it — once.
+    await env.DB.prepare('UPDATE payment_events SET received_at = received_at - 9000 WHERE tenant_id = ?').bind(school.tenantId).run()
+    const answers = await Promise.all([poll(), poll(), poll()])
+    expect(answers.filter((a) => a === 'PERFORMED').length).toBeGreaterThanOrEqual(1)
+    expect(await poll()).toBe('PERFORMED')
+    expect(await count("SELECT count(*) AS n FROM payment_events WHERE tenant_id = ? AND provider_status = 'succeeded'", school.tenantId)).toBe(1)
+    expect(await count("SELECT count(*) AS n FROM product_access WHERE tenant_id = ? AND user_id = ? AND source = 'purchase'", school.tenantId, student.id)).toBe(1)
+  })
+
   it('the order bump adds its product at the offer price and grants it with the main product', async () => {
     const school = await createTestSchool({ language: 'en' })
     const product = await course(school, { amount: 10000 })
