@@ -10,6 +10,14 @@ export interface AppEventJob {
   type: 'student.paid' | 'student.registered'
 }
 
+/** Subscribe someone to the school's mailing list: who is read from D1 by the subject's id. */
+export interface MailingJob {
+  tenantId: string
+  source: 'buyer' | 'lead'
+  /** The transaction id (buyer) or the lead id (lead). */
+  subjectId: string
+}
+
 /** Bindings and vars of the app worker (wrangler.toml). */
 export interface Env {
   DB: D1Database
@@ -19,6 +27,8 @@ export interface Env {
   EVENTS_QUEUE?: Queue<AppEventJob>
   /** Completed sales for the invoicing worker (ADR 020). */
   INVOICING_QUEUE?: Queue<AppEventJob>
+  /** Mailing-list subscriptions for the mail worker (issue 9; MailingJob). */
+  MAILING_QUEUE?: Queue<MailingJob>
   ASSETS?: Fetcher
   /** The domains worker (custom domain lifecycle). */
   DOMAINS?: Fetcher
