@@ -12,6 +12,7 @@ import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderN
 import { SiteCache } from '#app/utils/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
+import { runScheduledBilling } from '#app/payments/membership-billing.server.ts'
 import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
@@ -135,5 +136,11 @@ export default {
       formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
     })
     return response
+  },
+
+  /** The cron of wrangler.toml ([triggers]): membership renewals due, then domain events the queues never got. */
+  async scheduled(controller, env) {
+    // Awaited (not waitUntil): the invocation lasts as long as the run. Number(): a Date in test triggers.
+    await runScheduledBilling(env, Number(controller.scheduledTime) || Date.now())
   },
 } satisfies ExportedHandler<Env>

@@ -21,6 +21,8 @@ const LINKS = [
   { to: '/home/balance', key: 'instructor.nav.balance' },
   { to: '/home/promo-codes', key: 'instructor.nav.promo_codes' },
   { to: '/home/settings/payments', key: 'instructor.nav.payments' },
+  { to: '/home/integrations', key: 'integrations.nav' },
+  { to: '/home/webhooks', key: 'webhooks.title' },
   { to: '/home/settings/page', key: 'instructor.nav.page' },
   { to: '/home/settings/domain', key: 'instructor.nav.domain' },
 ] as const

@@ -4,7 +4,9 @@
 // so the server's and the browser's clocks and zones never disagree on hydration.
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { MembershipBilling } from '#app/components/membership-billing.tsx'
 import { Card, cx } from '#app/components/ui.tsx'
+import type { MembershipBillingView } from '#app/membership/billing-view.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 
 export type PanelStatus = 'active' | 'scheduled' | 'expired' | 'revoked'
@@ -35,6 +37,8 @@ export type MembershipView = {
   lifetime: boolean
   grantsAll: boolean
   includes: Array<{ id: string; title: string; slug: string; kind: string }>
+  /** The subscription behind it (issue 8 item 6): status, renewal, card, cancel; absent when access was given without one. */
+  billing?: MembershipBillingView | null
 }
 export type EventView = { id: string; title: string; slug: string; status: PanelStatus; when: string | null; zone: string | null; relative: string | null; upcoming: boolean; joinUrl: string | null }
 export type ConsultationView = { id: string; title: string; slug: string; status: PanelStatus; minutes: number | null; since: string }
@@ -206,7 +210,7 @@ export function MembershipsSection({ memberships }: { memberships: MembershipVie
         {memberships.map((m) => (
           <ProductRow key={m.id} title={m.title} slug={m.slug} status={m.status} data={{ 'data-panel-membership': m.slug }}>
             <p data-membership-date>
-              {m.status === 'active' ? (m.lifetime ? t('student_panel.membership.lifetime') : t('student_panel.membership.renews_or_ends', { date: m.expiresOn ?? '' })) : null}
+              {m.status === 'active' ? (m.lifetime ? t('student_panel.membership.lifetime') : m.billing ? null : t('student_panel.membership.renews_or_ends', { date: m.expiresOn ?? '' })) : null}
               {m.status === 'scheduled' ? t('student_panel.membership.starts_on', { date: m.startsOn }) : null}
               {m.status === 'expired' && m.expiresOn ? t('student_panel.membership.ended_on', { date: m.expiresOn }) : null}
             </p>
@@ -229,6 +233,7 @@ export function MembershipsSection({ memberships }: { memberships: MembershipVie
                 </ul>
               )}
             </div>
+            {m.billing ? <MembershipBilling billing={m.billing} /> : null}
           </ProductRow>
         ))}
       </ul>

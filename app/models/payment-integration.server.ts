@@ -16,14 +16,15 @@ export async function createIntegration(
   db: Db,
   key: string,
   tenantId: string,
-  input: { provider: PaymentProvider; currency: string; credentials: Record<string, string>; publicRef?: string },
+  // `id` given when the provider must know our notify URL before the row exists (Stripe webhook endpoint).
+  input: { provider: PaymentProvider; currency: string; credentials: Record<string, string>; publicRef?: string; id?: string },
   now = Date.now(),
 ) {
   const credentials = await sealSecret(key, tenantId, purpose(input.provider), JSON.stringify(input.credentials))
   // A duplicate (same provider and currency) is rejected by the unique index, which also decides races.
   const rows = await db
     .insert(paymentIntegrations)
-    .values({ id: newId(), tenantId, provider: input.provider, currency: input.currency.toUpperCase(), credentials, publicRef: input.publicRef ?? '', enabled: true, createdAt: now, updatedAt: now })
+    .values({ id: input.id ?? newId(), tenantId, provider: input.provider, currency: input.currency.toUpperCase(), credentials, publicRef: input.publicRef ?? '', enabled: true, createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning()
   if (!rows[0]) throw new DuplicateIntegrationError(`${input.provider} ${input.currency}`)
@@ -33,6 +34,35 @@ export async function createIntegration(
 export async function getIntegration(db: Db, tenantId: string, id: string) {
   const [row] = await db.select().from(paymentIntegrations).where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id))).limit(1)
   return row
+}
+
+/** This school's integration of `provider` in `currency`, if any (the unique index still decides races). */
+export async function findIntegration(db: Db, tenantId: string, provider: PaymentProvider, currency: string) {
+  const [row] = await db
+    .select()
+    .from(paymentIntegrations)
+    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.provider, provider), eq(paymentIntegrations.currency, currency.toUpperCase())))
+    .limit(1)
+  return row
+}
+
+/** Turn an integration on or off (checkout stops offering it; its notifications are refused). False when not this school's. */
+export async function setIntegrationEnabled(db: Db, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
+  const rows = await db
+    .update(paymentIntegrations)
+    .set({ enabled, updatedAt: now })
+    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id)))
+    .returning({ id: paymentIntegrations.id })
+  return rows.length > 0
+}
+
+/** Remove an integration and its sealed credentials. False when not this school's. */
+export async function deleteIntegration(db: Db, tenantId: string, id: string) {
+  const rows = await db
+    .delete(paymentIntegrations)
+    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id)))
+    .returning({ id: paymentIntegrations.id })
+  return rows.length > 0
 }
 
 export async function listIntegrations(db: Db, tenantId: string) {

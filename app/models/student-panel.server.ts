@@ -8,7 +8,7 @@
 import { and, asc, count, desc, eq, exists, inArray, max, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
-import { lectureProgress, lectures, mediaObjects, productAccess, productFiles, productLinks, products, type ProductKind, type UserRole } from '#app/db/schema.server.ts'
+import { cancellationSurveys, lectureProgress, lectures, mediaObjects, memberships, productAccess, productFiles, productLinks, products, type MembershipStatus, type PaymentProvider, type ProductKind, type UserRole } from '#app/db/schema.server.ts'
 import { downloadFilename, type FileKind } from '#app/media/policy.ts'
 import { accessStatus, activeAccessAt, type AccessStatus } from './access.server.ts'
 import { isStaffRole } from './course-access.server.ts'
@@ -54,6 +54,23 @@ export type PanelMembership = {
   lifetime: boolean
   grantsAll: boolean
   includes: PanelIncluded[]
+  /** The subscription behind it (newest purchase of the product; issue 8 item 6); null: access given without one. */
+  subscription: PanelSubscription | null
+}
+
+/** A membership's billing as the student sees it (memberships row; never the card number). */
+export type PanelSubscription = {
+  id: string
+  status: MembershipStatus
+  periodMonths: number
+  provider: PaymentProvider | null
+  /** Renewed by the provider (Stripe): its card is managed there. */
+  providerManaged: boolean
+  currentPeriodEnd: number | null
+  canceledAt: number | null
+  endedAt: number | null
+  card: { brand: string; last4: string; expMonth: number; expYear: number } | null
+  surveyDone: boolean
 }
 
 export type PanelFile = { id: string; filename: string; size: number; kind: FileKind }
@@ -264,8 +281,31 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
     .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
     .limit(PANEL_MAX_ROWS * 2)
 
-  const [rows, linkRows, allCourses, statRows, lastRows, fileRows] = await db.batch([accessRows, links, allAccessCourses, stats, last, files])
-  return assemblePanel({ rows, linkRows, allCourses, statRows, lastRows, fileRows }, now)
+  // The subscriptions behind the memberships, newest first (unique result names, see above).
+  const subscriptions = db
+    .select({
+      id: sql<string>`${memberships.id}`.as('subscription_id'),
+      productId: sql<string>`${memberships.productId}`.as('subscription_product_id'),
+      status: memberships.status,
+      periodMonths: memberships.periodMonths,
+      provider: memberships.provider,
+      providerSubscriptionId: memberships.providerSubscriptionId,
+      currentPeriodEnd: memberships.currentPeriodEnd,
+      canceledAt: memberships.canceledAt,
+      endedAt: memberships.endedAt,
+      cardBrand: memberships.cardBrand,
+      cardLast4: memberships.cardLast4,
+      cardExpMonth: memberships.cardExpMonth,
+      cardExpYear: memberships.cardExpYear,
+      surveyDone: sql<number>`exists (select 1 from ${cancellationSurveys} where ${cancellationSurveys.tenantId} = ${tenantId} and ${cancellationSurveys.membershipId} = ${memberships.id})`.as('subscription_survey_done'),
+    })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .orderBy(desc(memberships.createdAt), desc(memberships.id))
+    .limit(PANEL_MAX_ROWS)
+
+  const [rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows] = await db.batch([accessRows, links, allAccessCourses, stats, last, files, subscriptions])
+  return assemblePanel({ rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows }, now)
 }
 
 type AccessRow = {
@@ -290,10 +330,47 @@ type LinkRow = { parentId: string; id: string; kind: ProductKind; title: string;
 type CourseRow = { id: string; title: string; slug: string; coverPath: string | null }
 type StatRow = { productId: string; total: number; done: number; lastViewedAt: number | null }
 type FileRow = { id: string; productId: string; originalFilename: string; size: number; kind: string }
+type SubscriptionRow = {
+  id: string
+  productId: string
+  status: MembershipStatus
+  periodMonths: number
+  provider: PaymentProvider | null
+  providerSubscriptionId: string | null
+  currentPeriodEnd: number | null
+  canceledAt: number | null
+  endedAt: number | null
+  cardBrand: string | null
+  cardLast4: string | null
+  cardExpMonth: number | null
+  cardExpYear: number | null
+  surveyDone: number | boolean
+}
+
+/** The newest subscription of each product (rows come newest first). */
+function subscriptionsByProduct(rows: SubscriptionRow[]) {
+  const out = new Map<string, PanelSubscription>()
+  for (const r of rows) {
+    if (out.has(r.productId)) continue
+    out.set(r.productId, {
+      id: r.id,
+      status: r.status,
+      periodMonths: r.periodMonths,
+      provider: r.provider,
+      providerManaged: r.providerSubscriptionId !== null,
+      currentPeriodEnd: r.currentPeriodEnd,
+      canceledAt: r.canceledAt,
+      endedAt: r.endedAt,
+      card: r.cardBrand && r.cardLast4 && r.cardExpMonth && r.cardExpYear ? { brand: r.cardBrand, last4: r.cardLast4, expMonth: r.cardExpMonth, expYear: r.cardExpYear } : null,
+      surveyDone: Boolean(r.surveyDone),
+    })
+  }
+  return out
+}
 
 /** Pure assembly of the batch's rows (exported for unit tests). */
 export function assemblePanel(
-  data: { rows: AccessRow[]; linkRows: LinkRow[]; allCourses: CourseRow[]; statRows: StatRow[]; lastRows: PanelContinue[]; fileRows: FileRow[] },
+  data: { rows: AccessRow[]; linkRows: LinkRow[]; allCourses: CourseRow[]; statRows: StatRow[]; lastRows: PanelContinue[]; fileRows: FileRow[]; subscriptionRows?: SubscriptionRow[] },
   now: number,
 ): StudentPanel {
   const held = new Map(data.rows.map((r) => [r.productId, { ...r, status: accessStatus(r, now) }]))
@@ -343,6 +420,7 @@ export function assemblePanel(
     list.push({ id: f.id, filename: downloadFilename(f.originalFilename, f.kind as FileKind), size: f.size, kind: f.kind as FileKind })
     filesBy.set(f.productId, list)
   }
+  const subscriptionOf = subscriptionsByProduct(data.subscriptionRows ?? [])
   const byStatusThenTitle = <T extends { status: AccessStatus; title: string }>(list: T[]) => list.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.title.localeCompare(b.title))
 
   return {
@@ -360,6 +438,7 @@ export function assemblePanel(
         lifetime: r.expiresAt === null,
         grantsAll: r.membershipGrantsAll,
         includes: r.membershipGrantsAll ? [] : includes(r.productId),
+        subscription: subscriptionOf.get(r.productId) ?? null,
       })),
     ),
     // As before: the file products that hold now, each with its files.

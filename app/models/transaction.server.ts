@@ -23,6 +23,7 @@ import {
   type TransactionStatus,
 } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { membershipStartStatement } from '#app/payments/membership-start.server.ts'
 
 export type Transaction = typeof transactions.$inferSelect
 export type NewTransactionInput = Omit<typeof transactions.$inferInsert, 'id' | 'tenantId' | 'hash' | 'status' | 'createdAt' | 'updatedAt' | 'completedAt' | 'accessGrantedAt'>
@@ -100,6 +101,8 @@ export type PaymentEvent = {
   providerStatus: string
   /** What it means for the transaction; null = nothing to change (recorded only). */
   status: TransactionStatus | null
+  /** Stripe subscription mode: the completed Checkout Session's `subscription` (the membership renews there). */
+  subscriptionId?: string | null
 }
 
 export type SettleOutcome = {
@@ -203,6 +206,30 @@ export async function settleTransaction(
             updatedAt: sql`excluded.updated_at`,
           },
         }),
+    )
+  }
+  // A membership purchase starts exactly one membership (issue 8 item 6), with the expiry just granted.
+  const membershipProduct = toGrant.find((p) => p.id === tx.productId && p.kind === 'membership')
+  if (membershipProduct && tx.userId && tx.productId && !tx.membershipId) {
+    statements.push(
+      membershipStartStatement(
+        db,
+        {
+          tenantId,
+          transactionId: tx.id,
+          userId: tx.userId,
+          productId: tx.productId,
+          periodMonths: membershipProduct.membershipPeriod && membershipProduct.membershipPeriod > 0 ? membershipProduct.membershipPeriod : -1,
+          amount: tx.unitAmount * tx.quantity,
+          currency: tx.currency,
+          provider: tx.provider,
+          integrationId: tx.integrationId,
+          providerSubscriptionId: change.event?.subscriptionId ?? null,
+          currentPeriodEnd: purchaseExpiry(membershipProduct, now),
+        },
+        grantGuard,
+        now,
+      ),
     )
   }
   if (tx.promoCodeId && tx.userId) {

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm'
 import { tenants } from '#app/db/schema.server.ts'
 import type { Locale } from '#app/i18n/i18n.ts'
 import { receiptEmail } from '#app/mail/templates.server.ts'
+import { enqueueMailingSubscription } from '#app/mailing/subscribe.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
 import { getTransaction, type Buyer } from '#app/models/transaction.server.ts'
@@ -16,6 +17,8 @@ export async function afterSale(context: AppLoadContext, tenantId: string, trans
   try {
     const tx = await getTransaction(context.db, tenantId, transactionId)
     if (!tx || tx.status !== 'completed') return
+    // The school's mailing list (issue 9): the mail worker decides by the school's settings; never throws.
+    await enqueueMailingSubscription(context.cloudflare.env, { tenantId, source: 'buyer', subjectId: tx.id })
     const [school] = await context.db.select({ name: tenants.name, language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
     if (!school) return
     const locale = school.language as Locale

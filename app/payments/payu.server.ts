@@ -42,7 +42,8 @@ export type PayuCreated = { ok: true; orderId: string; redirectUri: string }
 
 export class PayuUnavailableError extends Error {}
 
-/** Tokens by client id: the value, never a pending promise (one must not be shared between requests). */
+/** Tokens by PayU base URL + client id + secret (a school that replaces a wrong secret must not inherit a
+ * token another school's right one earned), the value, never a pending promise (one must not be shared between requests). */
 const tokens = new Map<string, { token: string; expiresAt: number }>()
 /** Renew a minute before PayU would refuse the token. */
 const TOKEN_MARGIN_MS = 60_000
@@ -57,8 +58,10 @@ const retrievedAnswer = z.object({
 export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: () => number = Date.now) {
   const base = config.baseUrl.replace(/\/+$/, '')
 
+  const cacheKey = `${base}\n${config.clientId}\n${config.clientSecret}`
+
   async function token(force = false) {
-    const cached = tokens.get(config.clientId)
+    const cached = tokens.get(cacheKey)
     if (!force && cached && cached.expiresAt - TOKEN_MARGIN_MS > now()) return cached.token
     const res = await fetchFn(`${base}/pl/standard/user/oauth/authorize`, {
       method: 'POST',
@@ -69,7 +72,7 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
     if (!res.ok) throw new PayuUnavailableError(`PayU OAuth answered ${res.status}`)
     const parsed = tokenAnswer.safeParse(await res.json().catch(() => null))
     if (!parsed.success) throw new PayuUnavailableError('PayU OAuth answer unreadable')
-    tokens.set(config.clientId, { token: parsed.data.access_token, expiresAt: now() + parsed.data.expires_in * 1000 })
+    tokens.set(cacheKey, { token: parsed.data.access_token, expiresAt: now() + parsed.data.expires_in * 1000 })
     return parsed.data.access_token
   }
 

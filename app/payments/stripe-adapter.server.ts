@@ -10,9 +10,71 @@ export const STRIPE_EVENTS: Stripe.WebhookEndpointCreateParams.EnabledEvent[] = 
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
+  // Memberships renewed by Stripe (issue 8 item 6): renewals, failed renewals, the end.
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.deleted',
 ]
 
-export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter {
+/**
+ * A verified event about a subscription (memberships), reduced to what billing acts on.
+ * 'ignored': verified, about subscriptions, but nothing to do (e.g. the first invoice: the
+ * purchase itself is the checkout.session.completed event).
+ */
+export type SubscriptionNotification =
+  | { kind: 'renewed'; eventKey: string; providerStatus: string; subscriptionId: string; invoiceId: string; amountPaid: number; currency: string; periodEnd: number | null }
+  | { kind: 'payment_failed' | 'deleted'; eventKey: string; providerStatus: string; subscriptionId: string }
+  | { kind: 'ignored'; eventKey: string; providerStatus: string }
+
+/**
+ * Optional capability of an adapter whose provider renews subscriptions itself (Stripe). For a
+ * verified event that is not about subscriptions it answers 'not_subscription' (the caller then
+ * reads it as a payment notification); null = not from the provider.
+ */
+export interface SubscriptionEventReader {
+  readSubscriptionNotification(request: Request, rawBody: string): Promise<SubscriptionNotification | 'not_subscription' | null>
+}
+
+export const hasSubscriptionEvents = (adapter: PaymentAdapter): adapter is PaymentAdapter & SubscriptionEventReader =>
+  typeof (adapter as Partial<SubscriptionEventReader>).readSubscriptionNotification === 'function'
+
+const idOf = (value: unknown) => (typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : null)
+
+/** The subscription of an invoice: `subscription` (older API versions, the peer) or `parent.subscription_details.subscription`. */
+function invoiceSubscription(invoice: Record<string, unknown>) {
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null | undefined
+  return idOf(invoice.subscription) ?? idOf(parent?.subscription_details?.subscription)
+}
+
+/** The new period's end (ms) from the invoice's subscription line, when Stripe sent the lines. */
+function invoicePeriodEnd(invoice: Record<string, unknown>) {
+  const lines = (invoice.lines as { data?: Array<{ period?: { end?: unknown } }> } | undefined)?.data ?? []
+  const end = lines.map((l) => l.period?.end).find((e): e is number => typeof e === 'number' && e > 0)
+  return end ? end * 1000 : null
+}
+
+/** Pure: a verified Stripe event → what billing does with it. */
+export function subscriptionNotificationOf(event: Stripe.Event): SubscriptionNotification | 'not_subscription' {
+  const base = { eventKey: event.id, providerStatus: event.type }
+  const object = event.data.object as unknown as Record<string, unknown>
+  if (event.type === 'customer.subscription.deleted') {
+    const id = idOf(object.id)
+    return id ? { ...base, kind: 'deleted', subscriptionId: id } : { ...base, kind: 'ignored' }
+  }
+  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+    const subscriptionId = invoiceSubscription(object)
+    if (!subscriptionId) return { ...base, kind: 'ignored' }
+    if (event.type === 'invoice.payment_failed') return { ...base, kind: 'payment_failed', subscriptionId }
+    const invoiceId = idOf(object.id)
+    const amountPaid = Number(object.amount_paid)
+    if (object.billing_reason !== 'subscription_cycle' || !invoiceId || !Number.isInteger(amountPaid) || typeof object.currency !== 'string') return { ...base, kind: 'ignored' }
+    return { ...base, kind: 'renewed', subscriptionId, invoiceId, amountPaid, currency: object.currency.toUpperCase(), periodEnd: invoicePeriodEnd(object) }
+  }
+  if (event.type.startsWith('invoice.') || event.type.startsWith('customer.subscription.')) return { ...base, kind: 'ignored' }
+  return 'not_subscription'
+}
+
+export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter & SubscriptionEventReader {
   const client = stripeClient(config, fetchFn)
   return {
     provider: 'stripe',
@@ -54,7 +116,11 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
               : event.type === 'checkout.session.expired'
                 ? 'canceled'
                 : null
-      return { providerRef: session.id, event: { provider: 'stripe', eventKey: event.id, providerStatus: event.type, status } }
+      return { providerRef: session.id, event: { provider: 'stripe', eventKey: event.id, providerStatus: event.type, status, subscriptionId: idOf(session.subscription) } }
+    },
+    async readSubscriptionNotification(request, rawBody) {
+      const event = await verifyStripeEvent(rawBody, request.headers.get('Stripe-Signature'), config.webhookSecret)
+      return event ? subscriptionNotificationOf(event) : null
     },
   }
 }

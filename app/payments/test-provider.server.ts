@@ -9,6 +9,7 @@
 // accepted within 300 s of t. The event id is the deduplication key.
 import { z } from 'zod'
 import { newId } from '#app/utils/ids.server.ts'
+import { testCardTokenDeclines } from '#app/models/membership.server.ts'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import type { PaymentAdapter, VerifiedNotification } from './provider.server.ts'
 
@@ -68,4 +69,24 @@ export function testProviderAdapter(secret: string): PaymentAdapter {
       return { providerRef: payment, event: { provider: 'test', eventKey: id, providerStatus: status, status: STATUS_OF[status] } }
     },
   }
+}
+
+/**
+ * Charging a stored card (membership renewals, issue 8 item 6). The built-in test provider keeps no
+ * card: the token the card form wrote (app/models/membership.server.ts, `tok_test_{last4}_{ok|decline}_…`)
+ * says how the card behaves. Test cards (any future expiry, any CVV):
+ *   4000 0000 0000 0002 — every charge is declined ('card_declined');
+ *   any other valid number (e.g. 4242 4242 4242 4242, 5555 5555 5555 4444) — charges succeed.
+ * A missing or unreadable token is 'no_card' (nothing to charge).
+ */
+export type StoredCardCharge = { token: string | null; amount: number; currency: string; idempotencyKey: string }
+export type StoredCardResult = { ok: true; chargeId: string } | { ok: false; reason: 'card_declined' | 'no_card' }
+
+export async function chargeStoredCard(charge: StoredCardCharge): Promise<StoredCardResult> {
+  const declines = testCardTokenDeclines(charge.token)
+  if (declines === null || !Number.isInteger(charge.amount) || charge.amount < 0) return { ok: false, reason: 'no_card' }
+  if (declines) return { ok: false, reason: 'card_declined' }
+  // Deterministic per attempt, like a provider answering an Idempotency-Key.
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(charge.idempotencyKey))
+  return { ok: true, chargeId: `ch_${toHex(digest).slice(0, 24)}` }
 }

@@ -4,8 +4,10 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { InvoicePanel } from '#app/components/invoice-panel.tsx'
 import { InvoiceBadge, StatusBadge } from '#app/components/transaction-table.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
+import { loadInvoicePanel } from '#app/invoicing/invoice-panel.server.ts'
 import { getTransactionDetail } from '#app/models/transaction-report.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDateTime } from '#app/utils/dates.ts'
@@ -22,7 +24,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!transaction) notFound()
   await requireUser(request, context, ['owner', 'admin'])
   const { hash: _hash, ...shown } = transaction
-  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown }
+  const invoicePanel = await loadInvoicePanel(context.db, tenant.id, transaction)
+  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown, invoicePanel }
 }
 
 function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
@@ -41,7 +44,7 @@ function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
 }
 
 export default function TransactionPage() {
-  const { transaction: tx } = useLoaderData<typeof loader>()
+  const { transaction: tx, invoicePanel } = useLoaderData<typeof loader>()
   const t = useT()
   const locale = useLocale()
   const money = (minor: number) => formatMoney(minor, tx.currency, locale)
@@ -118,6 +121,8 @@ export default function TransactionPage() {
           <p className="mt-2 text-slate-600">{t('money.transaction.invoice_none')}</p>
         )}
       </Card>
+
+      <InvoicePanel invoice={invoicePanel} />
 
       {shipping ? (
         <Card data-transaction-shipping>

@@ -19,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const json = wantsJson(request)
   const body = await readBody(request)
   if (!body) return json ? jsonAnswer({ ok: false, errors: { form: 'validation.invalid' } }, 400) : new Response('Bad Request', { status: 400 })
-  const result = await submitLead({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE, origin: new URL(request.url).origin }, tenant, clientIp(request), body)
+  const result = await submitLead({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE, mailingQueue: context.cloudflare.env.MAILING_QUEUE, origin: new URL(request.url).origin }, tenant, clientIp(request), body)
   if (!result.ok && result.status === 404) notFound()
   const blockId = String(body.block_id)
   if (json) return result.ok ? jsonAnswer({ ok: true }) : jsonAnswer({ ok: false, errors: result.errors }, result.status)

@@ -7,10 +7,11 @@ import { z } from 'zod'
 import type { Db } from '#app/db/client.server.ts'
 import { takeActionTurn, type ThrottledAction } from '#app/models/action-throttle.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
+import { enqueueMailingSubscription } from '#app/mailing/subscribe.server.ts'
 import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.server.ts'
 import { getPublishedLeadFormBlock, listOwnerRecipients, saveLead, type LeadValues } from '#app/models/lead.server.ts'
 import { getNotificationPrefs } from '#app/models/page-settings.server.ts'
-import type { MailJob } from '#app/utils/env.server.ts'
+import type { MailJob, MailingJob } from '#app/utils/env.server.ts'
 import { msg } from '#app/utils/validation.ts'
 import { parseBlockProps, type BlockProps } from './blocks.ts'
 
@@ -121,7 +122,7 @@ export type SubmitLeadResult =
 
 /** The whole POST /lead: block lookup, validation, throttle, store, notify. Nothing is written on any refusal. */
 export async function submitLead(
-  deps: { db: Db; queue: Queue<MailJob> | undefined; origin: string },
+  deps: { db: Db; queue: Queue<MailJob> | undefined; origin: string; mailingQueue?: Queue<MailingJob> },
   tenant: { id: string; name: string; language: Locale },
   ip: string,
   input: Record<string, unknown>,
@@ -150,5 +151,7 @@ export async function submitLead(
       await enqueueEmail(deps.db, deps.queue, tenant.id, leadNotificationEmail({ locale: tenant.language, school: tenant.name, page: pagePath, to: owner.email, email: lead.email, values: lead.values, url }))
     }
   }
+  // The school's mailing list (issue 9): consent and settings are checked by the mail worker; never throws.
+  await enqueueMailingSubscription({ MAILING_QUEUE: deps.mailingQueue }, { tenantId: tenant.id, source: 'lead', subjectId: saved.id })
   return { ok: true, status: saved.status, pagePath, redirectTo: props.data.redirectTo }
 }

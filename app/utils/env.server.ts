@@ -1,3 +1,5 @@
+import type { WebhookDeliveryJob } from '#app/models/webhook.server.ts'
+
 export interface MailJob {
   outboxId: string
   tenantId: string
@@ -64,6 +66,12 @@ export interface Env {
   /** Where the PayU and Stripe adapters send API calls: unset = the real APIs; development = the dev peers (through DEV_PEERS). */
   PAYU_API_URL?: string
   STRIPE_API_URL?: string
+  /** Mailchimp Marketing API base; `{dc}` is replaced by the key's data centre. Unset = the real API; development = the Mailchimp peer. */
+  MAILCHIMP_API_URL?: string
+  /** Private RSA JWK (JSON) that opens stored card data for scheduled membership charges (app/payments/card-vault.server.ts). A secret in production. */
+  CARD_VAULT_KEY?: string
+  /** Test events and redeliveries of creators' webhooks for the webhooks worker (issue 9, docs/webhooks.md). */
+  WEBHOOK_DELIVERIES_QUEUE?: Queue<WebhookDeliveryJob>
 }
 
 export function isDevelopment(env: Pick<Env, 'ENVIRONMENT'>) {

@@ -11,6 +11,8 @@ import * as payments from './cross-tenant/payments.ts'
 import * as promo from './cross-tenant/promo.ts'
 import * as money from './cross-tenant/money.ts'
 import * as seats from './cross-tenant/seats.ts'
+import * as integrations from './cross-tenant/integrations.ts'
+import * as webhooks from './cross-tenant/webhooks.ts'
 import * as courseBuilder from './cross-tenant/course-builder.ts'
 import * as products from './cross-tenant/products.ts'
 import * as students from './cross-tenant/students.ts'
@@ -19,7 +21,7 @@ import * as subpages from './cross-tenant/subpages.ts'
 import * as widgets from './cross-tenant/widgets.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks]
 
 export type VictimBase = {
   tenantId: string

@@ -1,9 +1,12 @@
-import { workersProject } from '../../tests/workers-project.ts'
+import { PEERS_D1, workersProject } from '../../tests/workers-project.ts'
 
-// The mail worker itself, with its own wrangler config (queue consumer, cron, D1).
+// The mail worker itself, with its own wrangler config (queue consumers, cron, D1), next to the
+// bundled dev peers: Mailchimp is the peer, reached through DEV_PEERS.
 export default workersProject({
   name: 'mail-worker',
   main: 'workers/mail/src/index.ts',
   wranglerConfig: 'workers/mail/wrangler.toml',
   include: ['workers/mail/**/*.test.ts'],
+  auxiliaryWorkers: ['dev-peers'],
+  extraD1: [PEERS_D1],
 })

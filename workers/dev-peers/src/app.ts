@@ -10,10 +10,16 @@ import { Hono } from 'hono'
 import { control } from './control.ts'
 import { customHostnamesPeer } from './custom-hostnames.ts'
 import { dohPeer } from './doh.ts'
+import { fakturowniaPeer } from './fakturownia.ts'
+import { ifirmaPeer } from './ifirma.ts'
+import { infaktPeer } from './infakt.ts'
+import { invoicingControl } from './invoicing-peer.ts'
+import { mailchimpPeer } from './mailchimp.ts'
 import { payuControl, payuPeer } from './payu.ts'
 import { s3Peer } from './s3.ts'
 import { smsapiPeer } from './smsapi.ts'
 import { stripeControl, stripePeer } from './stripe.ts'
+import { webhookReceiver } from './webhook-receiver.ts'
 import type { PeersHono } from './env.ts'
 
 export const peersApp = new Hono<PeersHono>()
@@ -43,8 +49,14 @@ peersApp.route('/payu', payuPeer)
 peersApp.route('/_peer/payu', payuControl)
 peersApp.route('/stripe', stripePeer)
 peersApp.route('/_peer/stripe', stripeControl)
+peersApp.route('/fakturownia', fakturowniaPeer)
+peersApp.route('/infakt', infaktPeer)
+peersApp.route('/ifirma', ifirmaPeer)
+peersApp.route('/_peer/invoicing', invoicingControl)
 peersApp.route('/_peer', control)
 peersApp.route('/sms.do', smsapiPeer)
+peersApp.route('/webhook-receiver', webhookReceiver)
+peersApp.route('/mailchimp', mailchimpPeer)
 // Last: `/{bucket}/{key}` would match any two-segment path.
 peersApp.route('/', s3Peer)
 peersApp.notFound((c) => c.json({ error: 'Not found' }, 404))

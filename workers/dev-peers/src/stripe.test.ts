@@ -128,4 +128,29 @@ describe('Stripe peer', () => {
     expect(received.at(-1)!.type).toBe('customer.subscription.deleted')
     for (const r of received) expectSigned(r, secret)
   })
+
+  it('control: a cycle and the end return the signed deliveries too (for callers the peer cannot reach)', async () => {
+    const res = await call('/stripe/v1/checkout/sessions', {
+      method: 'POST',
+      form: checkout({ mode: 'subscription', 'line_items[0][quantity]': '1', 'line_items[0][price_data][recurring][interval]': 'month' }),
+    })
+    const session = (await res.json()) as Json
+    const { app, received } = receiver()
+    await call(`/_peer/stripe/sessions/${session.id}/complete`, { method: 'POST' }, { APP: app })
+    const subscriptionId = received[0]!.object.subscription as string
+    const before = (await (await call(`/stripe/v1/subscriptions/${subscriptionId}`)).json()) as Json
+
+    const cycle = (await (await call(`/_peer/stripe/subscriptions/${subscriptionId}/cycle`, { method: 'POST', body: JSON.stringify({ paid: true }) }, { APP: app })).json()) as Json
+    expect(cycle.subscription.current_period_start).toBe(before.current_period_end)
+    expect(cycle.deliveries).toHaveLength(1)
+    expect(cycle.deliveries[0].payload).toBe(received.at(-1)!.payload)
+    expectSigned({ ...received.at(-1)!, signature: cycle.deliveries[0].signature }, secret)
+
+    const end = (await (await call(`/_peer/stripe/subscriptions/${subscriptionId}/end`, { method: 'POST' }, { APP: app })).json()) as Json
+    expect(end.subscription.status).toBe('canceled')
+    expect(end.event.type).toBe('customer.subscription.deleted')
+    expect(received.at(-1)!.type).toBe('customer.subscription.deleted')
+    expect(end.deliveries[0].payload).toBe(received.at(-1)!.payload)
+    expect((await call('/_peer/stripe/subscriptions/sub_unknown/end', { method: 'POST' })).status).toBe(404)
+  })
 })

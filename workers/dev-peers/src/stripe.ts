@@ -7,7 +7,8 @@
 //   POST /stripe/v1/checkout/sessions                 GET /stripe/v1/checkout/sessions/:id
 //   GET  /stripe/v1/subscriptions/:id                 DELETE /stripe/v1/subscriptions/:id (cancel)
 //   GET|POST /stripe/pay/:sessionId                   the hosted checkout page (development)
-//   /_peer/stripe/…                                   control: signed events for tests, renewals, failures
+//   /_peer/stripe/…                                   control: signed events for tests; subscriptions/:id/cycle {paid}
+//                                                     (renewal or failed renewal), subscriptions/:id/end (deleted)
 import { createHmac } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { post, type PeersEnv, type PeersHono } from './env.ts'
@@ -299,7 +300,12 @@ stripeControl.post('/sessions/:id/complete', async (c) => {
   return c.json({ session: await getSession(c.env, c.req.param('id')), delivery })
 })
 
-/** The next period of a subscription: paid (renewal) or failed (invoice.payment_failed, status past_due). */
+/**
+ * The next period of a subscription: paid (invoice.paid, billing_reason subscription_cycle, the
+ * period moves on) or failed (invoice.payment_failed, status past_due). The signed event is POSTed
+ * to every endpoint that wants it (as Stripe would) and also returned (`deliveries`: url, payload,
+ * signature) for callers the peer cannot reach, e.g. tests, to deliver themselves.
+ */
 stripeControl.post('/subscriptions/:id/cycle', async (c) => {
   const subscription = await getSubscription(c.env, c.req.param('id'))
   if (!subscription) return c.json({ error: 'Unknown subscription' }, 404)
@@ -310,7 +316,7 @@ stripeControl.post('/subscriptions/:id/cycle', async (c) => {
     : { ...subscription, status: 'past_due' }
   await saveSubscription(c.env, next)
   const { event, deliveries } = await makeEvent(c.env, paid ? 'invoice.paid' : 'invoice.payment_failed', invoiceOf(next, 'subscription_cycle', paid))
-  return c.json({ subscription: next, event, delivery: await deliver(c.env, deliveries) })
+  return c.json({ subscription: next, event, deliveries, delivery: await deliver(c.env, deliveries) })
 })
 
 /** Any event, signed for every endpoint that wants it, NOT delivered: tests replay, reorder or alter it. */
@@ -318,6 +324,16 @@ stripeControl.post('/events', async (c) => {
   const { type, object, timestamp } = ((await c.req.json().catch(() => null)) ?? {}) as { type?: string; object?: Json; timestamp?: number }
   if (!type || !object) return c.json({ error: 'type and object required' }, 400)
   return c.json(await makeEvent(c.env, type, object, timestamp ?? nowSeconds()))
+})
+
+/** End a subscription (Stripe gave up retrying, or it was cancelled): customer.subscription.deleted, delivered and returned like /cycle. */
+stripeControl.post('/subscriptions/:id/end', async (c) => {
+  const subscription = await getSubscription(c.env, c.req.param('id'))
+  if (!subscription) return c.json({ error: 'Unknown subscription' }, 404)
+  const canceled = { ...subscription, status: 'canceled', canceled_at: nowSeconds() }
+  await saveSubscription(c.env, canceled)
+  const { event, deliveries } = await makeEvent(c.env, 'customer.subscription.deleted', canceled)
+  return c.json({ subscription: canceled, event, deliveries, delivery: await deliver(c.env, deliveries) })
 })
 
 stripeControl.post('/reset', async (c) => {

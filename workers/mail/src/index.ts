@@ -1,21 +1,31 @@
-// Worker entry of coursefront-mail: queue consumer, cron sweep, health endpoint.
+// Worker entry of coursefront-mail: consumer of coursefront-mail (outbox emails) and of
+// coursefront-mailing (mailing-list subscriptions), cron sweep, health endpoint.
 import { getMailTransport, type MailTransport } from '#app/mail/transport.server.ts'
+import type { FetchLike } from '#app/mailing/mailchimp.server.ts'
 import { mailApp } from './app.ts'
 import { processMailBatch } from './consumer.ts'
 import { logEvent, type MailWorkerEnv } from './env.ts'
+import { processMailingBatch } from './mailing.ts'
 import { sweepStrandedEmails } from './sweep.ts'
+
+const MAILING_QUEUE = 'coursefront-mailing'
 
 // How long a batch waits when the worker cannot even build its transport (bad configuration).
 const CONFIG_ERROR_DELAY_SECONDS = 5 * 60
 
 /** Tests pass their own transport factory (e.g. Resend pointed at the local peer); the default
  *  export uses the configured one, with the real fetch. */
-export function createMailWorker(deps: { transport?: (env: MailWorkerEnv) => MailTransport } = {}) {
+export function createMailWorker(deps: { transport?: (env: MailWorkerEnv) => MailTransport; mailingFetch?: FetchLike } = {}) {
   const makeTransport = deps.transport ?? ((env: MailWorkerEnv) => getMailTransport(env))
   return {
     fetch: mailApp.fetch,
 
     async queue(batch, env) {
+      // One worker, two queues: the batch says which (dead letter queues are not consumed here).
+      if (batch.queue === MAILING_QUEUE) {
+        await processMailingBatch(batch, env, { fetch: deps.mailingFetch })
+        return
+      }
       let transport: MailTransport
       try {
         transport = makeTransport(env)

@@ -1,0 +1,167 @@
+// coursefront-webhook-deliveries consumer: one signed POST per message, acked or retried on its
+// own so a bad message never replays the good ones of its batch. A delivered row is never sent
+// again; a failed attempt stays pending and the queue retries it with exponential backoff until it
+// lands in the dead letter queue (dead-letter.ts marks it 'dead').
+import { getDb, type Db } from '#app/db/client.server.ts'
+import type { WebhookDelivery } from '#app/db/schema.server.ts'
+import { getAppEvent } from '#app/models/app-event.server.ts'
+import {
+  claimDeliveryAttempt,
+  getWebhook,
+  getWebhookDelivery,
+  markDeliveryFinal,
+  recordDeliveryAttempt,
+  sampleEventData,
+  WEBHOOK_SECRET_PURPOSE,
+} from '#app/models/webhook.server.ts'
+import { openSecret } from '#app/utils/secret-box.server.ts'
+import { signWebhookBody, SIGNATURE_HEADER } from '#app/webhooks/signature.ts'
+import { checkWebhookTarget, isProductionEnvironment } from '#app/webhooks/target.ts'
+import { logEvent, parseDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
+
+export const USER_AGENT = 'Coursefront-Webhooks/1'
+export const DELIVERY_TIMEOUT_MS = 10_000
+const BASE_DELAY_SECONDS = 60
+// Cloudflare Queues accept at most 12 hours of delay.
+const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60
+const ERROR_MAX = 500
+
+/** 60 s, 120 s, 240 s, … for attempt 1, 2, 3, … (capped at the queue's 12 h). */
+export function backoffSeconds(attempt: number) {
+  return Math.min(BASE_DELAY_SECONDS * 2 ** Math.max(0, attempt - 1), MAX_QUEUE_DELAY_SECONDS)
+}
+
+/** Host of the local webhook receiver (workers/dev-peers), reached through DEV_PEERS outside production. */
+export const DEV_PEERS_HOST_SUFFIX = '.dev-peers.internal'
+
+export type DeliveryDeps = {
+  /** The outbound fetch (tests wrap it); the default sends dev-peer targets through DEV_PEERS. */
+  fetch?: (request: Request) => Promise<Response>
+  timeoutMs?: number
+  now?: () => number
+}
+
+export function defaultFetch(env: WebhooksWorkerEnv) {
+  return (request: Request) => {
+    const host = new URL(request.url).hostname
+    if (!isProductionEnvironment(env.ENVIRONMENT) && env.DEV_PEERS && host.endsWith(DEV_PEERS_HOST_SUFFIX)) return env.DEV_PEERS.fetch(request)
+    return fetch(request)
+  }
+}
+
+export async function processDeliveryBatch(batch: MessageBatch<unknown>, env: WebhooksWorkerEnv, deps: DeliveryDeps = {}) {
+  // Sequential: a batch is at most 10, and one school's deliveries should not hammer its server.
+  for (const msg of batch.messages) await processDelivery(msg, env, deps)
+}
+
+/** The JSON a receiver gets: the same body on every attempt (only the signature's timestamp changes). */
+export async function deliveryBody(db: Db, row: WebhookDelivery) {
+  if (row.isTest) return JSON.stringify({ id: row.eventId, type: row.eventType, created: Math.floor(row.createdAt / 1000), data: sampleEventData(row.eventType, row.createdAt) })
+  const event = await getAppEvent(db, row.tenantId, row.eventId)
+  if (!event) return null
+  return JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: JSON.parse(event.payload) as unknown })
+}
+
+async function processDelivery(msg: Message<unknown>, env: WebhooksWorkerEnv, deps: DeliveryDeps) {
+  const job = parseDeliveryJob(msg.body)
+  if (!job) {
+    logEvent('webhook_delivery_malformed', { messageId: msg.id }, 'error')
+    msg.ack()
+    return
+  }
+  const ids = { tenantId: job.tenantId, deliveryId: job.deliveryId, messageId: msg.id }
+  const db = getDb(env.DB)
+  const now = deps.now ?? Date.now
+  try {
+    // Scoped by tenant: a job naming another school's row finds nothing.
+    const row = await getWebhookDelivery(db, job.tenantId, job.deliveryId)
+    if (!row) {
+      logEvent('webhook_delivery_missing', ids, 'error')
+      msg.ack()
+      return
+    }
+    // Delivered is final; failed and dead wait for the owner's "redeliver" (a new message).
+    if (row.status !== 'pending') {
+      msg.ack()
+      return
+    }
+    const giveUp = async (reason: string) => {
+      await markDeliveryFinal(db, row.tenantId, row.id, 'failed', reason)
+      logEvent('webhook_delivery_refused', { ...ids, reason }, 'error')
+      msg.ack()
+    }
+    const webhook = await getWebhook(db, row.tenantId, row.webhookId)
+    if (!webhook) return giveUp('Webhook deleted')
+    if (!webhook.enabled) return giveUp('Webhook disabled')
+    // Checked again here: the environment, not the form, has the last word.
+    const target = checkWebhookTarget(webhook.url, { production: isProductionEnvironment(env.ENVIRONMENT) })
+    if (!target.ok) return giveUp(`Target refused (${target.reason})`)
+    const secret = env.INTEGRATIONS_KEY ? await openSecret(env.INTEGRATIONS_KEY, row.tenantId, WEBHOOK_SECRET_PURPOSE, webhook.secret) : null
+    if (!secret) return giveUp('Signing secret cannot be opened')
+    const body = await deliveryBody(db, row)
+    if (body === null) return giveUp('Event not found')
+
+    const attempt = await claimDeliveryAttempt(db, row.tenantId, row.id, row.attempts, now())
+    if (attempt === null) {
+      // Another copy of this message took the attempt (or the row moved on): it acks or retries for both.
+      msg.ack()
+      return
+    }
+
+    const result = await post(target.url.toString(), body, secret, { eventId: row.eventId, webhookId: webhook.id, attempt }, deps.fetch ?? defaultFetch(env), deps.timeoutMs ?? DELIVERY_TIMEOUT_MS, now)
+    await recordDeliveryAttempt(db, row.tenantId, row.id, result, now())
+    if (result.delivered) {
+      logEvent('webhook_delivered', { ...ids, attempt, status: result.statusCode, durationMs: result.durationMs })
+      msg.ack()
+    } else {
+      const delaySeconds = backoffSeconds(attempt)
+      logEvent('webhook_delivery_retry', { ...ids, attempt, status: result.statusCode, error: result.error, delaySeconds })
+      msg.retry({ delaySeconds })
+    }
+  } catch (error) {
+    // D1 trouble or a bug: let the queue deliver it again. If the POST already went out, the
+    // Idempotency-Key tells the receiver it is the same event.
+    logEvent('webhook_delivery_error', { ...ids, error: String(error) }, 'error')
+    msg.retry({ delaySeconds: backoffSeconds(msg.attempts) })
+  }
+}
+
+async function post(
+  url: string,
+  body: string,
+  secret: string,
+  meta: { eventId: string; webhookId: string; attempt: number },
+  send: (request: Request) => Promise<Response>,
+  timeoutMs: number,
+  now: () => number,
+) {
+  const started = now()
+  const timestamp = Math.floor(started / 1000)
+  const request = new Request(url, {
+    method: 'POST',
+    // A redirect could lead to a target the rules refuse: it counts as a failed attempt.
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'Coursefront-Event-Id': meta.eventId,
+      'Idempotency-Key': `${meta.eventId}:${meta.webhookId}`,
+      'Coursefront-Delivery-Attempt': String(meta.attempt),
+      [SIGNATURE_HEADER]: await signWebhookBody(secret, body, timestamp),
+    },
+    body,
+  })
+  try {
+    const res = await send(request)
+    // The answer's body is not needed; release it.
+    await res.body?.cancel()
+    const durationMs = Math.max(0, now() - started)
+    const delivered = res.status >= 200 && res.status < 300
+    return { delivered, statusCode: res.status, durationMs, error: delivered ? null : `HTTP ${res.status}` }
+  } catch (error) {
+    const durationMs = Math.max(0, now() - started)
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+    return { delivered: false, statusCode: null, durationMs, error: (timedOut ? `Timed out after ${timeoutMs / 1000} s` : `Request failed: ${String(error)}`).slice(0, ERROR_MAX) }
+  }
+}
