@@ -327,3 +327,36 @@ export function PanelEmpty() {
     </section>
   )
 }
+
+/**
+ * A titled list of links (the access managers of multi-seat purchases, issued invoices). `document`
+ * links are downloads: a full navigation, not the client router.
+ */
+export function PanelLinkList({ id, title, items, document = false, ...rest }: { id: string; title: string; items: Array<{ href: string; label: string; text: string; note?: string | null }>; document?: boolean } & Record<`data-${string}`, boolean>) {
+  return (
+    <Card aria-labelledby={id} {...rest}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <ul className="mt-3 divide-y divide-slate-100 text-sm">
+        {items.map((i) => (
+          <li key={i.href} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+            <span>
+              {i.text}
+              {i.note ? <span className="ml-2 text-slate-500">{i.note}</span> : null}
+            </span>
+            {document ? (
+              <a href={i.href} className="font-medium text-brand-700 hover:underline">
+                {i.label}
+              </a>
+            ) : (
+              <Link to={i.href} className="font-medium text-brand-700 hover:underline">
+                {i.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  )
+}

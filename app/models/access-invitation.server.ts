@@ -5,7 +5,7 @@
 // and the unique index (tenant, transaction, email) refuses the same address twice. Each seat is a
 // product_access row whose reason is `seat:{invitationId}`, granted in the invite's batch and
 // revoked when a still-'sent' invitation is deleted. Every function takes the tenant explicitly.
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { accessInvitations, authTokens, productAccess, sessions, transactions } from '#app/db/schema.server.ts'
 import { INVITEE_NAME_MAX } from '#app/seats/limits.ts'
@@ -43,6 +43,18 @@ export async function listInvitations(db: Db, tenantId: string, transactionId: s
     .from(accessInvitations)
     .where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.transactionId, transactionId)))
     .orderBy(asc(accessInvitations.createdAt), asc(accessInvitations.id))
+}
+
+/** The buyer's completed multi-seat course purchases, with seats used, for the links to their access managers in /panel. */
+export async function listSeatPurchasesForUser(db: Db, tenantId: string, userId: string, limit = 50) {
+  return db
+    .select({ hash: transactions.hash, productTitle: transactions.productTitle, quantity: transactions.quantity, invited: count(accessInvitations.id) })
+    .from(transactions)
+    .leftJoin(accessInvitations, and(eq(accessInvitations.tenantId, transactions.tenantId), eq(accessInvitations.transactionId, transactions.id)))
+    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.userId, userId), eq(transactions.status, 'completed'), eq(transactions.productKind, 'course'), gt(transactions.quantity, 1)))
+    .groupBy(transactions.id)
+    .orderBy(desc(transactions.createdAt))
+    .limit(limit)
 }
 
 /** The row(s) of one invitee: a seat is taken once the invitee has signed in since being invited. */

@@ -74,6 +74,21 @@ export function subscriptionNotificationOf(event: Stripe.Event): SubscriptionNot
   return 'not_subscription'
 }
 
+/**
+ * What Stripe charges. One payment: the total as one line. A subscription recurs at the renewal
+ * price (unit × quantity, what our membership row renews at); whatever the first payment adds (an
+ * order bump, shipping) is a one-time line, and what it takes off (a promo code) a once-coupon, so
+ * a first-period discount never becomes the standing price and an add-on is never charged again.
+ */
+export function checkoutLines(mode: 'payment' | 'subscription', description: string, tx: { unitAmount: number; quantity: number; totalAmount: number }) {
+  if (mode === 'payment') return { lines: [{ name: description, unitAmount: tx.totalAmount, quantity: 1 }] }
+  const extra = tx.totalAmount - tx.unitAmount * tx.quantity
+  return {
+    lines: [{ name: description, unitAmount: tx.unitAmount, quantity: tx.quantity }, ...(extra > 0 ? [{ name: 'One-time items', unitAmount: extra, quantity: 1, oneTime: true }] : [])],
+    firstPeriodDiscount: extra < 0 ? -extra : undefined,
+  }
+}
+
 export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter & SubscriptionEventReader {
   const client = stripeClient(config, fetchFn)
   return {
@@ -84,7 +99,7 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
         const session = await client.createCheckoutSession({
           mode: input.mode,
           intervalMonths: input.intervalMonths,
-          lines: [{ name: input.description, unitAmount: tx.totalAmount, quantity: 1 }],
+          ...checkoutLines(input.mode, input.description, tx),
           currency: tx.currency,
           successUrl: input.continueUrl,
           cancelUrl: input.continueUrl,

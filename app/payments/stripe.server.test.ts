@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { devPeers } from '#tests/peers/dev-peers.ts'
+import { checkoutLines } from './stripe-adapter.server.ts'
 import { stripeClient, verifyStripeEvent, type CheckoutInput } from './stripe.server.ts'
 
 const peers = devPeers(env.DEV_PEERS!)
@@ -58,6 +59,31 @@ describe('Stripe adapter against the Stripe peer', () => {
     expect(paid.payment_status).toBe('paid')
     const canceled = await client().cancelSubscription(String(paid.subscription))
     expect(canceled.status).toBe('canceled')
+  })
+
+  it('a subscription recurs at the renewal price: a one-time line and a once-coupon change only the first payment', async () => {
+    const session = await client().createCheckoutSession(
+      input({ mode: 'subscription', intervalMonths: 1, ...checkoutLines('subscription', 'Club', { unitAmount: 4_900, quantity: 1, totalAmount: 4_900 + 1_500 }) }),
+    )
+    expect(session.amount_total).toBe(6_400)
+    await control(`/sessions/${session.id}/complete`)
+    const paid = await client().retrieveSession(session.id)
+    const subscription = await client().stripe.subscriptions.retrieve(String(paid.subscription))
+    expect((subscription as unknown as { amount: number }).amount).toBe(4_900)
+
+    const promo = input({ mode: 'subscription', intervalMonths: 1, ...checkoutLines('subscription', 'Club', { unitAmount: 4_900, quantity: 1, totalAmount: 3_900 }) })
+    const discounted = await client().createCheckoutSession(promo)
+    expect(discounted.amount_total).toBe(3_900)
+    // A retried checkout (same idempotency key) reuses the session and its coupon.
+    expect((await client().createCheckoutSession(promo)).id).toBe(discounted.id)
+    await control(`/sessions/${discounted.id}/complete`)
+    const renewed = await client().stripe.subscriptions.retrieve(String((await client().retrieveSession(discounted.id)).subscription))
+    expect((renewed as unknown as { amount: number }).amount).toBe(4_900)
+  })
+
+  it('a one-time payment is the total as one line', () => {
+    expect(checkoutLines('payment', 'Course', { unitAmount: 9_900, quantity: 2, totalAmount: 17_000 })).toEqual({ lines: [{ name: 'Course', unitAmount: 17_000, quantity: 1 }] })
+    expect(checkoutLines('subscription', 'Club', { unitAmount: 4_900, quantity: 1, totalAmount: 4_900 })).toEqual({ lines: [{ name: 'Club', unitAmount: 4_900, quantity: 1 }], firstPeriodDiscount: undefined })
   })
 
   it('surfaces Stripe errors: a wrong key and a missing parameter', async () => {

@@ -19,8 +19,13 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300
 
 export type CheckoutInput = {
   mode: 'payment' | 'subscription'
-  /** Minor units, one line per product; for subscriptions the period in months. */
-  lines: Array<{ name: string; unitAmount: number; quantity: number }>
+  /**
+   * Minor units, one line per product. In subscription mode every line recurs each period unless
+   * `oneTime` (first invoice only: an order bump, shipping).
+   */
+  lines: Array<{ name: string; unitAmount: number; quantity: number; oneTime?: boolean }>
+  /** Subscription mode: taken off the first invoice only (a promo code), as a one-use `duration: once` coupon. */
+  firstPeriodDiscount?: number
   currency: string
   intervalMonths?: number
   successUrl: string
@@ -52,15 +57,22 @@ export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch)
 
   return {
     stripe,
-    createCheckoutSession(input: CheckoutInput) {
+    async createCheckoutSession(input: CheckoutInput) {
       const recurring = input.mode === 'subscription' ? { interval: 'month' as const, interval_count: input.intervalMonths ?? 1 } : undefined
+      const currency = input.currency.toLowerCase()
+      // The coupon gets its own idempotency key, derived from the session's: a retried checkout reuses it.
+      const coupon =
+        input.mode === 'subscription' && input.firstPeriodDiscount && input.firstPeriodDiscount > 0
+          ? await stripe.coupons.create({ amount_off: input.firstPeriodDiscount, currency, duration: 'once', max_redemptions: 1, name: 'First period' }, { idempotencyKey: `${input.idempotencyKey}-coupon` })
+          : null
       return stripe.checkout.sessions.create(
         {
           mode: input.mode,
           line_items: input.lines.map((line) => ({
             quantity: line.quantity,
-            price_data: { currency: input.currency.toLowerCase(), unit_amount: line.unitAmount, product_data: { name: line.name }, ...(recurring ? { recurring } : {}) },
+            price_data: { currency, unit_amount: line.unitAmount, product_data: { name: line.name }, ...(recurring && !line.oneTime ? { recurring } : {}) },
           })),
+          ...(coupon ? { discounts: [{ coupon: coupon.id }] } : {}),
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           customer_email: input.customerEmail,

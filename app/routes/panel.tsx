@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useFetcher, useLoaderData } from '@remix-run/react'
 import { MyFiles } from '#app/components/panel-files.tsx'
-import { ConsultationsSection, ContinueCard, CoursesSection, EventsSection, MembershipsSection, PanelEmpty, PhysicalSection } from '#app/components/panel-sections.tsx'
+import { ConsultationsSection, ContinueCard, CoursesSection, EventsSection, MembershipsSection, PanelEmpty, PanelLinkList, PhysicalSection } from '#app/components/panel-sections.tsx'
 import { SiteSurvey } from '#app/components/site-survey.tsx'
 import { Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { membershipBillingView } from '#app/membership/billing-view.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
+import { listSeatPurchasesForUser } from '#app/models/access-invitation.server.ts'
 import { listIssuedInvoicesForUser } from '#app/models/invoice.server.ts'
 import { listUserSessions } from '#app/models/session.server.ts'
 import { isPanelEmpty, loadStudentPanel } from '#app/models/student-panel.server.ts'
@@ -36,11 +37,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = Date.now()
   const locale = getLocale(request, context)
   const date = (ms: number) => formatDate(ms, locale)
-  const [panel, sessions, surveyId, invoices] = await Promise.all([
+  const [panel, sessions, surveyId, invoices, seatPurchases] = await Promise.all([
     loadStudentPanel(context.db, tenant.id, { id: user.id, role: user.role }, now),
     listUserSessions(context.db, tenant.id, user.id),
     getActiveSurveyId(context.db, tenant.id),
     listIssuedInvoicesForUser(context.db, tenant.id, user.id),
+    listSeatPurchasesForUser(context.db, tenant.id, user.id),
   ])
   const media = mediaOrigins(context.cloudflare.env, request).mediaOrigin
   return {
@@ -99,6 +101,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     })),
     consultations: panel.consultations.map((c) => ({ id: c.id, title: c.title, slug: c.slug, status: c.status, minutes: c.minutes, since: date(c.since) })),
     physical: panel.physical.map((p) => ({ id: p.id, title: p.title, slug: p.slug, status: p.status, since: date(p.since) })),
+    seats: seatPurchases.map((p) => ({ href: `/panel/seats/${p.hash}`, productTitle: p.productTitle, left: Math.max(0, p.quantity - p.invited) })),
     invoices: invoices.map((i) => ({ href: i.href, number: i.number, productTitle: i.productTitle, on: i.completedAt !== null ? date(i.completedAt) : null })),
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId })),
   }
@@ -152,26 +155,11 @@ export default function PanelPage() {
         </div>
       ) : null}
       <MyFiles products={data.fileProducts} />
+      {data.seats.length ? (
+        <PanelLinkList id="panel-seats" data-panel-seats title={t('seats.panel.title')} items={data.seats.map((p) => ({ href: p.href, label: t('seats.title'), text: p.productTitle, note: t('seats.left', { count: p.left }) }))} />
+      ) : null}
       {data.invoices.length ? (
-        <Card aria-labelledby="panel-invoices" data-panel-invoices>
-          <h2 id="panel-invoices" className="text-lg font-semibold">
-            {t('integrations.panel.title')}
-          </h2>
-          <ul className="mt-3 divide-y divide-slate-100 text-sm">
-            {data.invoices.map((i) => (
-              <li key={i.href} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
-                <span>
-                  {i.productTitle}
-                  {i.on ? <span className="ml-2 text-slate-500">{i.on}</span> : null}
-                </span>
-                {/* A download (PDF), not a page: a full navigation, not the client router. */}
-                <a href={i.href} className="font-medium text-brand-700 hover:underline" data-panel-invoice>
-                  {t('integrations.panel.open', { number: i.number })}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </Card>
+        <PanelLinkList id="panel-invoices" data-panel-invoices document title={t('integrations.panel.title')} items={data.invoices.map((i) => ({ href: i.href, label: t('integrations.panel.open', { number: i.number }), text: i.productTitle, note: i.on }))} />
       ) : null}
       <Card aria-labelledby="panel-sessions">
         <h2 id="panel-sessions" className="text-lg font-semibold">

@@ -75,4 +75,20 @@ describe('demo tenants', () => {
     expect(peers).toContain('whsec_coursefrontdemocodeacademy000000000000')
     await expect(buildSeedSql(demo, 'localhost')).rejects.toThrow(/INTEGRATIONS_KEY/)
   })
+
+  it('seeds Akademia Kasi with Fakturownia, Mailchimp and a webhook, sealed for the school, never in clear', async () => {
+    const demo = loadDemoTenants(join(root, 'tenants'))
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const rows = [...sql.matchAll(/INSERT INTO business_integrations \(.*?\) VALUES \('\w+', '(\w+)', '(\w+)', '(\w+)', '([^']+)', '([^']*)', '([^']*)'/g)]
+    expect(rows.map((r) => [r[2], r[3]])).toEqual([['invoice', 'fakturownia'], ['mailing', 'mailchimp']])
+    const [fakturownia, mailchimp] = rows
+    expect(JSON.parse((await openSecret(key, fakturownia![1], 'integration:fakturownia', fakturownia![4]))!)).toEqual({ account: 'coursefront-dev', apiToken: 'coursefront_dev_fakturownia_token_0000' })
+    expect(JSON.parse(mailchimp![6]!)).toEqual({ listId: 'c0de000001', listName: 'Newsletter', subscribeBuyers: true, subscribeLeads: true })
+    expect(sql).not.toContain('coursefront_dev_fakturownia_token_0000')
+    expect(sql).not.toContain('c0ffee00c0ffee00c0ffee00c0ffee00-us21')
+    const hook = /INSERT INTO webhooks \(.*?\) VALUES \('\w+', '(\w+)', 'student.paid', '([^']+)', '([^']+)', '(\w+)'/.exec(sql)
+    expect(hook?.[2]).toBe('http://webhooks.dev-peers.internal/webhook-receiver/akademia-kasi')
+    expect(await openSecret(key, hook![1], 'webhook', hook![3])).toBe('whsec_akademia_kasi_demo_secret_0000')
+    expect(sql).not.toContain('whsec_akademia_kasi_demo_secret_0000')
+  })
 })

@@ -107,6 +107,13 @@ const IntegrationSchema = z.discriminatedUnion('provider', [
   z.object({ provider: z.literal('stripe'), currency: z.string().length(3), secretKey: z.string().startsWith('sk_test_'), webhookSecret: z.string().startsWith('whsec_') }),
   z.object({ provider: z.literal('test'), currency: z.string().length(3) }),
 ])
+/** The school's invoicing system / mailing tool (issue 9) with the dev peers' credentials (workers/dev-peers migrations). */
+const BusinessIntegrationSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('fakturownia'), account: z.string().min(1), apiToken: z.string().min(1) }),
+  z.object({ provider: z.literal('mailchimp'), apiKey: z.string().regex(/-[a-z]+\d+$/), listId: z.string().min(1), listName: z.string().min(1), subscribeBuyers: z.boolean().default(true), subscribeLeads: z.boolean().default(true) }),
+])
+/** A webhook with a fixed demo signing secret (so the README can say how to verify it). */
+const WebhookSchema = z.object({ event: z.enum(['student.paid', 'student.registered']), url: z.string().url(), secret: z.string().startsWith('whsec_').min(20) })
 export const DemoTenantSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/),
   name: z.string().min(2).max(70),
@@ -124,6 +131,8 @@ export const DemoTenantSchema = z.object({
   sales: z.array(SaleSchema).default([]),
   promoCodes: z.array(PromoSchema).default([]),
   integrations: z.array(IntegrationSchema).default([]),
+  businessIntegrations: z.array(BusinessIntegrationSchema).default([]),
+  webhooks: z.array(WebhookSchema).default([]),
   /** The school's site survey (active), questions as seed 000 §3 "Form question". */
   survey: z
     .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
@@ -209,6 +218,25 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
       const values = [demoIntegrationId(t.slug, provider, currency), tenantId, provider, currency.toUpperCase(), sealed, publicRef, 1, now, now]
       sql.push(`INSERT INTO payment_integrations (id, tenant_id, provider, currency, credentials, public_ref, enabled, created_at, updated_at) VALUES (${values.map(q).join(', ')})
     ON CONFLICT(tenant_id, provider, currency) DO UPDATE SET credentials = excluded.credentials, public_ref = excluded.public_ref, enabled = 1, updated_at = excluded.updated_at;`)
+    }
+    if ((t.businessIntegrations.length || t.webhooks.length) && !integrationsKey) throw new Error('demo integrations need the development INTEGRATIONS_KEY')
+    // Added once: an owner who disconnects or replaces them keeps their choice until the row is gone.
+    for (const integration of t.businessIntegrations) {
+      const kind = integration.provider === 'mailchimp' ? 'mailing' : 'invoice'
+      const [credentials, publicRef, settings] =
+        integration.provider === 'mailchimp'
+          ? [{ apiKey: integration.apiKey }, `…${integration.apiKey.slice(-4)}`, { listId: integration.listId, listName: integration.listName, subscribeBuyers: integration.subscribeBuyers, subscribeLeads: integration.subscribeLeads }]
+          : [{ account: integration.account, apiToken: integration.apiToken }, `${integration.account} · …${integration.apiToken.slice(-4)}`, {}]
+      const sealed = await sealSecret(integrationsKey, tenantId, `integration:${integration.provider}`, JSON.stringify(credentials))
+      const values = [stableId('business-integration', t.slug, kind), tenantId, kind, integration.provider, sealed, publicRef, JSON.stringify(settings), 1, now, now]
+      sql.push(`INSERT INTO business_integrations (id, tenant_id, kind, provider, credentials, public_ref, settings, enabled, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+    ON CONFLICT DO NOTHING;`)
+    }
+    for (const hook of t.webhooks) {
+      const sealed = await sealSecret(integrationsKey, tenantId, 'webhook', hook.secret)
+      const values = [stableId('webhook', t.slug, hook.event, hook.url), tenantId, hook.event, hook.url, sealed, hook.secret.slice(-4), 1, now, now]
+      sql.push(`INSERT INTO webhooks (id, tenant_id, event, url, secret, secret_hint, enabled, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+    ON CONFLICT DO NOTHING;`)
     }
   }
   for (const o of operators) {

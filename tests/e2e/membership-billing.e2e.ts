@@ -5,7 +5,7 @@
 // active again; a cancel, then the run after the paid period → ended.
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { browserTest, choosePayment, demoSchool, expectText, platformUrl, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, buyAsNewVisitor, demoSchool, expectText, platformUrl, snap, subdomain, unique, url, visit } from './support.ts'
 
 const kasi = demoSchool('akademia-kasi')
 const KASI = subdomain(kasi.slug)
@@ -13,18 +13,7 @@ const CLUB = 'klub-akademii-kasi'
 const DAY = 86_400_000
 
 async function buyClub(page: Page, who: string, email: string) {
-  await visit(page, url(KASI, `/${CLUB}/checkout`))
-  await page.locator('form [name="name"]').fill(who)
-  await page.locator('form [name="email"]').fill(email)
-  await page.locator('form [name="password"]').fill('klub-pass-12')
-  await page.locator('form [name="terms"]').check()
-  const waiver = page.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
-  await choosePayment(page, 'test')
-  await page.locator('[data-checkout-submit]').click()
-  await page.locator('[data-test-payment]').waitFor()
-  await page.getByRole('button', { name: 'Zapłać', exact: true }).click()
-  await expectText(page.locator('[data-pending-result="success"]'), 'Płatność zakończona sukcesem', 30_000)
+  await buyAsNewVisitor(page, KASI, CLUB, { name: who, email, password: 'klub-pass-12' }, 'pl')
 }
 
 const billing = (page: Page) => page.locator(`[data-panel-membership="${CLUB}"] [data-membership-billing]`)

@@ -5,7 +5,7 @@
 // The cancel and the survey also work without JavaScript (plain forms).
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { browserTest, choosePayment, demoSchool, expectText, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, buyAsNewVisitor, demoSchool, expectText, snap, subdomain, unique, url, visit } from './support.ts'
 
 const kasi = demoSchool('akademia-kasi')
 const KASI = subdomain(kasi.slug)
@@ -13,18 +13,7 @@ const CLUB = 'klub-akademii-kasi'
 
 /** A new visitor buys the club at checkout (registering there) and pays with the test provider. */
 async function buyClub(page: Page, who: string) {
-  await visit(page, url(KASI, `/${CLUB}/checkout`))
-  await page.locator('form [name="name"]').fill(who)
-  await page.locator('form [name="email"]').fill(`${unique(who.toLowerCase().replace(/\W+/g, '-'))}@example.com`)
-  await page.locator('form [name="password"]').fill('klub-pass-12')
-  await page.locator('form [name="terms"]').check()
-  const waiver = page.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
-  await choosePayment(page, 'test')
-  await page.locator('[data-checkout-submit]').click()
-  await page.locator('[data-test-payment]').waitFor()
-  await page.getByRole('button', { name: 'Zapłać', exact: true }).click()
-  await expectText(page.locator('[data-pending-result="success"]'), 'Płatność zakończona sukcesem', 30_000)
+  await buyAsNewVisitor(page, KASI, CLUB, { name: who, email: `${unique(who.toLowerCase().replace(/\W+/g, '-'))}@example.com`, password: 'klub-pass-12' }, 'pl')
 }
 
 browserTest('a student buys the club, updates the card, cancels with the exit survey and sees it canceled', async ({ page }) => {

@@ -83,7 +83,11 @@ browserTest('a buyer of two seats invites two people from the access manager; an
   await invitee.locator('[data-player-controls]').waitFor()
   assert.equal(await invitee.locator('[data-no-access]').count(), 0)
 
-  // The buyer sees Ivo's seat taken: no longer deletable.
+  // The buyer finds the access manager again from /panel, and sees Ivo's seat taken: no longer deletable.
+  await visit(page, url(HOST, '/panel'))
+  await expectText(page.locator('[data-panel-seats]'), '0 licences left')
+  // (Read, not clicked: the school's site survey may be open over it.)
+  assert.equal(await page.locator(`[data-panel-seats] a[href="${new URL(seatsPage).pathname}"]`).count(), 1)
   await visit(page, seatsPage)
   await expectText(page.locator(`[data-seat-invitation="${ivo}"] [data-seat-status]`), 'Accepted')
   assert.equal(await page.getByRole('link', { name: `Delete the invitation of ${ivo}` }).count(), 0)

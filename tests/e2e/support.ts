@@ -161,6 +161,25 @@ export async function choosePayment(page: Page, provider: 'test' | 'payu' | 'str
   if (await radio.count()) await radio.check()
 }
 
+/**
+ * A new visitor buys `slug` at its checkout (registering there), pays with the built-in test provider
+ * and waits for the pending page's success. Labels follow the school's language.
+ */
+export async function buyAsNewVisitor(page: Page, host: string, slug: string, buyer: { name: string; email: string; password: string }, language: 'en' | 'pl') {
+  await visit(page, url(host, `/${slug}/checkout`))
+  await page.locator('form [name="name"]').fill(buyer.name)
+  await page.locator('form [name="email"]').fill(buyer.email)
+  await page.locator('form [name="password"]').fill(buyer.password)
+  await page.locator('form [name="terms"]').check()
+  const waiver = page.locator('form [name="waiver"]')
+  if (await waiver.count()) await waiver.check()
+  await choosePayment(page, 'test')
+  await page.locator('[data-checkout-submit]').click()
+  await page.locator('[data-test-payment]').waitFor()
+  await page.getByRole('button', { name: language === 'pl' ? 'Zapłać' : 'Pay', exact: true }).click()
+  await expectText(page.locator('[data-pending-result="success"]'), language === 'pl' ? 'Płatność zakończona sukcesem' : 'Payment successful', 30_000)
+}
+
 /** Load every lazy image now and wait for them, so no late layout shift moves a button under a click. */
 export async function settleImages(page: Page) {
   await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => img.setAttribute('loading', 'eager')))

@@ -140,12 +140,13 @@ describe('cross-tenant matrix', () => {
     expect(tokens?.n).toBe(0)
   })
 
-  it('serves the same objects to their rightful owner (controls)', async () => {
-    for (const probes of Object.values(ID_ROUTES)) {
+  // One request per control route (~150), so more time than one test usually needs on 2 shared cores.
+  it('serves the same objects to their rightful owner (controls)', { timeout: 180_000 }, async () => {
+    for (const [route, probes] of Object.entries(ID_ROUTES)) {
       for (const probe of probes) {
         if (!probe.control) continue
         const res = await appFetch(victim.host, probe.path(objects), { method: probe.method, form: probe.form })
-        expect(res.status).toBe(probe.control.status)
+        expect(res.status, `${probe.method} ${route}`).toBe(probe.control.status)
       }
     }
     const revoke = await appFetch(victim.host, `/panel/sessions/${objects.studentSessionId}`, { method: 'POST', cookie: victimStudentCookie })

@@ -138,6 +138,9 @@ describe('the buyer’s invoice in /panel', () => {
     expect(await listIssuedInvoicesForUser(db(), own.tenantId, notYet.student.id)).toEqual([])
 
     const buyer = await login(own.host, sale.student.email, sale.student.password)
+    const panel = await (await appFetch(own.host, '/panel', { cookie: buyer })).text()
+    expect(panel).toContain(`href="/panel/invoices/${sale.tx.id}"`)
+    expect(panel).toContain(`Invoice ${issued!.number}`)
     const pdf = await appFetch(own.host, `/panel/invoices/${sale.tx.id}`, { cookie: buyer })
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('Content-Type')).toBe('application/pdf')

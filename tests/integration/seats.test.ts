@@ -4,7 +4,7 @@
 // course, bad input writes nothing, and strangers and other schools get 404 — through the app.
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { inviteSeat, licencesLeft, listInvitations } from '#app/models/access-invitation.server.ts'
+import { inviteSeat, licencesLeft, listInvitations, listSeatPurchasesForUser } from '#app/models/access-invitation.server.ts'
 import { getCourseAccess } from '#app/models/course-access.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, settleTransaction, type Transaction } from '#app/models/transaction.server.ts'
@@ -246,6 +246,22 @@ describe('inviting', () => {
     const tx = await purchase(school, buyer.id, courseId, 2)
     expect((await appFetch(school.host, `/panel/seats/${tx.hash}`, { cookie: ownerCookie })).status).toBe(200)
     expect((await add(tx, { name: 'By Owner', email: `owner-added-${tx.id}@example.com` }, { cookie: ownerCookie })).status).toBe(201)
+  })
+})
+
+describe('the buyer’s /panel', () => {
+  it('lists completed multi-seat purchases with the licences left and links to their access managers', async () => {
+    const student = await createTestStudent(school.tenantId, { email: `panel-seats-${Date.now()}@example.com` })
+    const paid = await purchase(school, student.id, courseId, 3)
+    await purchase(school, student.id, courseId, 2, false) // not paid: not listed
+    await purchase(school, student.id, courseId, 1) // one seat: nothing to manage
+    await inviteSeat(db(), school.tenantId, { transactionId: paid.id, productId: courseId, name: 'Ola', email: `ola-${paid.id}@example.com` })
+    expect(await listSeatPurchasesForUser(db(), school.tenantId, student.id)).toEqual([{ hash: paid.hash, productTitle: paid.productTitle, quantity: 3, invited: 1 }])
+    expect(await listSeatPurchasesForUser(db(), other.tenantId, student.id)).toEqual([])
+    const cookie = await login(school.host, student.email, student.password)
+    const html = await (await appFetch(school.host, '/panel', { cookie })).text()
+    expect(html).toContain(`href="/panel/seats/${paid.hash}"`)
+    expect(html).toContain('2 licences left')
   })
 })
 

@@ -4,6 +4,7 @@ import { defineMessages } from './define.ts'
 export const seats = defineMessages(
   {
     'seats.title': 'Manage access',
+    'seats.panel.title': 'Licences for others',
     'seats.subtitle': 'Invite the people who will use {product}. Each invitation takes one licence.',
     'seats.back': 'Back to my courses',
     'seats.bought_one': '{count} licence bought',
@@ -50,6 +51,7 @@ export const seats = defineMessages(
   },
   {
     'seats.title': 'Zarządzaj dostępem',
+    'seats.panel.title': 'Licencje dla innych',
     'seats.subtitle': 'Zaproś osoby, które będą korzystać z produktu {product}. Każde zaproszenie zajmuje jedną licencję.',
     'seats.back': 'Wróć do moich kursów',
     'seats.bought_one': 'Kupiono {count} licencję',

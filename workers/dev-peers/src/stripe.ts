@@ -122,6 +122,41 @@ stripePeer.post('/v1/webhook_endpoints', async (c) => {
   return c.json(endpoint)
 })
 
+/** Coupons: `amount_off` in a currency (or `percent_off`), duration once/forever/repeating, optional max_redemptions. */
+stripePeer.post('/v1/coupons', async (c) => {
+  const idempotencyKey = c.req.header('idempotency-key') ?? null
+  if (idempotencyKey) {
+    const row = await c.env.PEERS_DB.prepare('SELECT object FROM stripe_coupons WHERE idempotency_key = ?').bind(idempotencyKey).first<{ object: string }>()
+    if (row) return c.json(JSON.parse(row.object))
+  }
+  const form = await formOf(c.req.raw)
+  const amountOff = form.amount_off === undefined ? null : Number(form.amount_off)
+  const percentOff = form.percent_off === undefined ? null : Number(form.percent_off)
+  if ((amountOff === null) === (percentOff === null)) return stripeError(c, 400, { type: 'invalid_request_error', message: 'You must pass either amount_off or percent_off.' })
+  if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1 || typeof form.currency !== 'string')) {
+    return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount_off', message: 'amount_off must be a positive integer and currency is required with it.' })
+  }
+  if (percentOff !== null && !(percentOff > 0 && percentOff <= 100)) return stripeError(c, 400, { type: 'invalid_request_error', param: 'percent_off', message: 'percent_off must be between 0 and 100.' })
+  const duration = form.duration ?? 'once'
+  if (!['once', 'forever', 'repeating'].includes(String(duration))) return stripeError(c, 400, { type: 'invalid_request_error', param: 'duration', message: 'Invalid duration.' })
+  const coupon = {
+    id: randomId('co'),
+    object: 'coupon',
+    amount_off: amountOff,
+    percent_off: percentOff,
+    currency: typeof form.currency === 'string' ? form.currency.toLowerCase() : null,
+    duration,
+    max_redemptions: form.max_redemptions === undefined ? null : Number(form.max_redemptions),
+    name: form.name ?? null,
+    times_redeemed: 0,
+    valid: true,
+    created: nowSeconds(),
+    livemode: false,
+  }
+  await c.env.PEERS_DB.prepare('INSERT INTO stripe_coupons (id, object, idempotency_key, created_at) VALUES (?, ?, ?, ?)').bind(coupon.id, JSON.stringify(coupon), idempotencyKey, Date.now()).run()
+  return c.json(coupon)
+})
+
 stripePeer.post('/v1/checkout/sessions', async (c) => {
   const idempotencyKey = c.req.header('idempotency-key') ?? null
   if (idempotencyKey) {
@@ -136,6 +171,7 @@ stripePeer.post('/v1/checkout/sessions', async (c) => {
   }
   const items = (Array.isArray(form.line_items) ? form.line_items : []) as LineItem[]
   let total = 0
+  let recurringTotal = 0
   let currency: string | null = null
   for (const [i, item] of items.entries()) {
     const amount = Number(item.price_data?.unit_amount)
@@ -144,11 +180,22 @@ stripePeer.post('/v1/checkout/sessions', async (c) => {
       return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_missing', param: `line_items[${i}][price_data]`, message: 'Missing required param: line_items[0][price_data][currency], unit_amount or product_data[name].' })
     }
     if (!Number.isInteger(quantity) || quantity < 1) return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: `line_items[${i}][quantity]`, message: 'This value must be greater than or equal to 1.' })
-    if (mode === 'subscription' && !item.price_data.recurring?.interval) {
-      return stripeError(c, 400, { type: 'invalid_request_error', param: 'line_items', message: 'You must provide at least one recurring price in `subscription` mode when using prices.' })
-    }
     currency ??= item.price_data.currency.toLowerCase()
     total += amount * quantity
+    if (item.price_data.recurring?.interval) recurringTotal += amount * quantity
+  }
+  // Subscription mode takes one-time prices too (they go on the first invoice), but needs a recurring one.
+  if (mode === 'subscription' && !items.some((item) => item.price_data?.recurring?.interval)) {
+    return stripeError(c, 400, { type: 'invalid_request_error', param: 'line_items', message: 'You must provide at least one recurring price in `subscription` mode when using prices.' })
+  }
+  const discounts = (Array.isArray(form.discounts) ? form.discounts : []) as Array<{ coupon?: string }>
+  let discount = 0
+  for (const d of discounts) {
+    const row = d.coupon ? await c.env.PEERS_DB.prepare('SELECT object FROM stripe_coupons WHERE id = ?').bind(d.coupon).first<{ object: string }>() : null
+    if (!row) return stripeError(c, 400, { type: 'invalid_request_error', code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${d.coupon ?? ''}'` })
+    const coupon = JSON.parse(row.object) as { amount_off: number | null; percent_off: number | null; currency: string | null }
+    if (coupon.amount_off !== null && coupon.currency !== currency) return stripeError(c, 400, { type: 'invalid_request_error', param: 'discounts[0][coupon]', message: 'The coupon currency does not match the session currency.' })
+    discount += coupon.amount_off ?? Math.round((total * (coupon.percent_off ?? 0)) / 100)
   }
   const id = randomId('cs')
   const page = new URL(String(form.success_url))
@@ -158,7 +205,11 @@ stripePeer.post('/v1/checkout/sessions', async (c) => {
     mode,
     status: 'open',
     payment_status: 'unpaid',
-    amount_total: total,
+    amount_subtotal: total,
+    amount_total: Math.max(0, total - discount),
+    // The peer's own note of what each renewal charges (recurring prices only); not a Stripe field.
+    recurring_total: mode === 'subscription' ? recurringTotal : null,
+    discounts,
     currency,
     client_reference_id: form.client_reference_id ?? null,
     customer_email: form.customer_email ?? null,
@@ -234,7 +285,7 @@ const periodSeconds = (interval: string, count: number) => (interval === 'year' 
 async function completeSession(env: PeersEnv, session: Json) {
   const events: Array<{ type: string; object: Json }> = []
   if (session.mode === 'subscription') {
-    const item = (session.line_items as LineItem[])[0]!
+    const item = (session.line_items as LineItem[]).find((i) => i.price_data?.recurring?.interval) ?? (session.line_items as LineItem[])[0]!
     const interval = item.price_data?.recurring?.interval ?? 'month'
     const count = Number(item.price_data?.recurring?.interval_count ?? '1')
     const start = nowSeconds()
@@ -242,7 +293,7 @@ async function completeSession(env: PeersEnv, session: Json) {
       id: randomId('sub'),
       object: 'subscription',
       status: 'active',
-      amount: session.amount_total,
+      amount: session.recurring_total ?? session.amount_total,
       currency: session.currency,
       customer_email: session.customer_email,
       interval,
@@ -254,7 +305,8 @@ async function completeSession(env: PeersEnv, session: Json) {
     }
     await saveSubscription(env, subscription)
     session.subscription = subscription.id
-    events.push({ type: 'invoice.paid', object: invoiceOf(subscription, 'subscription_create', true) })
+    // The first invoice: what the session charged (one-time items and a once-coupon included).
+    events.push({ type: 'invoice.paid', object: { ...invoiceOf(subscription, 'subscription_create', true), amount_due: session.amount_total, amount_paid: session.amount_total } })
   } else session.payment_intent = randomId('pi')
   session.status = 'complete'
   session.payment_status = 'paid'

@@ -76,7 +76,8 @@ async function processDelivery(msg: Message<unknown>, env: WebhooksWorkerEnv, de
     // Scoped by tenant: a job naming another school's row finds nothing.
     const row = await getWebhookDelivery(db, job.tenantId, job.deliveryId)
     if (!row) {
-      logEvent('webhook_delivery_missing', ids, 'error')
+      // The webhook (and its log) was deleted while the message waited, or another school's id: nothing to send.
+      logEvent('webhook_delivery_missing', ids)
       msg.ack()
       return
     }
