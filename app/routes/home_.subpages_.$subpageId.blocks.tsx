@@ -152,7 +152,9 @@ export default function BlockEditor() {
   const t = useT()
   const message = useFieldMessage()
   const navigation = useNavigation()
-  const busy = navigation.state === 'submitting'
+  const orderFetcher = useFetcher()
+  // Also while a reorder saves and its redirect lands: that navigation would close a draft opened meanwhile.
+  const busy = navigation.state === 'submitting' || orderFetcher.state !== 'idle'
   const base = `/home/subpages/${data.subpage.id}/blocks`
   const editId = params.get('edit')
   const deleteId = params.get('delete')
@@ -169,7 +171,6 @@ export default function BlockEditor() {
   // Any navigation (a save, another block opened) closes a new block's unsaved draft.
   const locationKey = useLocation().key
   useEffect(() => setNewType(null), [locationKey])
-  const orderFetcher = useFetcher()
   const labelOf = (id: string) => {
     const b = data.blocks.find((x) => x.id === id)
     return b ? `${t(`subpages.type.${b.type}`)}${summary(b.parsed) ? `: ${summary(b.parsed)}` : ''}` : ''
