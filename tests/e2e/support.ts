@@ -220,11 +220,16 @@ export async function register(page: Page, host: string, user: { name: string; e
   await page.locator('main form button[type="submit"]').click()
 }
 
-/** Wait for the URL after a form submission (client-side or full navigation). */
+/**
+ * Wait for the URL after a form submission (client-side or full navigation). A client-side
+ * navigation commits only once the next route's chunks have loaded, and wrangler dev's asset server
+ * now and then holds one chunk for ~15 s (seen on CI: one of five parallel module requests), so this
+ * waits as long as a navigation may.
+ */
 export async function expectUrl(page: Page, host: string, path: string) {
   const expected = url(host, path)
   try {
-    await page.waitForURL(expected, { timeout: 15_000 })
+    await page.waitForURL(expected, { timeout: 30_000 })
   } catch {
     assert.fail(`expected to land on ${expected}, but the page is ${page.url()}`)
   }
