@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { bold, CHROMIUM, dim, green, red, root, run, step } from '../../scripts/lib/env.mjs'
+import { bold, CHROMIUM, dim, green, red, root, run, step, yellow } from '../../scripts/lib/env.mjs'
 import { freePort, seed, startBunnyPeer, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from '../../scripts/lib/stack.mjs'
 
 const e2eDir = join(root, 'tests', 'e2e')
@@ -102,35 +102,50 @@ try {
   console.log(dim(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)}s; log: ${relative(root, serverLog)}`))
 
   step(`Running ${files.length} e2e file(s) in Chromium`)
-  const args = [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=1',
-    '--test-timeout=120000',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tapFile}`,
-    ...files,
-  ]
-  const code = await new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, E2E_PORT: String(port), BUNNY_PEER_ORIGIN: peerOrigin, E2E_SCREENSHOTS_DIR: screenshotsDir, CHROMIUM_PATH: CHROMIUM },
+  const runFiles = (list, tapPath) =>
+    new Promise((resolvePromise) => {
+      const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=120000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapPath}`, ...list]
+      const child = spawn(process.execPath, args, {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, E2E_PORT: String(port), BUNNY_PEER_ORIGIN: peerOrigin, E2E_SCREENSHOTS_DIR: screenshotsDir, CHROMIUM_PATH: CHROMIUM },
+      })
+      child.on('exit', (c, signal) => resolvePromise(c ?? (signal ? 128 : 1)))
     })
-    child.on('exit', (c, signal) => resolvePromise(c ?? (signal ? 128 : 1)))
-  })
+  const readTap = (tapPath) => (existsSync(tapPath) ? readFileSync(tapPath, 'utf8') : '')
+  const count = (tap, name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0)
+  const failedNames = (tap) => [...tap.matchAll(/^not ok \d+ - (.+)$/gm)].map((m) => m[1].replace(/ # .*$/, ''))
 
-  const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : ''
-  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0)
-  const passed = count('pass')
-  const failed = count('fail') + count('cancelled')
+  let code = await runFiles(files, tapFile)
+  const tap = readTap(tapFile)
+  let passed = count(tap, 'pass')
+  let failed = count(tap, 'fail') + count(tap, 'cancelled')
+  let flaky = []
+  // One retry, of the files of at most 3 failed tests: wrangler dev's asset server now and then holds
+  // a route chunk for 15–30 s (docs/architecture.md, Local stack). Both runs are reported; a test
+  // that fails twice fails the run.
+  const firstFailures = failedNames(tap)
+  if (code !== 0 && firstFailures.length > 0 && firstFailures.length <= 3) {
+    const retryFiles = files.filter((f) => firstFailures.some((name) => readFileSync(f, 'utf8').includes(name)))
+    if (retryFiles.length) {
+      step(`Retrying once: ${retryFiles.map((f) => relative(root, f)).join(', ')} (failed: ${firstFailures.join(' | ')})`)
+      const retryTapFile = tapFile.replace(/\.tap$/, '-retry.tap')
+      const retryCode = await runFiles(retryFiles, retryTapFile)
+      const retryTap = readTap(retryTapFile)
+      const stillFailing = failedNames(retryTap).filter((name) => firstFailures.includes(name))
+      if (retryCode === 0 || (stillFailing.length === 0 && failedNames(retryTap).length === 0)) {
+        flaky = firstFailures
+        passed += firstFailures.length
+        failed = 0
+        code = 0
+        console.log(yellow(`\n⚠ passed on retry (flaky): ${flaky.join(' | ')}`))
+      }
+    }
+  }
   // A crash before any test reported still has to count as a failure.
   const failedTotal = code !== 0 && failed === 0 ? 1 : failed
-  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port, bunnyPeerPort: peerPort })
-  console.log(`\n${bold('e2e:')} ${green(`${passed} passed`)}, ${failedTotal ? red(`${failedTotal} failed`) : `${failedTotal} failed`}`)
+  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port, bunnyPeerPort: peerPort, flaky })
+  console.log(`\n${bold('e2e:')} ${green(`${passed} passed`)}, ${failedTotal ? red(`${failedTotal} failed`) : `${failedTotal} failed`}${flaky.length ? `, ${flaky.length} on retry` : ''}`)
   if (code !== 0) fail(`e2e tests failed (screenshots of the failing pages: ${relative(root, screenshotsDir)}/)`)
   exitCode = code === 0 ? 0 : 1
 } catch (error) {
