@@ -1,3 +1,4 @@
+import { NODE_TESTS, UNIT_TESTS, APP_TESTS } from './tiers.ts'
 import { PEERS_D1, workersProject } from './workers-project.ts'
 
 // The built app worker (server.ts + build/server), called through exports.default.fetch. Its
@@ -6,7 +7,8 @@ export default workersProject({
   name: 'app',
   main: 'server.ts',
   wranglerConfig: 'wrangler.toml',
-  include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+  include: APP_TESTS,
+  exclude: [...NODE_TESTS, ...UNIT_TESTS],
   auxiliaryWorkers: ['domains', 'media', 'dev-peers'],
   extraD1: [PEERS_D1],
   globalSetup: ['./tests/setup/bunny-peer-global.ts'],

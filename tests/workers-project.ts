@@ -5,7 +5,7 @@ import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { kCurrentWorker } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
-import { defineProject } from 'vitest/config'
+import { configDefaults, defineProject } from 'vitest/config'
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 
@@ -39,6 +39,7 @@ export function workersProject({
   main,
   wranglerConfig,
   include,
+  exclude = [],
   auxiliaryWorkers = [],
   extraD1 = [],
   globalSetup = [],
@@ -46,9 +47,12 @@ export function workersProject({
   serviceBindings,
 }: {
   name: string
-  main: string
+  /** The worker under test (`exports.default`); none for tiers that call model functions directly. */
+  main?: string
   wranglerConfig: string
   include: string[]
+  /** Files another (cheaper) project runs (tests/tiers.ts). */
+  exclude?: string[]
   /** workers/<name> directories whose bundles run next to this project's worker. */
   auxiliaryWorkers?: string[]
   /** D1 databases beyond the worker's own config (e.g. an auxiliary worker's), migrated per file too. */
@@ -72,7 +76,7 @@ export function workersProject({
       root,
       plugins: [
         cloudflareTest({
-          main: `${root}/${main}`,
+          ...(main ? { main: `${root}/${main}` } : {}),
           wrangler: { configPath: `${root}/${wranglerConfig}` },
           miniflare: {
             bindings: {
@@ -91,6 +95,7 @@ export function workersProject({
         name,
         root,
         include,
+        exclude: [...configDefaults.exclude, ...exclude],
         setupFiles: ['./tests/setup/apply-migrations.ts'],
         globalSetup,
         ...(peerPort ? { provide: { bunnyPeerPort: peerPort } } : {}),

@@ -1,0 +1,68 @@
+// Which runtime each test file runs in: the cheapest one that can run it (docs/testing.md).
+//   node     pure code: no D1, no Workers API, no WebCrypto/scrypt (plain Node, ~0.1 s a file)
+//   units    workerd with the real D1 (migrations applied) and the dev peers, without the app
+//            bundle: model functions, crypto, adapters against their peers (~1 s a file)
+//   app      workerd with the built app worker, its auxiliary workers and the Bunny peer: routes,
+//            flows, the cross-tenant matrix (~3.5 s a file)
+// A file listed nowhere runs in `app`, the tier that can run anything: moving a file down a tier
+// is a choice made here, never an accident.
+
+/** Pure code, plain Node. */
+export const NODE_TESTS = [
+  'app/checkout/checkout.server.test.ts',
+  'app/comments/client.test.ts',
+  'app/components/user-avatar.test.ts',
+  'app/domains/hostname.test.ts',
+  'app/domains/lifecycle.server.test.ts',
+  'app/i18n/i18n.test.ts',
+  'app/invoicing/invoice-content.test.ts',
+  'app/media/policy.test.ts',
+  'app/media/svg-safety.test.ts',
+  'app/media/video-policy.test.ts',
+  'app/models/fee-settings.server.test.ts',
+  'app/models/student-panel.server.test.ts',
+  'app/payments/membership-billing.server.test.ts',
+  'app/payments/pricing.test.ts',
+  'app/player/gate.test.ts',
+  'app/player/quiz.test.ts',
+  'app/storefront/lead-submission.server.test.ts',
+  'app/storefront/product-price.test.ts',
+  'app/storefront/recent-searches.test.ts',
+  'app/storefront/seo.test.ts',
+  'app/storefront/widgets/*.test.ts',
+  'app/utils/csv.test.ts',
+  'app/utils/markdown.test.ts',
+  'app/utils/money.test.ts',
+  'app/utils/page-cache.server.test.ts',
+  'app/utils/validation.test.ts',
+  'app/webhooks/target.test.ts',
+  // Node-side tooling (local protocol peers, the demo seed): they listen on sockets and drive Node clients.
+  'scripts/**/*.test.ts',
+]
+
+/** workerd + D1 + dev peers, no app bundle. */
+export const UNIT_TESTS = [
+  'app/models/**/*.test.ts',
+  'app/db/**/*.test.ts',
+  // WebCrypto / scrypt: exercised in the runtime that runs them in production.
+  'app/media/bunny.server.test.ts',
+  'app/media/sigv4.server.test.ts',
+  'app/payments/card.test.ts',
+  'app/utils/password.server.test.ts',
+  'app/utils/secret-box.server.test.ts',
+  'app/utils/session-token.server.test.ts',
+  'app/webhooks/signature.test.ts',
+  // Adapters against their local peers (DEV_PEERS).
+  'app/domains/custom-hostnames.server.test.ts',
+  'app/domains/doh.server.test.ts',
+  'app/invoicing/adapters.test.ts',
+  'app/mailing/mailchimp.server.test.ts',
+  'app/payments/provider-check.server.test.ts',
+  'app/payments/stripe.server.test.ts',
+  'app/sms/smsapi.server.test.ts',
+  'app/utils/site.server.test.ts',
+  'tests/integration/block-context.test.ts',
+]
+
+/** Everything else of the app: routes and flows through the built worker. */
+export const APP_TESTS = ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts']
