@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Bundles every workers/<name>/wrangler.toml into build/workers/<name>/index.js with wrangler's
-// own bundler (`wrangler deploy --dry-run --outdir`), so the app's vitest project can load the
-// workers its service bindings point at (DOMAINS, DEV_PEERS) as auxiliary workers.
-// Part of `npm run build`.
+// Bundles every workers/<name>/wrangler.toml into build/workers/<name>/index.js, and the app
+// (wrangler.toml: server.ts + build/server) into build/worker/server.js, with wrangler's own bundler
+// (`wrangler deploy --dry-run --outdir`): the deployable bundles. The vitest projects load the
+// workers the app's service bindings point at as auxiliary workers; the e2e stack
+// (scripts/lib/workerd-stack.mjs) serves all of them on one workerd. Part of `npm run build`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -19,19 +20,22 @@ const names = existsSync(workersDir)
       .sort()
   : []
 
-rmSync(outRoot, { recursive: true, force: true })
-for (const name of names) {
-  // --outdir must be absolute: wrangler resolves a relative one against the config's directory.
-  const outdir = join(outRoot, name)
-  const result = spawnSync(wrangler, ['deploy', '--dry-run', '--outdir', outdir, '-c', join('workers', name, 'wrangler.toml')], {
+/** `wrangler deploy --dry-run` of one config into `outdir` (absolute: wrangler resolves a relative one against the config's directory). */
+function bundle(config, outdir, output) {
+  rmSync(outdir, { recursive: true, force: true })
+  const result = spawnSync(wrangler, ['deploy', '--dry-run', '--outdir', outdir, '-c', config], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
   })
-  if (result.status !== 0 || !existsSync(join(outdir, 'index.js'))) {
+  if (result.status !== 0 || !existsSync(join(outdir, output))) {
     process.stderr.write(result.stdout + result.stderr)
-    console.error(`✖ could not bundle workers/${name}`)
+    console.error(`✖ could not bundle ${config}`)
     process.exit(1)
   }
-  console.log(`✔ build/workers/${name}/index.js`)
+  console.log(`✔ ${join(outdir, output).slice(root.length + 1)}`)
 }
+
+rmSync(outRoot, { recursive: true, force: true })
+for (const name of names) bundle(join('workers', name, 'wrangler.toml'), join(outRoot, name), 'index.js')
+bundle('wrangler.toml', join(root, 'build', 'worker'), 'server.js')

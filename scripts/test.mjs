@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// npm test: install (if needed) → chromium (if needed) → tsc --noEmit → npm run build →
-// vitest run (every workerd project) → e2e in Chromium. Stops at the first failure, prints a
-// summary and, as its last line, "N passed, N failed" (vitest + e2e tests; a failed step that
-// runs no tests — install, typecheck, build — counts as one failure).
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+// npm test: install (if needed) → chromium (if needed) → tsc --noEmit and npm run build side by
+// side → vitest run (node, units and app tiers, then every worker's project; tests/tiers.ts) → e2e
+// in Chromium. Stops at the first failure, prints a summary with the seconds of each step and, as
+// its last line, "N passed, N failed" (vitest + e2e tests; a failed step that runs no tests —
+// install, typecheck, build — counts as one failure).
+//
+//   npm test                  everything, as CI runs it
+//   npm test -- checkout      only the tests whose file path contains "checkout" (vitest and e2e),
+//                             with the same setup; no typecheck (the inner loop of one area)
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { bin, bold, dim, ensureChromium, ensureDependencies, green, red, root, run, step, yellow } from './lib/env.mjs'
 
 const resultsDir = join(root, 'test-results')
 const vitestJson = join(resultsDir, 'vitest.json')
 const e2eSummary = join(resultsDir, 'e2e-summary.json')
+
+const filters = process.argv.slice(2)
+const filtered = filters.length > 0
 
 const readJson = (file) => {
   try {
@@ -23,13 +31,29 @@ const readJson = (file) => {
 const steps = [
   { name: 'install', run: async () => ((await ensureDependencies()) ? 0 : 1) },
   { name: 'chromium', run: async () => ((await ensureChromium()) ? 0 : 1) },
-  { name: 'typecheck', title: 'tsc --noEmit', run: () => run(bin('tsc'), ['--noEmit']) },
-  { name: 'build', title: 'npm run build', run: () => run('npm', ['run', 'build', '--silent']) },
+  {
+    // tsc is one thread; the build is mostly one too: on two cores they run side by side, each
+    // printing its output only when it fails.
+    name: 'typecheck+build',
+    title: filtered ? 'npm run build' : 'tsc --noEmit and npm run build, side by side',
+    run: async () => {
+      const timed = async (label, promise) => {
+        const t0 = Date.now()
+        const code = await promise
+        console.log(dim(`  ${label}: ${code === 0 ? 'ok' : 'failed'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`))
+        return code
+      }
+      const [typecheck, build] = await Promise.all([filtered ? 0 : timed('tsc --noEmit', run(bin('tsc'), ['--noEmit'], { quiet: true })), timed('npm run build', run('npm', ['run', 'build', '--silent'], { quiet: true }))])
+      if (typecheck !== 0) console.error(red('✖ tsc --noEmit failed'))
+      if (build !== 0) console.error(red('✖ npm run build failed'))
+      return typecheck || build
+    },
+  },
   {
     name: 'vitest',
-    title: 'vitest run (workerd projects)',
+    title: 'vitest run (node, units, app, workers)',
     before: () => rmSync(vitestJson, { force: true }),
-    run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+    run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...(filtered ? ['--passWithNoTests', ...filters] : [])]),
     count: () => {
       const report = readJson(vitestJson)
       return report ? { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + (report.numRuntimeErrorTests ?? 0) } : null
@@ -37,9 +61,11 @@ const steps = [
   },
   {
     name: 'e2e',
-    title: 'e2e (Chromium against wrangler dev)',
+    title: 'e2e (Chromium against the bundles on workerd)',
     before: () => rmSync(e2eSummary, { force: true }),
-    run: () => run(process.execPath, [join(root, 'tests', 'e2e', 'run.mjs')]),
+    // A filter that names no e2e file skips this step instead of failing it.
+    skip: () => filtered && !readdirSync(join(root, 'tests', 'e2e')).some((f) => f.endsWith('.e2e.ts') && filters.some((x) => f.includes(x))),
+    run: () => run(process.execPath, [join(root, 'tests', 'e2e', 'run.mjs'), ...filters]),
     count: () => {
       const summary = readJson(e2eSummary)
       return summary ? { passed: summary.passed ?? 0, failed: summary.failed ?? 0 } : null
@@ -55,7 +81,7 @@ let failed = 0
 let stopped = false
 
 for (const s of steps) {
-  if (stopped) {
+  if (stopped || s.skip?.()) {
     results.push({ ...s, status: 'skipped' })
     continue
   }
@@ -88,7 +114,7 @@ for (const r of results) {
 const failedStep = results.find((r) => r.status === 'failed')
 if (failedStep) {
   console.log(red(`\nStopped at: ${failedStep.title ?? failedStep.name}`))
-  if (failedStep.name === 'e2e' && existsSync(join(resultsDir, 'e2e'))) console.log(dim('Screenshots of failing pages: test-results/e2e/, server log: test-results/e2e-wrangler.log'))
+  if (failedStep.name === 'e2e' && existsSync(join(resultsDir, 'e2e'))) console.log(dim('Screenshots of failing pages: test-results/e2e/, server log: test-results/e2e-server.log'))
 }
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failedStep ? 1 : 0)

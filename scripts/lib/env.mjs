@@ -43,9 +43,8 @@ export function run(cmd, args, { cwd = root, env = {}, quiet = false } = {}) {
 export const bin = (name) => join(root, 'node_modules', '.bin', name)
 
 /**
- * `npm install` when node_modules is missing or package-lock.json changed since the last install.
- * (`npm ci` fails on this machine's registry mirror, which lacks other platforms' optional
- * packages; `npm install` honours package-lock.json.)
+ * `npm ci` when node_modules is missing or package-lock.json changed since the last install: it
+ * installs exactly the committed lock and never rewrites it (ADR 008), so a fresh clone stays clean.
  */
 export async function ensureDependencies() {
   const lock = join(root, 'package-lock.json')
@@ -55,9 +54,9 @@ export async function ensureDependencies() {
   else if (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs) reason = 'package-lock.json is newer than node_modules'
   if (!reason) return true
   step(`Installing dependencies (${reason})`)
-  const code = await run('npm', ['install', '--no-audit', '--no-fund'])
+  const code = await run('npm', ['ci', '--no-audit', '--no-fund'])
   if (code !== 0) return false
-  // npm may leave the hidden lockfile untouched (or rewrite package-lock.json): mark this install as current.
+  // npm may leave the hidden lockfile's time untouched: mark this install as current.
   if (existsSync(installed)) {
     const now = new Date()
     utimesSync(installed, now, now)

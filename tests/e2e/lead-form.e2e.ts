@@ -79,7 +79,7 @@ browserTest('lead form: marks invalid fields without a message, recovers from a 
   await ownerPage.waitForURL(/\/home/)
   await visit(ownerPage, url(host, '/home/leads'))
   await expectText(ownerPage.locator(`[data-lead-email="${email}"]`), /Eve/)
-})
+}, { ownClientIp: true })
 
 browserTest(
   'lead form without JavaScript: the native post marks fields, then shows the success view (Polish)',
@@ -99,5 +99,5 @@ browserTest(
     await expectText(page.locator(`${block} [data-lead-success] h2`), 'Dziękujemy')
     await expectText(page.locator(`${block} [data-lead-success]`), /Sprawdź skrzynkę/)
   },
-  { javaScriptEnabled: false },
+  { javaScriptEnabled: false, ownClientIp: true },
 )

@@ -57,7 +57,7 @@ browserTest('mailchimp: the owner connects, a consenting lead is subscribed thro
   assert.equal(await page.getByText(PEER_KEY).count(), 0, 'the key is never shown again in full')
 
   // A visitor leaves the lead form on the demo sales page, with consent.
-  const visitor = await (await newContext()).newPage()
+  const visitor = await (await newContext({ ownClientIp: true })).newPage()
   await visit(visitor, url(host, '/p/offer'))
   const block = '#block-demo-code-academy-lead_form'
   const form = visitor.locator(`${block} form`)

@@ -2,22 +2,24 @@
 // End-to-end suite: a real Chromium against the real stack.
 //   node tests/e2e/run.mjs [name-filter …]      (npm run test:e2e)
 // Picks a free port, seeds a fresh temporary D1 (--persist-to), starts the Bunny Stream peer (its
-// own free port and temp storage) and `wrangler dev` with every worker config, runs
-// tests/e2e/*.e2e.ts with node:test (through tsx; E2E_PORT and BUNNY_PEER_ORIGIN in their env),
-// then stops both process groups and removes the temporary directories. Writes
-// test-results/e2e-summary.json.
+// own free port and temp storage) and every worker's deployable bundle on one workerd
+// (scripts/lib/workerd-stack.mjs, ADR 022), runs tests/e2e/*.e2e.ts with node:test (through tsx,
+// two files at a time: every test makes its own data; E2E_PORT, BUNNY_PEER_ORIGIN and
+// E2E_SERVER_LOG in their env), then stops the stack and removes the temporary directories.
+// No retries: a test that passes only sometimes is a bug to find. Writes test-results/e2e-summary.json.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { bold, CHROMIUM, dim, green, red, root, run, step, yellow } from '../../scripts/lib/env.mjs'
-import { freePort, seed, startBunnyPeer, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from '../../scripts/lib/stack.mjs'
+import { bold, CHROMIUM, dim, green, red, root, run, step } from '../../scripts/lib/env.mjs'
+import { freePort, seed, startBunnyPeer, stopProcessGroup, waitForReady, workerConfigs } from '../../scripts/lib/stack.mjs'
+import { startWorkerdStack } from '../../scripts/lib/workerd-stack.mjs'
 
 const e2eDir = join(root, 'tests', 'e2e')
 const resultsDir = join(root, 'test-results')
 const summaryFile = join(resultsDir, 'e2e-summary.json')
 const tapFile = join(resultsDir, 'e2e.tap')
-const serverLog = join(resultsDir, 'e2e-wrangler.log')
+const serverLog = join(resultsDir, 'e2e-server.log')
 const peerLog = join(resultsDir, 'e2e-bunny-peer.log')
 const screenshotsDir = join(resultsDir, 'e2e')
 
@@ -44,7 +46,7 @@ if (!existsSync(CHROMIUM)) {
   writeSummary(0, 1)
   process.exit(1)
 }
-if (!existsSync(join(root, 'build', 'server', 'index.js'))) {
+if (!existsSync(join(root, 'build', 'worker', 'server.js'))) {
   step('No build yet: npm run build')
   if ((await run('npm', ['run', 'build', '--silent'])) !== 0) process.exit(1)
 }
@@ -57,7 +59,7 @@ let cleaning = null
 
 function cleanup() {
   cleaning ??= (async () => {
-    await Promise.all([server && stopProcessGroup(server), peer && stopProcessGroup(peer)])
+    await Promise.all([server?.stop(), peer && stopProcessGroup(peer)])
     rmSync(persistTo, { recursive: true, force: true })
     rmSync(peerDir, { recursive: true, force: true })
   })()
@@ -76,7 +78,7 @@ function fail(message) {
     const lines = readFileSync(serverLog, 'utf8')
       .trimEnd()
       .split('\n')
-      .filter((l) => !/ GET \/(assets\/|favicon|__manifest)/.test(l))
+      .filter((l) => !/ (GET|HEAD) \/(assets\/|favicon|__manifest)/.test(l))
     console.error(dim(`--- last lines of ${relative(root, serverLog)} ---\n${lines.slice(-40).join('\n')}`))
   }
 }
@@ -94,58 +96,33 @@ try {
   step(`Starting the Bunny Stream peer on ${peerOrigin}`)
   peer = await startBunnyPeer({ port: peerPort, webhookUrl: `http://media.localhost:${port}/webhooks/bunny`, storageDir: peerDir, logFile: peerLog })
 
-  step(`Starting wrangler dev on 127.0.0.1:${port} (${workerConfigs().join(', ')})`)
-  // --var reaches the first config only (the app), which forwards the origin to the media worker.
-  server = startWrangler({ port, persistTo, logFile: serverLog, extraArgs: ['--var', `BUNNY_PEER_ORIGIN:${peerOrigin}`] })
+  step(`Starting every worker's bundle on one workerd at 127.0.0.1:${port} (${workerConfigs().join(', ')})`)
+  rmSync(serverLog, { force: true })
   const t0 = Date.now()
-  await waitForReady({ port, child: server, timeoutMs: 120_000 })
+  // The app passes the peer's origin on to the media worker.
+  server = await startWorkerdStack({ port, persistTo, logFile: serverLog, appVars: { BUNNY_PEER_ORIGIN: peerOrigin } })
+  await waitForReady({ port, timeoutMs: 60_000 })
   console.log(dim(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)}s; log: ${relative(root, serverLog)}`))
 
-  step(`Running ${files.length} e2e file(s) in Chromium`)
-  const runFiles = (list, tapPath) =>
-    new Promise((resolvePromise) => {
-      const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=120000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapPath}`, ...list]
-      const child = spawn(process.execPath, args, {
-        cwd: root,
-        stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, E2E_PORT: String(port), BUNNY_PEER_ORIGIN: peerOrigin, E2E_SCREENSHOTS_DIR: screenshotsDir, CHROMIUM_PATH: CHROMIUM },
-      })
-      child.on('exit', (c, signal) => resolvePromise(c ?? (signal ? 128 : 1)))
+  const concurrency = Number(process.env.E2E_CONCURRENCY || 2)
+  step(`Running ${files.length} e2e file(s) in Chromium, ${concurrency} at a time`)
+  const code = await new Promise((resolvePromise) => {
+    const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files]
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, E2E_PORT: String(port), BUNNY_PEER_ORIGIN: peerOrigin, E2E_SCREENSHOTS_DIR: screenshotsDir, E2E_SERVER_LOG: serverLog, CHROMIUM_PATH: CHROMIUM },
     })
-  const readTap = (tapPath) => (existsSync(tapPath) ? readFileSync(tapPath, 'utf8') : '')
-  const count = (tap, name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0)
-  const failedNames = (tap) => [...tap.matchAll(/^not ok \d+ - (.+)$/gm)].map((m) => m[1].replace(/ # .*$/, ''))
-
-  let code = await runFiles(files, tapFile)
-  const tap = readTap(tapFile)
-  let passed = count(tap, 'pass')
-  let failed = count(tap, 'fail') + count(tap, 'cancelled')
-  let flaky = []
-  // One retry, of the files of at most 3 failed tests: wrangler dev's asset server now and then holds
-  // a route chunk for 15–30 s (docs/architecture.md, Local stack). Both runs are reported; a test
-  // that fails twice fails the run.
-  const firstFailures = failedNames(tap)
-  if (code !== 0 && firstFailures.length > 0 && firstFailures.length <= 3) {
-    const retryFiles = files.filter((f) => firstFailures.some((name) => readFileSync(f, 'utf8').includes(name)))
-    if (retryFiles.length) {
-      step(`Retrying once: ${retryFiles.map((f) => relative(root, f)).join(', ')} (failed: ${firstFailures.join(' | ')})`)
-      const retryTapFile = tapFile.replace(/\.tap$/, '-retry.tap')
-      const retryCode = await runFiles(retryFiles, retryTapFile)
-      const retryTap = readTap(retryTapFile)
-      const stillFailing = failedNames(retryTap).filter((name) => firstFailures.includes(name))
-      if (retryCode === 0 || (stillFailing.length === 0 && failedNames(retryTap).length === 0)) {
-        flaky = firstFailures
-        passed += firstFailures.length
-        failed = 0
-        code = 0
-        console.log(yellow(`\n⚠ passed on retry (flaky): ${flaky.join(' | ')}`))
-      }
-    }
-  }
+    child.on('exit', (c, signal) => resolvePromise(c ?? (signal ? 128 : 1)))
+  })
+  const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : ''
+  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0)
+  const passed = count('pass')
+  const failed = count('fail') + count('cancelled')
   // A crash before any test reported still has to count as a failure.
   const failedTotal = code !== 0 && failed === 0 ? 1 : failed
-  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port, bunnyPeerPort: peerPort, flaky })
-  console.log(`\n${bold('e2e:')} ${green(`${passed} passed`)}, ${failedTotal ? red(`${failedTotal} failed`) : `${failedTotal} failed`}${flaky.length ? `, ${flaky.length} on retry` : ''}`)
+  writeSummary(passed, failedTotal, { files: files.map((f) => relative(root, f)), port, bunnyPeerPort: peerPort, seconds: Math.round((Date.now() - t0) / 1000) })
+  console.log(`\n${bold('e2e:')} ${green(`${passed} passed`)}, ${failedTotal ? red(`${failedTotal} failed`) : `${failedTotal} failed`}`)
   if (code !== 0) fail(`e2e tests failed (screenshots of the failing pages: ${relative(root, screenshotsDir)}/)`)
   exitCode = code === 0 ? 0 : 1
 } catch (error) {

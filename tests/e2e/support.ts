@@ -1,7 +1,7 @@
 // Harness of the e2e suite (run by tests/e2e/run.mjs, which starts the stack and sets E2E_PORT).
 // One Chromium per test file, a fresh context per test, screenshots of every open page on failure.
 import assert from 'node:assert/strict'
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
@@ -39,6 +39,10 @@ export function demoUser(school: DemoSchool, role: DemoUser['role'], email?: str
 }
 export const subdomain = (slug: string) => `${slug}.${PLATFORM}`
 
+/** A documentation address (RFC 3849) per process and call: e2e files run side by side. */
+let ipCounter = 0
+const uniqueClientIp = () => `2001:db8::${process.pid.toString(16)}:${(++ipCounter).toString(16)}`
+
 /** Unique per run and test, so tests never depend on each other's data. */
 let counter = 0
 export function unique(prefix: string) {
@@ -75,6 +79,12 @@ export type BrowserTestOptions = {
   /** 5xx statuses this test expects (e.g. 503 of a suspended school); any other 5xx fails it. */
   allowStatuses?: number[]
   locale?: string
+  /**
+   * true: this context is a visitor of its own, with a client address (CF-Connecting-IP, the header
+   * Cloudflare's edge sets and the stack keeps) no other context has. For tests that use a per-IP
+   * limit on shared demo data (one lead per IP and school in 5 s) while another file runs beside them.
+   */
+  ownClientIp?: boolean
 }
 export type BrowserTestContext = { page: Page; context: BrowserContext; newContext: (options?: BrowserTestOptions) => Promise<BrowserContext> }
 
@@ -91,18 +101,31 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
     const contexts: BrowserContext[] = []
     const serverErrors: string[] = []
     const dialogs: string[] = []
+    const startedAt = Date.now()
+    const requests: TrackedRequest[] = []
     const newContext = async (opts: BrowserTestOptions = {}) => {
       const merged = { ...options, ...opts }
       const context = await b.newContext({
         javaScriptEnabled: merged.javaScriptEnabled ?? true,
         locale: merged.locale ?? 'en-US',
         viewport: { width: 1280, height: 900 },
+        ...(merged.ownClientIp ? { extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } } : {}),
       })
       context.setDefaultTimeout(15_000)
       context.setDefaultNavigationTimeout(30_000)
       const allowed = new Set(merged.allowStatuses ?? [])
+      context.on('request', (req) => {
+        requests.push({ at: Date.now(), method: req.method(), url: req.url(), status: null, request: req })
+        if (requests.length > 200) requests.shift()
+      })
       context.on('response', (res) => {
+        const tracked = lastTracked(requests, res.request())
+        if (tracked) tracked.status = res.status()
         if (res.status() >= 500 && !allowed.has(res.status())) serverErrors.push(`${res.status()} ${res.request().method()} ${res.url()}`)
+      })
+      context.on('requestfailed', (req) => {
+        const tracked = lastTracked(requests, req)
+        if (tracked) tracked.status = `failed: ${req.failure()?.errorText ?? '?'}`
       })
       context.on('dialog', (dialog) => {
         dialogs.push(`${dialog.type()}: ${dialog.message()}`)
@@ -119,16 +142,17 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
       assert.deepEqual(dialogs, [], 'a JavaScript dialog opened (injected script ran?)')
     } catch (error) {
       mkdirSync(screenshotsDir, { recursive: true })
-      let n = 0
+      const shots: string[] = []
       for (const c of contexts) {
         for (const p of c.pages()) {
-          await p.screenshot({ path: join(screenshotsDir, `${slugify(name)}-${++n}.png`), fullPage: true }).catch(() => {})
+          const path = join(screenshotsDir, `${slugify(name)}-${shots.length + 1}.png`)
+          if (await p.screenshot({ path, fullPage: true }).then(() => true, () => false)) shots.push(path)
         }
       }
-      const where = contexts.flatMap((c) => c.pages().map((p) => p.url())).join(', ')
+      const where = contexts.flatMap((c) => c.pages().map((p) => p.url()))
       if (error instanceof Error) {
         const before = error.message
-        error.message += `\n    open pages: ${where}${serverErrors.length ? `\n    5xx: ${serverErrors.join('; ')}` : ''}\n    screenshots: ${screenshotsDir}/${slugify(name)}-*.png`
+        error.message += failureReport({ name, where, shots, serverErrors, requests, startedAt })
         if (error.stack) error.stack = error.stack.replace(before, error.message)
       }
       throw error
@@ -136,6 +160,52 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
       for (const c of contexts) await c.close().catch(() => {})
     }
   })
+}
+
+type TrackedRequest = { at: number; method: string; url: string; status: number | string | null; request: unknown }
+
+function lastTracked(requests: TrackedRequest[], request: unknown) {
+  for (let i = requests.length - 1; i >= 0; i--) if (requests[i].request === request) return requests[i]
+  return undefined
+}
+
+const time = (ms: number) => new Date(ms).toISOString().slice(11, 23)
+const pathOf = (href: string) => {
+  try {
+    return new URL(href).pathname
+  } catch {
+    return href
+  }
+}
+
+/**
+ * What a person needs to see why a test failed: the pages open at the end, the screenshots, the
+ * test's last requests (the last one is the step it was on) and the server's log lines for them
+ * (E2E_SERVER_LOG, written by the stack with an ISO time on each line; another file's lines that
+ * run at the same time are left out by path).
+ */
+function failureReport({ name, where, shots, serverErrors, requests, startedAt }: { name: string; where: string[]; shots: string[]; serverErrors: string[]; requests: TrackedRequest[]; startedAt: number }) {
+  const own = requests.filter((r) => !/\/(assets\/|favicon)/.test(pathOf(r.url)) && r.url.startsWith('http'))
+  const last = own.slice(-8)
+  const lines = [`\n    test: ${name}`, `    open pages: ${where.join(', ') || '(none)'}`]
+  if (serverErrors.length) lines.push(`    5xx: ${serverErrors.join('; ')}`)
+  lines.push(`    screenshots: ${shots.join(', ') || '(none)'}`)
+  lines.push(`    last requests of this test:`)
+  for (const r of last) lines.push(`      ${time(r.at)} ${r.method} ${r.url} → ${r.status ?? 'no answer yet'}`)
+  const logFile = process.env.E2E_SERVER_LOG
+  if (logFile && existsSync(logFile)) {
+    const paths = new Set(last.map((r) => pathOf(r.url)))
+    const since = new Date(Math.max(startedAt, (last[0]?.at ?? startedAt) - 1000)).toISOString()
+    const isRequestLine = (l: string) => /^\S+ (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//.test(l)
+    const log = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.slice(0, 24) >= since)
+      .filter((l) => (isRequestLine(l) ? paths.has(l.split(' ')[2] ?? '') : l.trim() !== ''))
+      .slice(-25)
+    lines.push(`    server log for them (${logFile}):`)
+    for (const l of log) lines.push(`      ${l}`)
+  }
+  return lines.join('\n')
 }
 
 /** Screenshot of a key page, kept only with E2E_SCREENSHOTS=all (for looking at the UI). */
@@ -221,15 +291,13 @@ export async function register(page: Page, host: string, user: { name: string; e
 }
 
 /**
- * Wait for the URL after a form submission (client-side or full navigation). A client-side
- * navigation commits only once the next route's chunks have loaded, and wrangler dev's asset server
- * now and then holds one chunk for ~15 s (seen on CI: one of five parallel module requests), so this
- * waits as long as a navigation may.
+ * Wait for the URL after a form submission (client-side or full navigation; a client-side one
+ * commits once the next route's chunks have loaded).
  */
 export async function expectUrl(page: Page, host: string, path: string) {
   const expected = url(host, path)
   try {
-    await page.waitForURL(expected, { timeout: 30_000 })
+    await page.waitForURL(expected, { timeout: 15_000 })
   } catch {
     assert.fail(`expected to land on ${expected}, but the page is ${page.url()}`)
   }
