@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // npm start: install (if needed) → build → migrate + seed the local D1 → the Bunny Stream peer on
-// 127.0.0.1:8788 (BUNNY_PEER_PORT overrides) → `wrangler dev` with every worker config on
-// 127.0.0.1:8787 (PORT overrides) → banner with URLs and demo logins.
+// 127.0.0.1:8788 (BUNNY_PEER_PORT overrides) → every worker's bundle on one workerd
+// (scripts/lib/workerd-stack.mjs, the same stack the e2e suite runs; ADR 022) on 127.0.0.1:8787
+// (PORT overrides) → banner with URLs and demo logins. After a code change, restart it (it builds).
 // Ctrl-C stops everything. D1 state stays in .wrangler/state and uploaded videos in
 // .wrangler/bunny-peer, so a restart keeps your data.
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bold, cyan, dim, ensureDependencies, green, red, root, run, step, yellow } from './lib/env.mjs'
-import { isPortFree, loadDemo, seed, startBunnyPeer, startWrangler, stopProcessGroup, waitForReady, workerConfigs } from './lib/stack.mjs'
+import { isPortFree, loadDemo, seed, startBunnyPeer, stopProcessGroup, waitForReady, workerConfigs } from './lib/stack.mjs'
+import { startWorkerdStack } from './lib/workerd-stack.mjs'
 
 const port = Number(process.env.PORT || 8787)
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number, got "${process.env.PORT}"`)
@@ -48,26 +50,28 @@ try {
 }
 
 const configs = workerConfigs()
-step(`Starting wrangler dev: ${configs.join(', ')}`)
-// --var reaches the first config only (the app), which forwards the origin to the media worker.
-const child = startWrangler({ port, extraArgs: ['--var', `BUNNY_PEER_ORIGIN:${peerOrigin}`] })
+const serverLog = '.wrangler/server.log'
+step(`Starting every worker on one workerd: ${configs.join(', ')}`)
+let stack
+try {
+  // State in .wrangler/state, where the seed (wrangler d1/r2 --local) wrote it.
+  stack = await startWorkerdStack({ port, persistTo: join(root, '.wrangler', 'state'), logFile: join(root, serverLog), appVars: { BUNNY_PEER_ORIGIN: peerOrigin }, echo: true })
+} catch (error) {
+  await stopProcessGroup(peer)
+  fail(`${error.message} (log: ${serverLog})`)
+}
 
 let stopping = false
 async function shutdown(code) {
   if (stopping) return
   stopping = true
-  console.log(dim('\nStopping wrangler dev and the Bunny Stream peer …'))
-  await Promise.all([stopProcessGroup(child), stopProcessGroup(peer)])
+  console.log(dim('\nStopping workerd and the Bunny Stream peer …'))
+  await Promise.all([stack.stop(), stopProcessGroup(peer)])
   process.exit(code)
 }
 process.on('SIGINT', () => shutdown(130))
 process.on('SIGTERM', () => shutdown(143))
 process.on('SIGHUP', () => shutdown(129))
-child.exited.then(({ code, signal }) => {
-  if (stopping) return
-  console.error(red(`\nwrangler dev stopped (code ${code ?? '-'}${signal ? `, signal ${signal}` : ''}).`))
-  shutdown(code || 1)
-})
 peer.exited.then(({ code, signal }) => {
   if (stopping) return
   console.error(red(`\nThe Bunny Stream peer stopped (code ${code ?? '-'}${signal ? `, signal ${signal}` : ''}); see ${peerLog}.`))
@@ -75,7 +79,7 @@ peer.exited.then(({ code, signal }) => {
 })
 
 try {
-  await waitForReady({ port, child, timeoutMs: 120_000 })
+  await waitForReady({ port, timeoutMs: 60_000 })
 } catch (error) {
   console.error(red(`\n✖ ${error.message}`))
   await shutdown(1)
@@ -102,7 +106,7 @@ function printBanner() {
   const lines = [
     '',
     green(bold(`  ✔ Coursefront is running on 127.0.0.1:${port}`)) + dim('   (Ctrl-C stops everything)'),
-    dim(`    workers: ${configs.join(', ')}`),
+    dim(`    workers: ${configs.join(', ')}; log: ${serverLog}`),
     '',
     bold('  Platform'),
     row('Home', url(host, '/')),

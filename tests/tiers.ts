@@ -1,9 +1,10 @@
 // Which runtime each test file runs in: the cheapest one that can run it (docs/testing.md).
-//   node     pure code: no D1, no Workers API, no WebCrypto/scrypt (plain Node, ~0.1 s a file)
-//   units    workerd with the real D1 (migrations applied) and the dev peers, without the app
-//            bundle: model functions, crypto, adapters against their peers (~1 s a file)
+//   node     pure code: no D1, no Workers API, no WebCrypto/scrypt (plain Node)
+//   units    workerd with the app's bindings (real D1 with the migrations, queues) and its
+//            auxiliary workers (dev peers, domains, media), without evaluating the app bundle:
+//            model functions, crypto, adapters against their peers
 //   app      workerd with the built app worker, its auxiliary workers and the Bunny peer: routes,
-//            flows, the cross-tenant matrix (~3.5 s a file)
+//            flows, the cross-tenant matrix
 // A file listed nowhere runs in `app`, the tier that can run anything: moving a file down a tier
 // is a choice made here, never an accident.
 

@@ -2,7 +2,7 @@ import { NODE_TESTS, UNIT_TESTS } from './tiers.ts'
 import { PEERS_D1, workersProject } from './workers-project.ts'
 
 // Model functions, crypto and adapters in workerd with the app's bindings (real D1 with the
-// migrations, queues) and the dev peers, but without evaluating the app bundle for every file.
+// migrations, queues) and auxiliary workers, without evaluating the app bundle for every file.
 export default workersProject({
   name: 'units',
   wranglerConfig: 'wrangler.toml',

@@ -1,10 +1,11 @@
-// The e2e stack: every worker's deployable bundle (`npm run build`: build/worker/server.js and
-// build/workers/<name>/index.js) on ONE workerd through the `miniflare` package, with the bindings
-// each worker's own wrangler config declares (D1, R2, queues, service bindings, static assets).
-// No `wrangler dev`: no file watcher, no bundler, no proxy worker that holds requests while it
-// reloads (ADR 022). State lives in `persistTo` under the same layout `wrangler d1/r2 --persist-to`
-// writes (v3/d1, v3/r2), so scripts/seed.ts seeds it the usual way.
-// Runs inside the calling Node process (tests/e2e/run.mjs); `stop()` disposes of workerd.
+// The local stack of `npm start` and the e2e suite: every worker's deployable bundle (`npm run
+// build`: build/worker/server.js and build/workers/<name>/index.js) on ONE workerd through the
+// `miniflare` package, with the bindings each worker's own wrangler config declares (D1, R2,
+// queues, service bindings, static assets). No `wrangler dev`: Chromium talks to workerd's own
+// socket, with no proxy worker whose retry queue can park a GET until another request arrives
+// (the 15–30 s stalls, ADR 022) and no file watcher. State lives in `persistTo` under the layout
+// `wrangler d1/r2 --persist-to` writes (v3/d1, v3/r2), so scripts/seed.ts seeds it the usual way.
+// Runs inside the calling Node process; `stop()` disposes of workerd.
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { root } from './env.mjs'
@@ -25,16 +26,21 @@ const workerName = (config) => {
 
 /**
  * Start the stack on 127.0.0.1:`port`. `appVars` override the app's [vars] (like `wrangler dev
- * --var`). Every log line (requests as "METHOD /path STATUS (ms)", the workers' console output,
+ * --var`); `echo` also prints each log line. Every log line (requests as "METHOD /path STATUS (ms)", the workers' console output,
  * runtime errors) goes to `logFile`, each prefixed with an ISO time so a failing test can pick the
  * lines of its own requests.
  */
-export async function startWorkerdStack({ port, persistTo, logFile, appVars = {} }) {
+export async function startWorkerdStack({ port, persistTo, logFile, appVars = {}, echo = false }) {
   const { Miniflare, Log, LogLevel } = await import('miniflare')
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
   const out = createWriteStream(logFile, { flags: 'a' })
   // "[mf:info] GET /path 200 OK (3ms)" → "GET /path 200 OK (3ms)"; warnings and errors keep their tag.
-  const write = (line) => out.write(`${new Date().toISOString()} ${line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^\[mf:info\] /, '')}\n`)
+  const write = (line) => {
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^\[mf:info\] /, '')
+    out.write(`${new Date().toISOString()} ${plain}\n`)
+    // npm start: the terminal shows what `wrangler dev` showed (requests, the workers' console).
+    if (echo) console.log(plain)
+  }
   class FileLog extends Log {
     log(message) {
       for (const line of String(message).split('\n')) if (line.trim()) write(line)
