@@ -19,6 +19,22 @@ const e2eSummary = join(resultsDir, 'e2e-summary.json')
 const filters = process.argv.slice(2)
 const filtered = filters.length > 0
 
+/** Every *.test.ts(x) file of the project (not node_modules, build output or the bench's own deps). */
+function testFiles() {
+  const skip = new Set(['node_modules', 'build', '.git', '.wrangler', 'test-results'])
+  const found = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (skip.has(entry.name)) continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.test\.tsx?$/.test(entry.name)) found.push(path)
+    }
+  }
+  walk(root)
+  return found.sort()
+}
+
 const readJson = (file) => {
   try {
     return JSON.parse(readFileSync(file, 'utf8'))
@@ -56,7 +72,13 @@ const steps = [
     run: () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...(filtered ? ['--passWithNoTests', ...filters] : [])]),
     count: () => {
       const report = readJson(vitestJson)
-      return report ? { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + (report.numRuntimeErrorTests ?? 0) } : null
+      if (!report) return null
+      // Every test file of the tree ran in some project (tests/tiers.ts and the workers' configs):
+      // a file no project includes would otherwise pass silently by never running.
+      const ran = new Set((report.testResults ?? []).map((r) => r.name))
+      const unrun = filtered ? [] : testFiles().filter((f) => !ran.has(f))
+      for (const f of unrun) console.error(red(`✖ ${f.slice(root.length + 1)} ran in no vitest project (tests/tiers.ts, vitest.config.ts)`))
+      return { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + (report.numRuntimeErrorTests ?? 0) + unrun.length }
     },
   },
   {
@@ -95,12 +117,13 @@ for (const s of steps) {
     passed += counts.passed
     failed += counts.failed
   }
-  if (code !== 0) {
+  const ok = code === 0 && !(counts && counts.failed > 0)
+  if (!ok) {
     // A failure with no failing test to show for it (crash, compile error) still counts once.
     if (!counts || counts.failed === 0) failed += 1
     stopped = true
   }
-  results.push({ ...s, status: code === 0 ? 'ok' : 'failed', seconds, counts })
+  results.push({ ...s, status: ok ? 'ok' : 'failed', seconds, counts })
 }
 
 const total = (Date.now() - started) / 1000
