@@ -13,6 +13,7 @@ import { SiteCache } from '#app/utils/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
 import { runScheduledBilling } from '#app/payments/membership-billing.server.ts'
+import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
 import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
@@ -138,9 +139,15 @@ export default {
     return response
   },
 
-  /** The cron of wrangler.toml ([triggers]): membership renewals due, then domain events the queues never got. */
-  async scheduled(controller, env) {
+  /**
+   * The cron of wrangler.toml ([triggers], every 5 minutes): membership renewals due, domain events
+   * the queues never got, then pending transactions re-checked with their providers (ADR 023).
+   */
+  async scheduled(controller, env, ctx) {
     // Awaited (not waitUntil): the invocation lasts as long as the run. Number(): a Date in test triggers.
-    await runScheduledBilling(env, Number(controller.scheduledTime) || Date.now())
+    const now = Number(controller.scheduledTime) || Date.now()
+    await runScheduledBilling(env, now)
+    const pending = await recheckPendingTransactions(env, ctx, now)
+    console.log(JSON.stringify({ event: 'pending_recheck', ...pending }))
   },
 } satisfies ExportedHandler<Env>

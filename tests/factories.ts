@@ -50,7 +50,7 @@ export async function createTestStudent(tenantId: string, opts: { email?: string
 }
 
 /** A request to the app worker as a browser on `host` would send it (same-origin for mutations). */
-export function appFetch(host: string, path: string, init: RequestInit & { form?: Record<string, string>; cookie?: string } = {}) {
+export function appFetch(host: string, path: string, init: RequestInit & { form?: Record<string, string>; cookie?: string; /** Vars over the test env (e.g. a production deployment's). */ vars?: Record<string, string> } = {}) {
   const url = `http://${host}${path}`
   const headers = new Headers(init.headers)
   if (init.cookie) headers.set('Cookie', init.cookie)
@@ -61,7 +61,8 @@ export function appFetch(host: string, path: string, init: RequestInit & { form?
   }
   const method = init.method ?? (init.form ? 'POST' : 'GET')
   if (method !== 'GET' && !headers.has('Sec-Fetch-Site')) headers.set('Sec-Fetch-Site', 'same-origin')
-  return appWorker().then((worker) => worker.fetch(new Request(url, { ...init, method, headers, body, redirect: 'manual' }), env, createExecutionContext()))
+  const { vars, form: _form, cookie: _cookie, ...requestInit } = init
+  return appWorker().then((worker) => worker.fetch(new Request(url, { ...requestInit, method, headers, body, redirect: 'manual' }), vars ? { ...env, ...vars } : env, createExecutionContext()))
 }
 
 type AppWorker = { fetch(request: Request, env: unknown, ctx: ExecutionContext): Promise<Response> }

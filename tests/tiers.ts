@@ -23,6 +23,8 @@ export const NODE_TESTS = [
   'app/models/fee-settings.server.test.ts',
   'app/models/student-panel.server.test.ts',
   'app/payments/membership-billing.server.test.ts',
+  'app/payments/payment-mode.server.test.ts',
+  'app/payments/confirm.test.ts',
   'app/payments/pricing.test.ts',
   'app/player/gate.test.ts',
   'app/player/quiz.test.ts',

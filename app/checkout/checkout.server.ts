@@ -1,6 +1,7 @@
 // One-page checkout (issue 8 item 1, ADR 019): what the page offers and what a submission does.
 // The price is always computed here with priceOrder(); nothing the browser sends about money is
 // trusted. Bad input answers field errors and writes nothing.
+import { collectorOf } from '#app/payments/confirm.ts'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import type { Product } from '#app/db/schema.server.ts'
@@ -274,6 +275,8 @@ export async function placeOrder(
     termsAcceptedAt: now,
     withdrawalWaiverAt: input.waiver === 'on' ? now : null,
     checkoutPath: `/${p.slug}/checkout`,
+    // Who will hold the money: the platform's own account, or the school's (ADR 023).
+    collector: collectorOf(provider?.integration ?? null),
   })
   const pending = `/transaction/${tx.hash}/pending`
   if (!provider) {

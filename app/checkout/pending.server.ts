@@ -14,7 +14,7 @@ export type SeedStatus = 'PERFORMED' | 'ACCESS_GRANTED' | 'FAILURE' | 'CANCELED'
 
 export function seedStatus(tx: Pick<Transaction, 'status' | 'totalAmount'>): SeedStatus {
   if (tx.status === 'completed') return tx.totalAmount === 0 ? 'ACCESS_GRANTED' : 'PERFORMED'
-  if (tx.status === 'failed' || tx.status === 'refunded') return 'FAILURE'
+  if (tx.status === 'failed' || tx.status === 'refunded' || tx.status === 'mismatch') return 'FAILURE'
   if (tx.status === 'canceled') return 'CANCELED'
   return 'PENDING'
 }

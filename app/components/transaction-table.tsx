@@ -3,6 +3,7 @@ import { Link } from '@remix-run/react'
 import { formatDateTime } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import type { TransactionStatus } from '#app/db/schema.server.ts'
 import { cx } from './ui.tsx'
 
 export type TransactionListRow = {
@@ -13,7 +14,7 @@ export type TransactionListRow = {
   currency: string
   totalAmount: number
   feeAmount: number
-  status: 'pending' | 'waiting' | 'completed' | 'failed' | 'canceled' | 'refunded'
+  status: TransactionStatus
   invoiceStatus: 'none' | 'pending' | 'issued' | 'failed'
   provider: 'test' | 'payu' | 'stripe' | null
   buyer: { name: string; email: string }
@@ -27,6 +28,7 @@ const STATUS_TONE: Record<TransactionListRow['status'], string> = {
   failed: 'bg-red-100 text-red-800',
   canceled: 'bg-amber-100 text-amber-800',
   refunded: 'bg-violet-100 text-violet-800',
+  mismatch: 'bg-red-200 text-red-900',
 }
 
 const INVOICE_TONE: Record<TransactionListRow['invoiceStatus'], string> = {

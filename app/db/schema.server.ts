@@ -835,10 +835,18 @@ export const paymentIntegrations = sqliteTable(
 /**
  * pending → waiting (provider says the buyer paid, confirmation outstanding) → completed, or →
  * failed / canceled. Never leaves completed except to refunded (seed 001 §4; PayU statuses never
- * regress after COMPLETED).
+ * regress after COMPLETED). mismatch: the provider's own API answered an order, amount or currency
+ * other than the transaction's (ADR 023) — nothing granted, shown to the owner and the operator.
  */
-export const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded'] as const
+export const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded', 'mismatch'] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
+/**
+ * Who holds a sale's money (ADR 023): 'platform' — paid into an account the platform owns (the
+ * built-in test provider), withdrawable by the school after the hold; 'school' — paid into the
+ * school's own provider account (its PayU/Stripe keys): never withdrawable, its fee is owed.
+ */
+export const COLLECTORS = ['platform', 'school'] as const
+export type Collector = (typeof COLLECTORS)[number]
 export const INVOICE_STATUSES = ['none', 'pending', 'issued', 'failed'] as const
 
 /**
@@ -898,6 +906,14 @@ export const transactions = sqliteTable(
     membershipId: text('membership_id'),
     /** Set in the same batch that grants access: the grant happens once. */
     accessGrantedAt: integer('access_granted_at'),
+    /** Who holds the money (ADR 023), fixed when the buyer leaves for the provider. */
+    collector: text('collector', { enum: COLLECTORS }).notNull().default('school'),
+    /** Platform-collected: withdrawable from this time (completion + the hold). */
+    holdUntil: integer('hold_until'),
+    /** Why the status is what it is, when the status alone does not say (mismatch detail, expired, a decline code). */
+    statusReason: text('status_reason'),
+    /** When the cron last asked the provider about this pending transaction (the least recently asked go first). */
+    checkedAt: integer('checked_at'),
     ...timestamps,
   },
   (t) => [

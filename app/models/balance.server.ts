@@ -1,44 +1,69 @@
-// A school's balance and payout account (issue 8 item 8; seed 001 §1, §2 "Balance and withdrawal",
-// §5). Per currency:
-//   sales     = totals of every sale that completed (still completed, or completed and later refunded)
-//   fees      = the platform fees fixed on those sales (the fee stays with the platform on a refund)
-//   refunds   = totals of the refunded ones
-//   withdrawn = withdrawals requested (pending) and paid
-//   available = sales − fees − refunds − withdrawn
-// The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert can check
-// it inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
+// A school's balance and payout account (issue 8 item 8, issue 18; seed 001 §1, §2 "Balance and
+// withdrawal", §5; ADR 023). Who collected each sale decides what it does to the balance:
+//   collected by the school (its own PayU/Stripe keys): the money is already the school's — it never
+//     becomes withdrawable, and the platform fee on it is OWED by the school;
+//   held by the platform (the platform's own account): sales − fees − refunds, withdrawable once the
+//     hold after completion has passed.
+// Per currency:  net = released platform-held money − fees owed − withdrawals (pending and paid)
+//   available = net when positive; debt = −net when negative (no withdrawal until sales cover it).
+// The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert checks it
+// inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { tenants, transactions, withdrawals } from '#app/db/schema.server.ts'
 
 export type Balance = {
   currency: string
-  /** Completed sales (refunded ones included: they were sales first). */
+  /** Paid straight into the school's own provider accounts (refunded ones excluded). */
+  collectedBySchool: number
+  collectedBySchoolCount: number
+  /** Paid into the platform's account: completed sales (refunded ones included: they were sales first). */
   sales: number
   salesCount: number
+  /** Platform fees on those sales, kept by the platform (also on a refund). */
   fees: number
   refunds: number
   refundsCount: number
+  /** Platform-held money (sales − fees) still within its hold, and when the next part is released. */
+  onHold: number
+  nextReleaseAt: number | null
+  /** Platform fees on the school's own sales, owed to the platform. */
+  feesOwed: number
   /** Withdrawals waiting for the operator. */
   pending: number
   paid: number
+  /** What a withdrawal would pay out now. */
   available: number
+  /** Fees owed beyond what the platform holds: paid from future sales (or settled with the operator). */
+  debt: number
+}
+
+/** A currency with nothing in it yet (the school's own currency is shown before its first sale). */
+export function emptyBalance(currency: string): Balance {
+  return { currency, collectedBySchool: 0, collectedBySchoolCount: 0, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, onHold: 0, nextReleaseAt: null, feesOwed: 0, pending: 0, paid: 0, available: 0, debt: 0 }
 }
 
 /** States whose transaction was a completed sale at some point. */
 const SOLD = ['completed', 'refunded'] as const
 
 /** Every currency the school sold or withdrew in, with its figures; the school's own currency first. */
-export async function getBalances(db: Db, tenantId: string, schoolCurrency?: string): Promise<Balance[]> {
+export async function getBalances(db: Db, tenantId: string, schoolCurrency?: string, now = Date.now()): Promise<Balance[]> {
+  const platform = sql`${transactions.collector} = 'platform'`
+  const refunded = sql`${transactions.status} = 'refunded'`
   const [sold, out] = await Promise.all([
     db
       .select({
         currency: transactions.currency,
-        sales: sql<number>`coalesce(sum(${transactions.totalAmount}), 0)`,
-        salesCount: sql<number>`count(*)`,
-        fees: sql<number>`coalesce(sum(${transactions.feeAmount}), 0)`,
-        refunds: sql<number>`coalesce(sum(case when ${transactions.status} = 'refunded' then ${transactions.totalAmount} else 0 end), 0)`,
-        refundsCount: sql<number>`coalesce(sum(case when ${transactions.status} = 'refunded' then 1 else 0 end), 0)`,
+        collectedBySchool: sql<number>`coalesce(sum(case when not ${platform} and not ${refunded} then ${transactions.totalAmount} else 0 end), 0)`,
+        collectedBySchoolCount: sql<number>`coalesce(sum(case when not ${platform} and not ${refunded} then 1 else 0 end), 0)`,
+        sales: sql<number>`coalesce(sum(case when ${platform} then ${transactions.totalAmount} else 0 end), 0)`,
+        salesCount: sql<number>`coalesce(sum(case when ${platform} then 1 else 0 end), 0)`,
+        fees: sql<number>`coalesce(sum(case when ${platform} then ${transactions.feeAmount} else 0 end), 0)`,
+        refunds: sql<number>`coalesce(sum(case when ${platform} and ${refunded} then ${transactions.totalAmount} else 0 end), 0)`,
+        refundsCount: sql<number>`coalesce(sum(case when ${platform} and ${refunded} then 1 else 0 end), 0)`,
+        onHold: sql<number>`coalesce(sum(case when ${platform} and not ${refunded} and ${transactions.holdUntil} > ${now} then ${transactions.totalAmount} - ${transactions.feeAmount} else 0 end), 0)`,
+        nextReleaseAt: sql<number | null>`min(case when ${platform} and not ${refunded} and ${transactions.holdUntil} > ${now} then ${transactions.holdUntil} end)`,
+        feesOwed: sql<number>`coalesce(sum(case when not ${platform} then ${transactions.feeAmount} else 0 end), 0)`,
       })
       .from(transactions)
       .where(and(eq(transactions.tenantId, tenantId), inArray(transactions.status, [...SOLD])))
@@ -56,18 +81,29 @@ export async function getBalances(db: Db, tenantId: string, schoolCurrency?: str
   const byCurrency = new Map<string, Balance>()
   const entry = (currency: string) => {
     let b = byCurrency.get(currency)
-    if (!b) byCurrency.set(currency, (b = { currency, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, pending: 0, paid: 0, available: 0 }))
+    if (!b) byCurrency.set(currency, (b = emptyBalance(currency)))
     return b
   }
-  for (const row of sold) Object.assign(entry(row.currency), { sales: Number(row.sales), salesCount: Number(row.salesCount), fees: Number(row.fees), refunds: Number(row.refunds), refundsCount: Number(row.refundsCount) })
+  for (const row of sold) {
+    const { currency, nextReleaseAt, ...figures } = row
+    Object.assign(entry(currency), Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Number(v)])), { nextReleaseAt: nextReleaseAt === null ? null : Number(nextReleaseAt) })
+  }
   for (const row of out) Object.assign(entry(row.currency), { pending: Number(row.pending), paid: Number(row.paid) })
-  for (const b of byCurrency.values()) b.available = b.sales - b.fees - b.refunds - b.pending - b.paid
+  for (const b of byCurrency.values()) {
+    const net = b.sales - b.fees - b.refunds - b.onHold - b.feesOwed - b.pending - b.paid
+    b.available = Math.max(net, 0)
+    b.debt = Math.max(-net, 0)
+  }
   return [...byCurrency.values()].sort((a, b) => (a.currency === schoolCurrency ? -1 : b.currency === schoolCurrency ? 1 : a.currency.localeCompare(b.currency)))
 }
 
-/** The available balance of one currency as an SQL expression (evaluated inside the statement that uses it). */
-export function availableSql(tenantId: string, currency: string): SQL {
-  return sql`((select coalesce(sum(t.total_amount - t.fee_amount - case when t.status = 'refunded' then t.total_amount else 0 end), 0)
+/** The net balance of one currency (available when positive) as an SQL expression, evaluated inside the statement that uses it. */
+export function availableSql(tenantId: string, currency: string, now = Date.now()): SQL {
+  return sql`((select coalesce(sum(case
+          when t.collector != 'platform' then -t.fee_amount
+          when t.status = 'refunded' then -t.fee_amount
+          when t.hold_until is not null and t.hold_until > ${now} then 0
+          else t.total_amount - t.fee_amount end), 0)
       from transactions t where t.tenant_id = ${tenantId} and t.currency = ${currency} and t.status in ('completed', 'refunded'))
     - (select coalesce(sum(w.amount), 0) from withdrawals w where w.tenant_id = ${tenantId} and w.currency = ${currency}))`
 }

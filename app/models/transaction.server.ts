@@ -23,6 +23,7 @@ import {
   type TransactionStatus,
 } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { HOLD_MS } from '#app/payments/confirm.ts'
 import { membershipStartStatement } from '#app/payments/membership-start.server.ts'
 
 export type Transaction = typeof transactions.$inferSelect
@@ -33,7 +34,7 @@ export type InvoiceDetails = { type: 'person' | 'company'; name: string; company
 export type ShippingDetails = { shipmentType: 'parcel_locker' | 'courier'; parcelLockerCode?: string; address?: string; postalCode?: string; city?: string }
 
 /** Final for the buyer: the pending page stops polling (seed 000 §4 "Transaction polling"). */
-export const FINAL_STATUSES: TransactionStatus[] = ['completed', 'failed', 'canceled', 'refunded']
+export const FINAL_STATUSES: TransactionStatus[] = ['completed', 'failed', 'canceled', 'refunded', 'mismatch']
 
 /** Which states may move to which: completed never goes back to pending/waiting/failed. */
 const ALLOWED_FROM: Record<TransactionStatus, TransactionStatus[]> = {
@@ -43,6 +44,8 @@ const ALLOWED_FROM: Record<TransactionStatus, TransactionStatus[]> = {
   failed: ['pending', 'waiting'],
   canceled: ['pending', 'waiting'],
   refunded: ['completed'],
+  // The provider's order is not this transaction's (ADR 023): only before anything was granted.
+  mismatch: ['pending', 'waiting'],
 }
 
 export async function createTransaction(db: Db, tenantId: string, input: NewTransactionInput, now = Date.now()): Promise<Transaction> {
@@ -92,6 +95,25 @@ export async function listTransactions(db: Db, tenantId: string, opts: { userId?
     .offset(opts.offset ?? 0)
 }
 
+/**
+ * The cron's read across schools (like the operator's lists): transactions still pending or waiting
+ * that were created before `createdBefore`, the oldest first. Each is then handled with its own
+ * tenantId through the tenant-scoped functions.
+ */
+export async function listTransactionsToRecheck(db: Db, { createdBefore, limit = 50 }: { createdBefore: number; limit?: number }) {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(sql`${transactions.status} in ('pending', 'waiting')`, sql`${transactions.createdAt} < ${createdBefore}`, sql`${transactions.membershipId} is null`))
+    .orderBy(sql`coalesce(${transactions.checkedAt}, 0)`, transactions.createdAt)
+    .limit(limit)
+}
+
+/** The cron asked the provider about it now (whatever the answer). */
+export async function markTransactionChecked(db: Db, tenantId: string, id: string, now = Date.now()) {
+  await db.update(transactions).set({ checkedAt: now }).where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, id)))
+}
+
 /** A verified provider notification, reduced to what we act on. */
 export type PaymentEvent = {
   provider: PaymentProvider
@@ -139,7 +161,7 @@ export async function settleTransaction(
   db: Db,
   tenantId: string,
   transactionId: string,
-  change: { event: PaymentEvent | null; status: TransactionStatus | null },
+  change: { event: PaymentEvent | null; status: TransactionStatus | null; reason?: string | null },
   now = Date.now(),
 ): Promise<SettleOutcome | null> {
   const tx = await getTransaction(db, tenantId, transactionId)
@@ -176,7 +198,13 @@ export async function settleTransaction(
     statements.push(
       db
         .update(transactions)
-        .set({ status: to, updatedAt: now, ...(to === 'completed' ? { completedAt: now } : {}) })
+        .set({
+          status: to,
+          updatedAt: now,
+          ...(change.reason !== undefined ? { statusReason: change.reason } : {}),
+          // Platform-held money waits out the hold before it can be withdrawn (ADR 023).
+          ...(to === 'completed' ? { completedAt: now, holdUntil: tx.collector === 'platform' ? now + HOLD_MS : null } : {}),
+        })
         .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, tx.id), sql`${transactions.status} in ${from}`)),
     )
   }

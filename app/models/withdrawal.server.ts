@@ -10,7 +10,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { tenants, withdrawals, type Withdrawal } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { availableSql } from './balance.server.ts'
+import { availableSql, getBalances } from './balance.server.ts'
 
 /** Seed 001 §9: "withdrawal paid within 7 days". */
 export const WITHDRAWAL_PAYOUT_DAYS = 7
@@ -21,6 +21,8 @@ export type RequestOutcome =
   | { outcome: 'no_bank_account' }
   /** Nothing completed (or everything already withdrawn) in this currency. */
   | { outcome: 'nothing_available' }
+  /** Fees owed on the school's own sales exceed what the platform holds for it (ADR 023). */
+  | { outcome: 'in_debt'; debt: number }
 
 /** What the bank-account column of a withdrawal holds: the payout account at request time. */
 export type BankSnapshot = { account: string; holder: string }
@@ -36,7 +38,7 @@ export function parseBankSnapshot(value: string): BankSnapshot {
 }
 
 export async function requestWithdrawal(db: Db, tenantId: string, input: { currency: string; requestedBy: string | null }, now = Date.now()): Promise<RequestOutcome> {
-  const available = availableSql(tenantId, input.currency)
+  const available = availableSql(tenantId, input.currency, now)
   // Columns of the select follow the table's column order: id, tenant_id, amount, currency,
   // bank_account, status, requested_by, paid_at, paid_by, created_at, updated_at.
   const inserted = await db
@@ -52,7 +54,9 @@ export async function requestWithdrawal(db: Db, tenantId: string, input: { curre
   if (inserted[0]) return { outcome: 'created', withdrawal: inserted[0] }
   // Nothing inserted: say why (the answer is only advice; the insert already decided).
   const [tenant] = await db.select({ bankAccount: tenants.bankAccount }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-  return tenant?.bankAccount ? { outcome: 'nothing_available' } : { outcome: 'no_bank_account' }
+  if (!tenant?.bankAccount) return { outcome: 'no_bank_account' }
+  const balance = (await getBalances(db, tenantId, undefined, now)).find((b) => b.currency === input.currency)
+  return balance && balance.debt > 0 ? { outcome: 'in_debt', debt: balance.debt } : { outcome: 'nothing_available' }
 }
 
 export async function listWithdrawals(db: Db, tenantId: string, { limit = WITHDRAWALS_PER_PAGE, offset = 0 } = {}) {

@@ -21,6 +21,8 @@
 // the student. PayU: recurring card-token charges need the PayU peer to support them (not yet), so a
 // PayU membership gets a renewal email with a pay link (the product's checkout) instead, on the same
 // schedule. Canceled memberships end when their paid period is over.
+import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
+import { collectorOf, HOLD_MS } from './confirm.ts'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import dayjs from 'dayjs'
 import type { BatchItem } from 'drizzle-orm/batch'
@@ -164,6 +166,7 @@ function renewalRow(m: Membership, school: School, snap: RenewalSnapshot, amount
     termsAcceptedAt: snap.termsAcceptedAt,
     checkoutPath: snap.checkoutPath,
     membershipId: m.id,
+    collector: collectorOf(m.integrationId && m.provider ? { id: m.integrationId, provider: m.provider } : null),
   }
 }
 
@@ -180,7 +183,8 @@ function renewalGrantStatements(db: Db, m: Membership, renewal: { id: string; cl
     statements.push(
       db
         .update(transactions)
-        .set({ status: 'completed', completedAt: now, updatedAt: now })
+        // Platform-held money (the built-in test provider's charges) waits out the hold (ADR 023).
+        .set({ status: 'completed', completedAt: now, updatedAt: now, holdUntil: sql`case when ${transactions.collector} = 'platform' then ${now + HOLD_MS} else null end` })
         .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, renewal.id), eq(transactions.status, 'pending'))),
     )
   }
@@ -277,7 +281,7 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   }
 
   // 2. The charge. PayU: no recurring card-token charges yet — the student pays through a link.
-  const testAllowed = env.ENVIRONMENT !== 'production' && !!env.TEST_PAYMENTS_SECRET
+  const testAllowed = testPaymentsAllowed(env) && !!env.TEST_PAYMENTS_SECRET
   const charge =
     m.provider === 'test' && testAllowed
       ? await chargeStoredCard({ token: m.cardToken, amount: m.amount, currency: m.currency, idempotencyKey: claim.id })

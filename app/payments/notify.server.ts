@@ -1,10 +1,14 @@
-// A provider's notification, on the school's host (issue 8, ADR 019): verified by the adapter from
-// the raw body, applied by settleTransaction (exactly once), answered fast; the queue message for
-// the webhooks/invoicing consumers goes out after the answer (waitUntil). Subscription events
-// (Stripe memberships) go to the membership billing lifecycle instead.
+// A provider's notification, on the school's host (issue 8, ADR 019, ADR 023): verified by the
+// adapter from the raw body, then CONFIRMED with the provider's own API (order, amount, currency —
+// a school signs its notifications with its own key, so a signature alone proves nothing to the
+// platform), applied by settleTransaction (exactly once); the queue message for the
+// webhooks/invoicing consumers goes out after the answer (waitUntil). Subscription events (Stripe
+// memberships) go to the membership billing lifecycle instead.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { dispatchAppEvents, eventQueues } from '#app/models/app-event.server.ts'
-import { getTransactionByProviderRef, settleTransaction } from '#app/models/transaction.server.ts'
+import type { Db } from '#app/db/client.server.ts'
+import { getTransactionByProviderRef, settleTransaction, type PaymentEvent, type Transaction } from '#app/models/transaction.server.ts'
+import { reconcile, type Reconciled } from './confirm.ts'
 import { afterSale } from './after-sale.server.ts'
 import { applySubscriptionNotification } from './membership-billing.server.ts'
 import { getIntegrationAdapter } from './registry.server.ts'
@@ -30,15 +34,42 @@ export async function handleProviderNotification(context: AppLoadContext, tenant
   }
   const verified = await adapter.readNotification(request, rawBody)
   if (!verified) return answer({ error: 'invalid_signature' }, 400)
+  // A signed event of a type we do not act on: acknowledged, so the provider stops sending it.
+  if (verified === 'ignored') return answer({ received: true, ignored: true })
   const tx = await getTransactionByProviderRef(context.db, tenantId, adapter.provider, verified.providerRef)
   // Not ours (or not yet recorded): acknowledged so the provider stops retrying, and logged.
   if (!tx) {
     console.warn(JSON.stringify({ event: 'payment_notification_unknown_ref', tenantId, provider, ref: verified.providerRef }))
     return answer({ ignored: true })
   }
-  const outcome = await settleTransaction(context.db, tenantId, tx.id, { event: verified.event, status: verified.event.status })
+  // The notification only triggers the question: the provider's API decides (ADR 023).
+  const decision = reconcile(tx, await adapter.confirmPayment(verified.providerRef, verified.event), verified.event.status)
+  if (decision.kind === 'retry') {
+    console.warn(JSON.stringify({ event: 'payment_confirmation_unavailable', tenantId, transactionId: tx.id, provider }))
+    return answer({ error: 'provider_unavailable' }, 503)
+  }
+  const outcome = await applyDecision(context.db, tenantId, tx, verified.event, decision)
   if (outcome?.granted) {
     context.cloudflare.ctx.waitUntil(Promise.all([dispatchAppEvents(context.db, eventQueues(context.cloudflare.env), tenantId), afterSale(context, tenantId, tx.id, new URL(request.url).origin)]))
   }
   return answer({ received: true, duplicate: outcome?.outcome === 'duplicate', status: outcome?.status ?? tx.status })
+}
+
+/**
+ * Settle what the provider confirmed. The event row records the notification when the provider
+ * agrees with it; otherwise what the provider said (`confirmed:{ref}:{its status}`), so a forged
+ * claim never takes the key of the genuine notification that may come later, and repeats of the
+ * same answer are replays. A mismatch moves a not-yet-granted transaction to `mismatch`.
+ */
+export async function applyDecision(db: Db, tenantId: string, tx: Transaction, claimed: PaymentEvent | null, decision: Exclude<Reconciled, { kind: 'retry' }>) {
+  if (decision.kind === 'mismatch') {
+    console.warn(JSON.stringify({ event: 'payment_mismatch', tenantId, transactionId: tx.id, provider: tx.provider, reason: decision.reason }))
+    const event: PaymentEvent = { provider: tx.provider ?? 'test', eventKey: `mismatch:${tx.providerRef}:${decision.providerStatus}`, providerStatus: `mismatch (${decision.providerStatus})`, status: 'mismatch' }
+    return settleTransaction(db, tenantId, tx.id, { event, status: 'mismatch', reason: decision.reason })
+  }
+  const agrees = claimed && claimed.status === decision.status
+  const event: PaymentEvent = agrees
+    ? { ...claimed, subscriptionId: claimed.subscriptionId ?? decision.subscriptionId }
+    : { provider: tx.provider ?? 'test', eventKey: `confirmed:${tx.providerRef}:${decision.providerStatus}`, providerStatus: decision.providerStatus, status: decision.status, subscriptionId: decision.subscriptionId }
+  return settleTransaction(db, tenantId, tx.id, { event, status: decision.status })
 }

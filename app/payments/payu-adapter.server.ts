@@ -2,7 +2,7 @@
 // not followed), notifications verified with OpenPayu-Signature over the raw body + second key.
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import { payuClient, payuNotificationSchema, readPayuNotification, verifyPayuNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
-import type { PaymentAdapter, VerifiedNotification } from './provider.server.ts'
+import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 
 /** PENDING says nothing new (recorded only); the rest move the transaction, never back from completed. */
 const STATUS_OF: Record<PayuOrderStatus, TransactionStatus | null> = {
@@ -48,6 +48,15 @@ export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAda
       if (!parsed.success) return null
       const n = readPayuNotification(parsed.data)
       return { providerRef: n.orderId, event: { provider: 'payu', eventKey: n.eventKey, providerStatus: n.status, status: STATUS_OF[n.status] } }
+    },
+    async confirmPayment(orderId): Promise<ProviderPaymentState> {
+      try {
+        const order = await client.getOrder(orderId)
+        if (!order) return { ok: false, reason: 'not_found' }
+        return { ok: true, providerRef: order.orderId, status: STATUS_OF[order.status], providerStatus: order.status, amount: order.totalAmount, currency: order.currencyCode }
+      } catch {
+        return { ok: false, reason: 'unavailable' }
+      }
     },
   }
 }

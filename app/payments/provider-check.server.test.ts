@@ -1,8 +1,10 @@
 // Credential checks against the PayU and Stripe dev peers (DEV_PEERS), and what an unreachable or
-// wrong provider address gives: 'unavailable', never a pass.
+// wrong provider address gives: 'unavailable', never a pass. Where test payments are not allowed
+// (production without ALLOW_TEST_PAYMENTS), sandbox credentials and test keys are 'test_mode'
+// without any call to the provider.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { checkPayuCredentials, createStripeWebhook, payuBaseUrl, stripeApiBase } from './provider-check.server.ts'
 
 const testEnv = env as unknown as { DEV_PEERS: Fetcher; PAYU_API_URL: string; STRIPE_API_URL: string }
@@ -42,5 +44,51 @@ describe('createStripeWebhook', () => {
 
   it('reports an unreachable Stripe as unavailable', async () => {
     expect(await createStripeWebhook(contextWith({ DEV_PEERS: undefined, STRIPE_API_URL: `${CLOSED}/stripe` }), 'sk_test_coursefront_dev_0000000000000000', 'https://school.example/x')).toEqual({ ok: false, reason: 'unavailable' })
+  })
+})
+
+describe('test credentials where test payments are not allowed', () => {
+  const production = contextWith({ ENVIRONMENT: 'production' })
+  const staging = contextWith({ ENVIRONMENT: 'production', ALLOW_TEST_PAYMENTS: 'true' })
+  const payuCreds = { clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000' }
+  /** Plays PayU's OAuth and Stripe's webhook endpoint API on the real hosts; records every URL asked. */
+  function stubProviders() {
+    const urls: string[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input)
+      urls.push(url)
+      if (url.endsWith('/pl/standard/user/oauth/authorize')) return Response.json({ access_token: 'tok', token_type: 'bearer', expires_in: 43199 })
+      if (url.startsWith('https://api.stripe.com/v1/webhook_endpoints')) return Response.json({ id: 'we_stub', object: 'webhook_endpoint', secret: 'whsec_stub' })
+      return new Response('unexpected', { status: 500 })
+    })
+    return urls
+  }
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('refuses PayU sandbox in production as test_mode without asking PayU; real credentials still go to PayU', async () => {
+    const urls = stubProviders()
+    expect(await checkPayuCredentials(production, { ...payuCreds, sandbox: true })).toEqual({ ok: false, reason: 'test_mode' })
+    expect(urls).toEqual([])
+    expect(await checkPayuCredentials(production, { ...payuCreds, sandbox: false })).toEqual({ ok: true })
+    expect(urls).toEqual(['https://secure.payu.com/pl/standard/user/oauth/authorize'])
+  })
+
+  it('refuses sk_test_ and rk_test_ keys in production as test_mode without asking Stripe; a live key goes to Stripe', async () => {
+    const urls = stubProviders()
+    for (const key of ['sk_test_coursefront_dev_0000000000000000', 'rk_test_coursefront_dev_0000000000000000']) {
+      expect(await createStripeWebhook(production, key, 'https://school.example/x'), key).toEqual({ ok: false, reason: 'test_mode' })
+    }
+    expect(urls).toEqual([])
+    expect(await createStripeWebhook(production, 'sk_live_coursefront_0000000000000000', 'https://school.example/x')).toEqual({ ok: true, endpointId: 'we_stub', webhookSecret: 'whsec_stub' })
+    expect(urls).toEqual(['https://api.stripe.com/v1/webhook_endpoints'])
+  })
+
+  it('checks sandbox credentials and test keys against the real sandbox hosts on a staging deployment (ALLOW_TEST_PAYMENTS=true)', async () => {
+    const urls = stubProviders()
+    expect(await checkPayuCredentials(staging, { ...payuCreds, sandbox: true })).toEqual({ ok: true })
+    expect(await createStripeWebhook(staging, 'rk_test_coursefront_dev_0000000000000000', 'https://school.example/x')).toMatchObject({ ok: true, endpointId: 'we_stub' })
+    expect(urls).toEqual(['https://secure.snd.payu.com/pl/standard/user/oauth/authorize', 'https://api.stripe.com/v1/webhook_endpoints'])
   })
 })

@@ -1,7 +1,10 @@
 // Checking a school's provider credentials before they are saved (issue 8 item 3, ADR 019): PayU
 // must hand out an OAuth token for them; Stripe must create our webhook endpoint, whose `whsec_`
-// secret is kept with the credentials. In development the calls go to the dev peers.
+// secret is kept with the credentials. In development the calls go to the dev peers. Where test
+// payments are not allowed (app/payments/payment-mode.server.ts), sandbox credentials and test keys
+// are refused as 'test_mode' before any call.
 import type { AppLoadContext } from '@remix-run/cloudflare'
+import { isStripeTestKey, testPaymentsAllowed } from './payment-mode.server.ts'
 import { PAYU_PRODUCTION_URL, PAYU_SANDBOX_URL, type PayuFetch } from './payu.server.ts'
 import { STRIPE_EVENTS } from './stripe-adapter.server.ts'
 import { stripeClient } from './stripe.server.ts'
@@ -9,6 +12,7 @@ import { stripeClient } from './stripe.server.ts'
 /** A provider that does not answer within this long counts as unreachable (the owner is waiting). */
 const CHECK_TIMEOUT_MS = 15_000
 
+/** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are payment-mode's call. */
 export const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
 
 /** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */
@@ -30,13 +34,15 @@ export function stripeApiBase(context: AppLoadContext) {
   return env.STRIPE_API_URL && isDevelopment(context) ? env.STRIPE_API_URL : undefined
 }
 
-export type CheckFailure = { ok: false; reason: 'refused' | 'unavailable' | 'rejected_url' }
+/** `test_mode`: sandbox credentials or a test key where test payments are not allowed (nothing was called). */
+export type CheckFailure = { ok: false; reason: 'refused' | 'unavailable' | 'rejected_url' | 'test_mode' }
 
 /**
  * Does PayU give a token for this client id and secret? Always a fresh OAuth call: the client's
  * token cache is keyed by client id, so a cached token would vouch for a wrong secret.
  */
 export async function checkPayuCredentials(context: AppLoadContext, input: { clientId: string; clientSecret: string; sandbox: boolean }): Promise<{ ok: true } | CheckFailure> {
+  if (input.sandbox && !testPaymentsAllowed(context.cloudflare.env)) return { ok: false, reason: 'test_mode' }
   const fetchFn = peerFetch(context) ?? fetch
   const base = payuBaseUrl(context, input.sandbox).replace(/\/+$/, '')
   let res: Response
@@ -61,6 +67,7 @@ export async function checkPayuCredentials(context: AppLoadContext, input: { cli
  * the answer's `whsec_` secret verifies later webhooks. A refused key is `refused`.
  */
 export async function createStripeWebhook(context: AppLoadContext, secretKey: string, notifyUrl: string): Promise<{ ok: true; endpointId: string; webhookSecret: string } | CheckFailure> {
+  if (isStripeTestKey(secretKey) && !testPaymentsAllowed(context.cloudflare.env)) return { ok: false, reason: 'test_mode' }
   const base = peerFetch(context)
   const fetchFn: PayuFetch | undefined = (input, init) => (base ?? fetch)(input, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
   const client = stripeClient({ secretKey, webhookSecret: '', apiBase: stripeApiBase(context) }, fetchFn)

@@ -2,7 +2,7 @@
 // payment and sends the buyer to its hosted page; the provider's notification comes back to
 // `/payments/{provider}/{integrationId}/notify` on the school's host, where the adapter verifies
 // it (signature, constant time) and reduces it to a PaymentEvent for settleTransaction().
-import type { PaymentProvider } from '#app/db/schema.server.ts'
+import type { PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
 import type { Buyer, PaymentEvent, Transaction } from '#app/models/transaction.server.ts'
 
 export type StartPaymentInput = {
@@ -34,6 +34,24 @@ export type VerifiedNotification = {
   event: PaymentEvent
 }
 
+/**
+ * What the provider's own API says about a payment (ADR 023): the state that decides, whatever a
+ * notification claimed. 'unavailable': no answer now (try again later); 'not_found': the provider
+ * knows no such order with these credentials.
+ */
+export type ProviderPaymentState =
+  | {
+      ok: true
+      providerRef: string
+      status: TransactionStatus | null
+      providerStatus: string
+      /** Minor units and ISO code as the provider recorded the order; null only for the platform's own test provider, which charges the transaction's total by construction. */
+      amount: number | null
+      currency: string | null
+      subscriptionId?: string | null
+    }
+  | { ok: false; reason: 'unavailable' | 'not_found' }
+
 export interface PaymentAdapter {
   provider: PaymentProvider
   startPayment(input: StartPaymentInput): Promise<StartPaymentResult>
@@ -41,6 +59,14 @@ export interface PaymentAdapter {
    * Verify a notification from its raw body and headers. null = not from the provider (bad or
    * missing signature, unreadable body): answer 400 and change nothing. An event that needs no
    * change (e.g. PayU PENDING) is returned with `event.status` null and still recorded.
+   * 'ignored': signed, but of a type we do not act on (answered 200 so the provider stops).
    */
-  readNotification(request: Request, rawBody: string): Promise<VerifiedNotification | null>
+  readNotification(request: Request, rawBody: string): Promise<VerifiedNotification | 'ignored' | null>
+  /**
+   * Ask the provider's API for the payment behind `providerRef` (PayU GET /api/v2_1/orders/{id},
+   * Stripe checkout.sessions.retrieve). `claimed` is the verified notification that triggered the
+   * question, if any: only the platform's own test provider may answer from it (its signature is
+   * the platform's key, not a school's).
+   */
+  confirmPayment(providerRef: string, claimed: PaymentEvent | null): Promise<ProviderPaymentState>
 }

@@ -1,9 +1,13 @@
 // Which adapter serves a school's checkout or notification (issue 8, ADR 019). Credentials are
 // opened per request from the sealed integration row; in development a school without an
 // integration for its currency pays through the built-in test provider (integration id 'test').
+// Where test payments are not allowed (production unless ALLOW_TEST_PAYMENTS, issue 18 §2) the
+// test provider, 'test' integrations, PayU sandbox and Stripe test-key integrations are neither
+// offered nor resolved, so a sandbox integration saved earlier cannot take money there.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { PaymentProvider } from '#app/db/schema.server.ts'
 import { getIntegration, listIntegrations, openCredentials, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
+import { testPaymentsAllowed, usesTestCredentials } from './payment-mode.server.ts'
 import { PAYU_PRODUCTION_URL, PAYU_SANDBOX_URL } from './payu.server.ts'
 import { payuAdapter } from './payu-adapter.server.ts'
 import type { PaymentAdapter } from './provider.server.ts'
@@ -14,7 +18,9 @@ export const BUILT_IN_TEST_INTEGRATION = 'test'
 
 export type ResolvedProvider = { integration: { id: string; provider: PaymentProvider }; adapter: PaymentAdapter }
 
+/** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are testAllowed's call. */
 const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
+const testAllowed = (context: AppLoadContext) => testPaymentsAllowed(context.cloudflare.env)
 
 /** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */
 function peerFetch(context: AppLoadContext) {
@@ -25,10 +31,11 @@ function peerFetch(context: AppLoadContext) {
 
 async function adapterFor(context: AppLoadContext, integration: PaymentIntegration): Promise<PaymentAdapter | null> {
   const env = context.cloudflare.env
-  if (integration.provider === 'test') return isDevelopment(context) && env.TEST_PAYMENTS_SECRET ? testProviderAdapter(env.TEST_PAYMENTS_SECRET) : null
+  if (integration.provider === 'test') return testAllowed(context) && env.TEST_PAYMENTS_SECRET ? testProviderAdapter(env.TEST_PAYMENTS_SECRET) : null
   if (!env.INTEGRATIONS_KEY) return null
   const c = await openCredentials(env.INTEGRATIONS_KEY, integration)
   if (!c) return null
+  if (usesTestCredentials(integration.provider, c) && !testAllowed(context)) return null
   if (integration.provider === 'payu') {
     const baseUrl = env.PAYU_API_URL && isDevelopment(context) ? env.PAYU_API_URL : c.sandbox === 'true' ? PAYU_SANDBOX_URL : PAYU_PRODUCTION_URL
     return payuAdapter({ baseUrl, posId: c.posId ?? '', clientId: c.clientId ?? '', clientSecret: c.clientSecret ?? '', secondKey: c.secondKey ?? '' }, peerFetch(context))
@@ -37,25 +44,40 @@ async function adapterFor(context: AppLoadContext, integration: PaymentIntegrati
   return stripeAdapter({ secretKey: c.secretKey ?? '', webhookSecret: c.webhookSecret ?? '', apiBase }, peerFetch(context))
 }
 
-/** The built-in test provider when this deployment allows it (development with a secret). */
+/** The built-in test provider when this deployment allows test payments and has its secret. */
 function builtInTest(context: AppLoadContext): ResolvedProvider | null {
   const secret = context.cloudflare.env.TEST_PAYMENTS_SECRET
-  if (!isDevelopment(context) || !secret) return null
+  if (!testAllowed(context) || !secret) return null
   return { integration: { id: BUILT_IN_TEST_INTEGRATION, provider: 'test' }, adapter: testProviderAdapter(secret) }
 }
 
-/** A way to pay offered at checkout: a school's integration, or the built-in test provider (development). */
+/** A way to pay offered at checkout: a school's integration, or the built-in test provider (where test payments are allowed). */
 export type CheckoutMethod = { id: string; provider: PaymentProvider }
 
 const PROVIDER_ORDER: Record<PaymentProvider, number> = { payu: 0, stripe: 1, test: 2 }
 
 /**
+ * Is this integration barred here for taking test payments? Only asked where test payments are
+ * not allowed (it opens the sealed credentials); credentials that do not open are left to
+ * adapterFor, which resolves them to nothing anyway.
+ */
+async function barredTestIntegration(context: AppLoadContext, integration: PaymentIntegration) {
+  if (integration.provider === 'test') return true
+  const key = context.cloudflare.env.INTEGRATIONS_KEY
+  const c = key ? await openCredentials(key, integration) : null
+  return !!c && usesTestCredentials(integration.provider, c)
+}
+
+/**
  * The ways to pay in `currency`, the default first: the school's enabled integrations (real
- * providers before a test one), then in development the built-in test provider when the school
- * has no test integration of its own.
+ * providers before a test one), then, where test payments are allowed, the built-in test provider
+ * when the school has no test integration of its own. Where they are not, integrations taking
+ * test payments (test, PayU sandbox, Stripe test key) are left out.
  */
 export async function listCheckoutMethods(context: AppLoadContext, tenantId: string, currency: string): Promise<CheckoutMethod[]> {
-  const rows = (await listIntegrations(context.db, tenantId)).filter((r) => r.enabled && r.currency === currency.toUpperCase() && (r.provider !== 'test' || isDevelopment(context)))
+  const enabled = (await listIntegrations(context.db, tenantId)).filter((r) => r.enabled && r.currency === currency.toUpperCase())
+  const barred = testAllowed(context) ? enabled.map(() => false) : await Promise.all(enabled.map((r) => barredTestIntegration(context, r)))
+  const rows = enabled.filter((_, i) => !barred[i])
   const methods: CheckoutMethod[] = rows.sort((a, b) => PROVIDER_ORDER[a.provider] - PROVIDER_ORDER[b.provider]).map((r) => ({ id: r.id, provider: r.provider }))
   const builtIn = builtInTest(context)
   if (builtIn && !methods.some((m) => m.provider === 'test')) methods.push(builtIn.integration)

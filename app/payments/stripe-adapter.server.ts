@@ -1,7 +1,8 @@
 // Stripe Checkout Sessions behind the PaymentAdapter interface (issue 8, ADR 019): the official
 // SDK on its fetch client; webhooks verified with constructEventAsync (300 s tolerance).
 import type Stripe from 'stripe'
-import type { PaymentAdapter, VerifiedNotification } from './provider.server.ts'
+import type { TransactionStatus } from '#app/db/schema.server.ts'
+import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 import { stripeClient, verifyStripeEvent, type StripeConfig, type StripeFetch } from './stripe.server.ts'
 
 /** The webhook events a school's endpoint subscribes to. */
@@ -114,10 +115,11 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
         return { ok: false, reason: status >= 400 && status < 500 ? 'refused' : 'unavailable', detail: String(error) }
       }
     },
-    async readNotification(request, rawBody): Promise<VerifiedNotification | null> {
+    async readNotification(request, rawBody): Promise<VerifiedNotification | 'ignored' | null> {
       const event = await verifyStripeEvent(rawBody, request.headers.get('Stripe-Signature'), config.webhookSecret)
       if (!event) return null
-      if (!event.type.startsWith('checkout.session.')) return null
+      // Signed, but nothing we act on (Stripe retries anything but 2xx for days).
+      if (!event.type.startsWith('checkout.session.')) return 'ignored'
       const session = event.data.object as Stripe.Checkout.Session
       const status =
         event.type === 'checkout.session.completed'
@@ -132,6 +134,27 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
                 ? 'canceled'
                 : null
       return { providerRef: session.id, event: { provider: 'stripe', eventKey: event.id, providerStatus: event.type, status, subscriptionId: idOf(session.subscription) } }
+    },
+    async confirmPayment(sessionId): Promise<ProviderPaymentState> {
+      let session: Stripe.Checkout.Session
+      try {
+        session = await client.retrieveSession(sessionId)
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode ?? 0
+        return { ok: false, reason: status === 404 ? 'not_found' : 'unavailable' }
+      }
+      // complete + paid is a sale; complete + unpaid waits for an async method; expired ends it.
+      const status: TransactionStatus | null =
+        session.status === 'complete' ? (session.payment_status === 'unpaid' ? 'waiting' : 'completed') : session.status === 'expired' ? 'canceled' : null
+      return {
+        ok: true,
+        providerRef: session.id,
+        status,
+        providerStatus: `${session.status}/${session.payment_status}`,
+        amount: session.amount_total ?? 0,
+        currency: (session.currency ?? '').toUpperCase(),
+        subscriptionId: idOf(session.subscription),
+      }
     },
     async readSubscriptionNotification(request, rawBody) {
       const event = await verifyStripeEvent(rawBody, request.headers.get('Stripe-Signature'), config.webhookSecret)

@@ -3,6 +3,7 @@
 // the buyer's pending page next asks (every 5 s), not by a background timer a worker may drop.
 // Event ids are derived from the payment, so concurrent polls confirm it once (payment_events is
 // unique per event key).
+import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { getPaymentEventByKey } from '#app/models/payment-event.server.ts'
 import type { Transaction } from '#app/models/transaction.server.ts'
@@ -24,7 +25,7 @@ export async function deliverTestNotification(context: AppLoadContext, tenantId:
 export async function confirmDueSlowPayment(context: AppLoadContext, tenantId: string, tx: Transaction, origin: string, now = Date.now()) {
   const secret = context.cloudflare.env.TEST_PAYMENTS_SECRET
   if (tx.provider !== 'test' || tx.status !== 'pending' || !tx.providerRef || !tx.integrationId) return false
-  if (!secret || context.cloudflare.env.ENVIRONMENT === 'production') return false
+  if (!secret || !testPaymentsAllowed(context.cloudflare.env)) return false
   const ids = slowEventIds(tx.providerRef)
   const started = await getPaymentEventByKey(context.db, tenantId, 'test', ids.started)
   if (!started || started.receivedAt > now - SLOW_DELAY_MS) return false

@@ -4,16 +4,19 @@
 // Seed 001 §5: the page needs complete page settings; a withdrawal needs the bank account.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { z } from 'zod'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
-import { checkBankAccount, formatBankAccount, getBalances, getPayoutAccount, missingPageSettings, setPayoutAccount, type Balance } from '#app/models/balance.server.ts'
+import { checkBankAccount, emptyBalance, formatBankAccount, getBalances, getPayoutAccount, missingPageSettings, setPayoutAccount, type Balance } from '#app/models/balance.server.ts'
 import { listWithdrawals, parseBankSnapshot, requestWithdrawal, WITHDRAWAL_PAYOUT_DAYS } from '#app/models/withdrawal.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
+import type { Locale } from '#app/i18n/i18n.ts'
+import { HOLD_DAYS } from '#app/payments/confirm.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { msg, parseForm, text, type FieldErrors } from '#app/utils/validation.ts'
 
@@ -48,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The school's own currency is always shown, even before its first sale.
   const shown: Balance[] = balances.some((b) => b.currency === tenant.currency)
     ? balances
-    : [{ currency: tenant.currency, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, pending: 0, paid: 0, available: 0 }, ...balances]
+    : [emptyBalance(tenant.currency), ...balances]
   const requestedId = new URL(request.url).searchParams.get('requested')
   const requested = requestedId ? history.find((w) => w.id === requestedId) : undefined
   return {
@@ -59,6 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       bank: account?.bankAccount ? { account: account.bankAccount, display: formatBankAccount(account.bankAccount), holder: account.bankAccountHolder ?? '' } : null,
       requested: requested ? { amount: requested.amount, currency: requested.currency } : null,
       payoutDays: WITHDRAWAL_PAYOUT_DAYS,
+      holdDays: HOLD_DAYS,
       withdrawals: history.map((w) => {
         const snapshot = parseBankSnapshot(w.bankAccount)
         return {
@@ -93,7 +97,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await requestWithdrawal(context.db, tenant.id, { currency: input.currency, requestedBy: user.id })
   if (result.outcome === 'no_bank_account') return formError({ form: { key: 'money.withdraw.need_bank' } }, { intent: 'withdraw', currency: input.currency }, 409)
   if (result.outcome === 'nothing_available') return formError({ form: { key: 'money.withdraw.none' } }, { intent: 'withdraw', currency: input.currency }, 409)
+  if (result.outcome === 'in_debt')
+    return formError({ form: { key: 'money.withdraw.in_debt', values: { amount: formatMoney(result.debt, input.currency, tenant.language as Locale) } } }, { intent: 'withdraw', currency: input.currency }, 409)
   return redirect(`/home/balance?requested=${result.withdrawal.id}`)
+}
+
+/** A line of explanation under a figure's name, in words a creator understands. */
+function Hint({ children }: { children: ReactNode }) {
+  return <span className="mt-0.5 block text-xs font-normal text-slate-500">{children}</span>
 }
 
 export default function BalancePage() {
@@ -122,7 +133,7 @@ export default function BalancePage() {
       </div>
     )
   }
-  const { balances, bank, withdrawals, requested, payoutDays } = data.ready
+  const { balances, bank, withdrawals, requested, payoutDays, holdDays } = data.ready
   const bankErrors = values.intent === 'bank' ? errors : {}
   const withdrawError = values.intent === 'withdraw' ? errors.form : undefined
 
@@ -162,6 +173,15 @@ export default function BalancePage() {
             <h2 className="text-lg font-semibold">{t('money.balance.currency', { currency: b.currency })}</h2>
             <dl className="mt-3 grid grid-cols-[1fr_auto] gap-x-6 gap-y-2 text-sm" aria-label={t('money.balance.label', { currency: b.currency })}>
               <dt>
+                {t('money.balance.collected_by_school')} <span className="text-slate-500">({t('money.balance.sales_count', { count: b.collectedBySchoolCount })})</span>
+                <Hint>{t('money.balance.collected_by_school_hint')}</Hint>
+              </dt>
+              <dd className="text-right" data-figure="collected-by-school">{formatMoney(b.collectedBySchool, b.currency, locale)}</dd>
+              <dt className="col-span-2 border-t border-slate-200 pt-2 font-semibold">
+                {t('money.balance.held_title')}
+                <Hint>{t('money.balance.held_hint', { days: holdDays })}</Hint>
+              </dt>
+              <dt>
                 {t('money.balance.sales')} <span className="text-slate-500">({t('money.balance.sales_count', { count: b.salesCount })})</span>
               </dt>
               <dd className="text-right" data-figure="sales">{formatMoney(b.sales, b.currency, locale)}</dd>
@@ -171,6 +191,16 @@ export default function BalancePage() {
                 {t('money.balance.refunds')} <span className="text-slate-500">({t('money.balance.refunds_count', { count: b.refundsCount })})</span>
               </dt>
               <dd className="text-right" data-figure="refunds">− {formatMoney(b.refunds, b.currency, locale)}</dd>
+              <dt>
+                {t('money.balance.on_hold')}
+                {b.nextReleaseAt ? <Hint>{t('money.balance.on_hold_until', { date: formatDate(b.nextReleaseAt, locale) })}</Hint> : null}
+              </dt>
+              <dd className="text-right" data-figure="on-hold">− {formatMoney(b.onHold, b.currency, locale)}</dd>
+              <dt>
+                {t('money.balance.fees_owed')}
+                <Hint>{t('money.balance.fees_owed_hint')}</Hint>
+              </dt>
+              <dd className="text-right" data-figure="fees-owed">− {formatMoney(b.feesOwed, b.currency, locale)}</dd>
               <dt>{t('money.balance.pending')}</dt>
               <dd className="text-right" data-figure="pending">− {formatMoney(b.pending, b.currency, locale)}</dd>
               <dt>{t('money.balance.paid')}</dt>
@@ -180,6 +210,11 @@ export default function BalancePage() {
                 {formatMoney(b.available, b.currency, locale)}
               </dd>
             </dl>
+            {b.debt > 0 ? (
+              <p className="mt-3 text-sm text-amber-800" data-figure="debt">
+                {t('money.balance.debt', { amount: formatMoney(b.debt, b.currency, locale) })}
+              </p>
+            ) : null}
             <div className="mt-4">
               {b.available > 0 ? (
                 <Form method="post" data-withdraw={b.currency}>

@@ -1,7 +1,9 @@
 // /home/settings/payments (issue 8 item 3, seed 001 §3, ADR 019): the school's payment provider
-// integrations and the forms to connect PayU, Stripe and (development only) the test provider.
+// integrations and the forms to connect PayU, Stripe and (where test payments are allowed) the test provider.
 // Credentials are checked with the provider before anything is written, then sealed; secrets are
-// never shown back. Owners and admins only.
+// never shown back. Where test payments are not allowed (production without ALLOW_TEST_PAYMENTS,
+// issue 18 §2) PayU sandbox, Stripe test keys and the test provider are refused with a field error
+// before anything is called or written. Owners and admins only.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
@@ -10,7 +12,8 @@ import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import type { PaymentProvider } from '#app/db/schema.server.ts'
 import { createIntegration, DuplicateIntegrationError, findIntegration, listIntegrations } from '#app/models/payment-integration.server.ts'
-import { checkPayuCredentials, createStripeWebhook, isDevelopment } from '#app/payments/provider-check.server.ts'
+import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
+import { checkPayuCredentials, createStripeWebhook } from '#app/payments/provider-check.server.ts'
 import { canonicalOrigin } from '#app/storefront/seo.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -21,6 +24,8 @@ import { formError } from '#app/utils/responses.server.ts'
 import { formToObject, msg, parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
 
 const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
+/** Errors the integration actions (/home/settings/payments/{id}) send back in `?error=`. */
+const SHOWN_ERRORS = ['payments.error.confirm_delete', 'payments.error.test_mode_enable'] as const
 const DONE = { created: 'payments.done.created', enabled: 'payments.done.enabled', disabled: 'payments.done.disabled', deleted: 'payments.done.deleted' } as const
 /** Fields that are never echoed back into the page. */
 const SECRET_FIELDS = new Set(['clientSecret', 'secondKey', 'secretKey'])
@@ -69,7 +74,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     pageTitle: `${getT(request, context)('payments.title')} · ${tenant.name}`,
     defaultCurrency: (CURRENCIES as readonly string[]).includes(tenant.currency) ? tenant.currency : 'PLN',
-    testProviderAllowed: isDevelopment(context),
+    testProviderAllowed: testPaymentsAllowed(context.cloudflare.env),
     // Only what is safe to show: never the sealed credentials.
     integrations: rows.map((r) => ({ id: r.id, provider: r.provider, currency: r.currency, account: r.publicRef, enabled: r.enabled, createdAt: r.createdAt })),
   }
@@ -86,10 +91,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const echo: FormValues = Object.fromEntries(Object.entries(input).filter(([k]) => !SECRET_FIELDS.has(k)).map(([k, v]) => [k, v.slice(0, 200)]))
   const refuse = (errors: FieldErrors, status = 422) => formError(errors, echo, status)
-  if (input.provider === 'test' && !isDevelopment(context)) return refuse({ form: { key: 'validation.in' } })
+  const testAllowed = testPaymentsAllowed(context.cloudflare.env)
+  if (input.provider === 'test' && !testAllowed) return refuse({ provider: { key: 'payments.error.test_provider' } })
   const parsed = parseWith(AddSchema, input)
   if (!parsed.ok) return refuse(parsed.errors)
   const data = parsed.data
+  // Test credentials where only real payments are taken: refused before the provider is asked.
+  if (!testAllowed && data.provider === 'payu' && usesTestCredentials('payu', { sandbox: String(data.sandbox === 'yes') })) return refuse({ sandbox: { key: 'payments.error.sandbox_not_allowed' } })
+  if (!testAllowed && data.provider === 'stripe' && usesTestCredentials('stripe', { secretKey: data.secretKey })) return refuse({ secretKey: { key: 'payments.error.stripe_test_key' } })
   const sealingKey = context.cloudflare.env.INTEGRATIONS_KEY
   if (!sealingKey) return refuse({ form: { key: 'payments.error.not_configured' } }, 503)
   const providerName = getT(request, context)(`payments.provider.${data.provider}`)
@@ -102,7 +111,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   let publicRef = ''
   if (data.provider === 'payu') {
     const check = await checkPayuCredentials(context, { clientId: data.clientId, clientSecret: data.clientSecret, sandbox: data.sandbox === 'yes' })
-    if (!check.ok) return check.reason === 'refused' ? refuse({ clientSecret: { key: 'payments.error.payu_refused' } }) : refuse({ form: { key: 'payments.error.unavailable', values: { provider: providerName } } }, 502)
+    if (!check.ok) {
+      if (check.reason === 'test_mode') return refuse({ sandbox: { key: 'payments.error.sandbox_not_allowed' } })
+      if (check.reason === 'refused') return refuse({ clientSecret: { key: 'payments.error.payu_refused' } })
+      return refuse({ form: { key: 'payments.error.unavailable', values: { provider: providerName } } }, 502)
+    }
     credentials = { posId: data.posId, clientId: data.clientId, clientSecret: data.clientSecret, secondKey: data.secondKey, sandbox: String(data.sandbox === 'yes') }
     publicRef = data.sandbox === 'yes' ? `${data.posId} · sandbox` : data.posId
   } else if (data.provider === 'stripe') {
@@ -110,6 +123,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const notifyUrl = `${canonicalOrigin(request, context)}/payments/stripe/${id}/notify`
     const webhook = await createStripeWebhook(context, data.secretKey, notifyUrl)
     if (!webhook.ok) {
+      if (webhook.reason === 'test_mode') return refuse({ secretKey: { key: 'payments.error.stripe_test_key' } })
       if (webhook.reason === 'refused') return refuse({ secretKey: { key: 'payments.error.stripe_refused' } })
       if (webhook.reason === 'rejected_url') return refuse({ form: { key: 'payments.error.stripe_url', values: { url: notifyUrl } } })
       return refuse({ form: { key: 'payments.error.unavailable', values: { provider: providerName } } }, 502)
@@ -162,6 +176,7 @@ export default function PaymentSettingsPage() {
   const action = useActionData<ActionData>()
   const [params] = useSearchParams()
   const t = useT()
+  const message = useFieldMessage()
   const locale = useLocale()
   const done = params.get('done')
   const doneKey = !action && done && done in DONE ? DONE[done as keyof typeof DONE] : null
@@ -187,7 +202,11 @@ export default function PaymentSettingsPage() {
           <Alert tone="success">{t(doneKey)}</Alert>
         </div>
       ) : null}
-      {errorKey === 'payments.error.confirm_delete' ? <Alert>{t(errorKey)}</Alert> : null}
+      {errorKey && (SHOWN_ERRORS as readonly string[]).includes(errorKey) ? (
+        <div data-page-error={errorKey}>
+          <Alert>{t(errorKey)}</Alert>
+        </div>
+      ) : null}
       <Card>
         <h2 className="text-lg font-semibold">{t('payments.list.title')}</h2>
         {data.integrations.length === 0 ? (
@@ -288,6 +307,11 @@ export default function PaymentSettingsPage() {
         <ProviderForm provider="test" title={t('payments.add.test')} intro={t('payments.add.test.intro')} action={action}>
           {currencyField('test')}
         </ProviderForm>
+      ) : action?.values.provider === 'test' && action.errors.provider ? (
+        // A test provider form posted here (no form is shown): the refusal, in the page's language.
+        <div data-field-error="provider">
+          <Alert>{message(action.errors.provider)}</Alert>
+        </div>
       ) : null}
     </div>
   )

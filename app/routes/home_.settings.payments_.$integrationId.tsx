@@ -1,8 +1,11 @@
 // POST /home/settings/payments/{id} (issue 8 item 3): enable, disable or delete one of this
 // school's payment integrations. The id is looked up in this school first: another school's is 404.
+// Where test payments are not allowed (issue 18 §2), an integration with test credentials (the test
+// provider, PayU sandbox, a Stripe test key) cannot be enabled: checkout would not offer it anyway.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
-import { deleteIntegration, getIntegration, setIntegrationEnabled } from '#app/models/payment-integration.server.ts'
+import { deleteIntegration, getIntegration, openCredentials, setIntegrationEnabled, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
+import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
 import { parseForm } from '#app/utils/validation.ts'
@@ -13,6 +16,13 @@ const IntegrationActionSchema = z.object({
 })
 
 const back = (query: Record<string, string>) => redirect(`/home/settings/payments?${new URLSearchParams(query)}`, 303)
+
+/** Does this integration take test payments (its sealed credentials opened)? Credentials that do not open take nothing. */
+async function takesTestPayments(key: string | undefined, integration: PaymentIntegration) {
+  if (integration.provider === 'test') return true
+  const credentials = key ? await openCredentials(key, integration) : null
+  return !!credentials && usesTestCredentials(integration.provider, credentials)
+}
 
 /** No page of its own: the list shows every integration. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -37,6 +47,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!(await deleteIntegration(context.db, tenant.id, integration.id))) notFound()
     return back({ done: 'deleted' })
   }
+  const env = context.cloudflare.env
+  if (intent === 'enable' && !testPaymentsAllowed(env) && (await takesTestPayments(env.INTEGRATIONS_KEY, integration))) return back({ error: 'payments.error.test_mode_enable' })
   if (!(await setIntegrationEnabled(context.db, tenant.id, integration.id, intent === 'enable'))) notFound()
   return back({ done: intent === 'enable' ? 'enabled' : 'disabled' })
 }

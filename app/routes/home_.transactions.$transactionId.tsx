@@ -63,6 +63,15 @@ export default function TransactionPage() {
         <Rows
           rows={[
             [t('money.col.status'), <StatusBadge key="s" status={tx.status} />],
+            tx.status === 'mismatch' && [
+              t('money.transaction.why'),
+              <span key="why" data-status-reason>
+                {t('money.transaction.mismatch_explained')} <code className="text-xs">{tx.statusReason}</code>
+              </span>,
+            ],
+            tx.status === 'failed' && tx.statusReason === 'expired' && [t('money.transaction.why'), <span key="why" data-status-reason>{t('money.transaction.expired_explained')}</span>],
+            [t('money.transaction.collector'), <span key="c" data-collector={tx.collector}>{t(`money.collector.${tx.collector}`)}</span>],
+            tx.collector === 'platform' && tx.holdUntil ? [t('money.transaction.hold_until'), formatDateTime(tx.holdUntil)] : false,
             [t('money.col.invoice'), <InvoiceBadge key="i" status={tx.invoiceStatus} />],
             [t('money.transaction.unit'), money(tx.unitAmount)],
             [t('money.transaction.quantity'), tx.quantity],

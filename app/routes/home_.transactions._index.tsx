@@ -14,7 +14,7 @@ import { useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
 
 const EMAIL_SEARCH_MAX = 100
-const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded'] as const satisfies readonly TransactionStatus[]
+const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded', 'mismatch'] as const satisfies readonly TransactionStatus[]
 
 // A bad filter in the address is dropped, never an error page.
 const ListQuery = z.object({

@@ -179,9 +179,12 @@ export default function OperatorSchoolPage() {
             <thead className="text-left text-slate-600">
               <tr>
                 <th scope="col" className="py-2 pr-4 font-semibold">{t('operator.school.currency')}</th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.collected_by_school')}</th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.sales')}</th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees')}</th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.refunds')}</th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.on_hold')}</th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees_owed')}</th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.pending')}</th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.paid')}</th>
                 <th scope="col" className="py-2 text-right font-semibold">{t('money.balance.available')}</th>
@@ -191,9 +194,12 @@ export default function OperatorSchoolPage() {
               {data.balances.map((b) => (
                 <tr key={b.currency}>
                   <td className="py-2 pr-4">{b.currency}</td>
+                  <td className="py-2 pr-4 text-right">{formatMoney(b.collectedBySchool, b.currency, locale)}</td>
                   <td className="py-2 pr-4 text-right">{formatMoney(b.sales, b.currency, locale)}</td>
                   <td className="py-2 pr-4 text-right">{formatMoney(b.fees, b.currency, locale)}</td>
                   <td className="py-2 pr-4 text-right">{formatMoney(b.refunds, b.currency, locale)}</td>
+                  <td className="py-2 pr-4 text-right">{formatMoney(b.onHold, b.currency, locale)}</td>
+                  <td className="py-2 pr-4 text-right">{formatMoney(b.feesOwed, b.currency, locale)}</td>
                   <td className="py-2 pr-4 text-right">{formatMoney(b.pending, b.currency, locale)}</td>
                   <td className="py-2 pr-4 text-right">{formatMoney(b.paid, b.currency, locale)}</td>
                   <td className="py-2 text-right font-semibold">{formatMoney(b.available, b.currency, locale)}</td>

@@ -2,6 +2,7 @@
 // picks an outcome; the page sends the provider's signed notification to the school's notify
 // route code path (a worker cannot fetch its own host) and returns the buyer to the pending page.
 // "Slow" confirms seconds later (app/payments/test-slow.server.ts), so the pending page has to wait for it.
+import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -20,7 +21,7 @@ async function readPayment({ context, params }: Pick<LoaderFunctionArgs, 'contex
   const tenant = requireSchool(context)
   const secret = context.cloudflare.env.TEST_PAYMENTS_SECRET
   const ref = params.ref ?? ''
-  if (context.cloudflare.env.ENVIRONMENT === 'production' || !secret || !REF.test(ref)) notFound()
+  if (!testPaymentsAllowed(context.cloudflare.env) || !secret || !REF.test(ref)) notFound()
   const tx = await getTransactionByProviderRef(context.db, tenant.id, 'test', ref)
   if (!tx || !tx.integrationId) notFound()
   return { tenant, tx, secret, ref }

@@ -61,8 +61,13 @@ export interface Env {
   SMS_SENDER?: string
   /** Payments (issue 8, ADR 019). Base64 of 32 bytes: seals integration credentials (app/utils/secret-box.server.ts). A secret in production. */
   INTEGRATIONS_KEY?: string
-  /** HMAC key of the built-in test payment provider's notifications (development and tests only). */
+  /** HMAC key of the built-in test payment provider's notifications (development, tests and a staging deployment that allows test payments). */
   TEST_PAYMENTS_SECRET?: string
+  /**
+   * "true" only on a staging deployment: production then still takes the test provider, PayU sandbox
+   * credentials and Stripe test keys (app/payments/payment-mode.server.ts). Unset in production.
+   */
+  ALLOW_TEST_PAYMENTS?: string
   /** Where the PayU and Stripe adapters send API calls: unset = the real APIs; development = the dev peers (through DEV_PEERS). */
   PAYU_API_URL?: string
   STRIPE_API_URL?: string

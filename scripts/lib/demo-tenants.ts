@@ -1,4 +1,5 @@
 // Reads the declarative demo schools in tenants/ and turns them into idempotent SQL.
+import { HOLD_MS } from '#app/payments/confirm.ts'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -85,6 +86,8 @@ const SaleSchema = z.object({
   vatAmount: z.number().int().nonnegative().default(0),
   feeAmount: z.number().int().nonnegative(),
   daysAgo: z.number().int().nonnegative().default(0),
+  /** Who collected it (ADR 023): the platform (built-in test provider) or the school (its own integration in the school's currency). */
+  collector: z.enum(['platform', 'school']).default('platform'),
 })
 /** A demo promo code (seed 001 §8): percentage (1–100) or fixed (minor units), optional product, limit and dates. */
 const PromoSchema = z.object({
@@ -431,8 +434,15 @@ function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
     if (!buyer || !product) throw new Error(`${t.slug}: sale ${i} names an unknown student or product`)
     const at = now - sale.daysAgo * day
     const id = stableId('transaction', t.slug, String(i))
-    const values = [id, tenantId, stableId('hash', t.slug, String(i)).slice(0, 20), stableId('user', t.slug, buyer.email), productId(sale.product), product.kind, product.title, 1, t.currency, sale.totalAmount, sale.totalAmount, sale.vatAmount, sale.feeAmount, 'completed', 'test', stableId('ref', t.slug, String(i)), JSON.stringify({ name: buyer.name, email: buyer.email }), at, `/${sale.product}/checkout`, at, at, at, at]
-    sql.push(`INSERT OR IGNORE INTO transactions (id, tenant_id, hash, user_id, product_id, product_kind, product_title, quantity, currency, unit_amount, total_amount, vat_amount, fee_amount, status, provider, provider_ref, buyer, terms_accepted_at, checkout_path, completed_at, access_granted_at, created_at, updated_at) VALUES (${values.map(q).join(', ')});`)
+    // A school-collected sale went through the school's own integration in its currency.
+    const own = sale.collector === 'school' ? t.integrations.find((x) => x.currency.toUpperCase() === t.currency.toUpperCase() && x.provider !== 'test') : undefined
+    if (sale.collector === 'school' && !own) throw new Error(`${t.slug}: sale ${i} is collected by the school, which has no integration in ${t.currency}`)
+    const provider = own?.provider ?? 'test'
+    const integrationId = own ? demoIntegrationId(t.slug, own.provider, own.currency) : null
+    const holdUntil = sale.collector === 'platform' ? at + HOLD_MS : null
+    const values = [id, tenantId, stableId('hash', t.slug, String(i)).slice(0, 20), stableId('user', t.slug, buyer.email), productId(sale.product), product.kind, product.title, 1, t.currency, sale.totalAmount, sale.totalAmount, sale.vatAmount, sale.feeAmount, 'completed', provider, integrationId, stableId('ref', t.slug, String(i)), JSON.stringify({ name: buyer.name, email: buyer.email }), at, `/${sale.product}/checkout`, at, at, sale.collector, holdUntil, at, at]
+    sql.push(`INSERT INTO transactions (id, tenant_id, hash, user_id, product_id, product_kind, product_title, quantity, currency, unit_amount, total_amount, vat_amount, fee_amount, status, provider, integration_id, provider_ref, buyer, terms_accepted_at, checkout_path, completed_at, access_granted_at, collector, hold_until, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET provider = excluded.provider, integration_id = excluded.integration_id, collector = excluded.collector, hold_until = excluded.hold_until;`)
   })
   for (const promo of t.promoCodes) {
     if (promo.product && !t.products.some((p) => p.slug === promo.product)) throw new Error(`${t.slug}: promo ${promo.code} names an unknown product`)

@@ -36,6 +36,8 @@ async function sale(school: TestSchool, opts: { userId: string; email: string; t
     vatAmount: Math.round((opts.total * 23) / 123),
     feeAmount: opts.fee,
     provider: 'test',
+    // The built-in test provider: the platform holds the money (ADR 023).
+    collector: 'platform',
     buyer: JSON.stringify({ name: 'Buyer Person', email: opts.email }),
     invoiceDetails: JSON.stringify({ type: 'company', name: 'Buyer Person', companyName: 'Buyer Ltd', vatNumber: 'PL1234567890', address: 'Main 1', city: 'Kraków', postalCode: '30-001', country: 'PL' }),
     termsAcceptedAt: Date.now(),
@@ -45,7 +47,8 @@ async function sale(school: TestSchool, opts: { userId: string; email: string; t
   const status = opts.status ?? 'completed'
   const move = async (to: TransactionStatus) => {
     const key = `pay-${++eventCounter}:${to}`
-    await settleTransaction(db(), school.tenantId, tx.id, { event: { provider: 'test', eventKey: key, providerStatus: to.toUpperCase(), status: to }, status: to })
+    // Settled eight days ago: past the hold, so completed sales are withdrawable.
+    await settleTransaction(db(), school.tenantId, tx.id, { event: { provider: 'test', eventKey: key, providerStatus: to.toUpperCase(), status: to }, status: to }, Date.now() - 8 * 86_400_000)
   }
   if (status === 'completed' || status === 'refunded') await move('completed')
   if (status === 'refunded') await move('refunded')

@@ -6,12 +6,41 @@ import { describe, expect, it } from 'vitest'
 import { createIntegration } from '#app/models/payment-integration.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
+import { payuClient } from '#app/payments/payu.server.ts'
 import { testNotification } from '#app/payments/test-provider.server.ts'
+import { devPeers } from '#tests/peers/dev-peers.ts'
 import { createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
 
 const SECRET = (env as unknown as { TEST_PAYMENTS_SECRET: string }).TEST_PAYMENTS_SECRET
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
-const SECOND_KEY = 'second-key-of-this-test-pos'
+// The PayU peer's POS (workers/dev-peers/wrangler.toml PEER_PAYU_*): the app confirms every
+// notification with GET /api/v2_1/orders/{id} there (ADR 023).
+const PAYU = { posId: '300746', clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000', secondKey: 'coursefront_dev_payu_second_key_0000' }
+const SECOND_KEY = PAYU.secondKey
+const peers = devPeers(env.DEV_PEERS!)
+
+/** A real order on the PayU peer (NEW), as a checkout would have created it. */
+async function peerOrder(totalAmount = 19900, currencyCode = 'PLN') {
+  const created = await payuClient({ baseUrl: 'http://dev-peers.internal/payu', ...PAYU }, peers.fetch).createOrder({
+    notifyUrl: 'http://school.localhost/payments/payu/x/notify',
+    continueUrl: 'http://school.localhost/transaction/x/pending',
+    customerIp: '127.0.0.1',
+    description: 'Paid course',
+    currencyCode,
+    totalAmount,
+    extOrderId: `ext-${Math.random().toString(36).slice(2)}`,
+    buyer: { email: 'buyer@example.com', firstName: 'Buyer' },
+    products: [{ name: 'Paid course', unitPrice: totalAmount, quantity: 1 }],
+  })
+  if (!created.ok) throw new Error(`peer order: ${created.reason}`)
+  return created.orderId
+}
+
+/** What PayU's own API will answer for the order from now on. */
+async function peerStatus(orderId: string, status: 'NEW' | 'PENDING' | 'WAITING_FOR_CONFIRMATION' | 'COMPLETED' | 'CANCELED') {
+  const res = await peers.fetch(`http://dev-peers.internal/_peer/payu/orders/${orderId}/status`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status }) })
+  expect(res.status).toBe(200)
+}
 
 /** A provider's server: no cookies, no Origin, no Fetch Metadata. */
 function notify(host: string, path: string, body: string, headers: Record<string, string>) {
@@ -105,23 +134,26 @@ describe('PayU notifications (OpenPayu-Signature)', () => {
       provider: 'payu',
       currency: 'PLN',
       publicRef: '300746',
-      credentials: { posId: '300746', clientId: '300746', clientSecret: 'client-secret', secondKey: SECOND_KEY, sandbox: 'true' },
+      credentials: { ...PAYU, sandbox: 'true' },
     })
     return { school, integration }
   }
 
   it('replayed 20 times at once and delivered out of order: one transaction, one grant', async () => {
     const { school, integration } = await payuSchool()
-    const { tx } = await paidCourseOrder(school, 'payu', 'PAYUORDER1', integration.id)
+    const orderId = await peerOrder()
+    const { tx } = await paidCourseOrder(school, 'payu', orderId, integration.id)
     const path = `/payments/payu/${integration.id}/notify`
-    const waiting = payuBody('PAYUORDER1', 'WAITING_FOR_CONFIRMATION')
+    await peerStatus(orderId, 'WAITING_FOR_CONFIRMATION')
+    const waiting = payuBody(orderId, 'WAITING_FOR_CONFIRMATION')
     expect((await notify(school.host, path, waiting, { 'OpenPayu-Signature': payuSignature(waiting) })).status).toBe(200)
     expect((await counts(school.tenantId, tx.id)).status).toBe('waiting')
-    const completed = payuBody('PAYUORDER1', 'COMPLETED')
+    await peerStatus(orderId, 'COMPLETED')
+    const completed = payuBody(orderId, 'COMPLETED')
     const answers = await Promise.all(Array.from({ length: 20 }, () => notify(school.host, path, completed, { 'OpenPayu-Signature': payuSignature(completed) })))
     expect(answers.every((a) => a.status === 200)).toBe(true)
-    // PENDING arriving after COMPLETED is recorded and changes nothing.
-    const pending = payuBody('PAYUORDER1', 'PENDING')
+    // PENDING arriving after COMPLETED is recorded (as what PayU's API says) and changes nothing.
+    const pending = payuBody(orderId, 'PENDING')
     expect((await notify(school.host, path, pending, { 'OpenPayu-Signature': payuSignature(pending) })).status).toBe(200)
     expect(await counts(school.tenantId, tx.id)).toEqual({ events: 3, grants: 1, paidEvents: 1, status: 'completed' })
     expect((await env.DB.prepare('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>())!.n).toBe(1)
@@ -129,9 +161,10 @@ describe('PayU notifications (OpenPayu-Signature)', () => {
 
   it('refuses one altered byte and another second key; another school cannot use the integration', async () => {
     const { school, integration } = await payuSchool()
-    const { tx } = await paidCourseOrder(school, 'payu', 'PAYUORDER2', integration.id)
+    const orderId = await peerOrder()
+    const { tx } = await paidCourseOrder(school, 'payu', orderId, integration.id)
     const path = `/payments/payu/${integration.id}/notify`
-    const body = payuBody('PAYUORDER2', 'COMPLETED')
+    const body = payuBody(orderId, 'COMPLETED')
     expect((await notify(school.host, path, body.replace('19900', '19901'), { 'OpenPayu-Signature': payuSignature(body) })).status).toBe(400)
     expect((await notify(school.host, path, body, { 'OpenPayu-Signature': payuSignature(body, 'another-key') })).status).toBe(400)
     const other = await createTestSchool()

@@ -1,0 +1,40 @@
+// What a payment's state is, decided from the provider's own answer (ADR 023): a notification only
+// triggers the question. Pure, so the rules are tested on their own (node tier).
+import type { Collector, PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
+import type { ProviderPaymentState } from './provider.server.ts'
+
+/** Platform-collected money becomes withdrawable this long after the sale completes. */
+export const HOLD_DAYS = 7
+export const HOLD_MS = HOLD_DAYS * 86_400_000
+/** Seed 001: "status change can take up to 72 hours" — then an unpaid transaction ends. */
+export const PENDING_EXPIRY_MS = 72 * 3_600_000
+/** Seed 001: "pending transaction check every 5 minutes". */
+export const PENDING_CHECK_AFTER_MS = 5 * 60_000
+
+/** The built-in test provider (integration id 'test') is the platform's own account; every school integration is the school's. */
+export function collectorOf(integration: { id: string; provider: PaymentProvider } | null): Collector {
+  return integration && integration.provider === 'test' && integration.id === 'test' ? 'platform' : 'school'
+}
+
+export type Reconciled =
+  /** Nothing decided now: the provider did not answer (ask again later). */
+  | { kind: 'retry' }
+  /** Apply `status` (null: record only, nothing changes). */
+  | { kind: 'status'; status: TransactionStatus | null; providerStatus: string; subscriptionId: string | null }
+  /** The provider's order is not this transaction's: `reason` says how, for the owner and the operator. */
+  | { kind: 'mismatch'; reason: string; providerStatus: string }
+
+/**
+ * Hold the provider's answer against the transaction. The provider decides every completion;
+ * a verified notification may only end a payment the provider does not call paid (a Stripe
+ * asynchronous method that failed is "complete/unpaid" in the session).
+ */
+export function reconcile(tx: { providerRef: string | null; totalAmount: number; currency: string }, state: ProviderPaymentState, claimed: TransactionStatus | null): Reconciled {
+  if (!state.ok) return state.reason === 'unavailable' ? { kind: 'retry' } : { kind: 'mismatch', reason: 'order: unknown to the provider', providerStatus: 'not_found' }
+  if (!tx.providerRef || state.providerRef !== tx.providerRef) return { kind: 'mismatch', reason: `order: provider ${state.providerRef}, transaction ${tx.providerRef ?? '-'}`, providerStatus: state.providerStatus }
+  if (state.amount !== null && state.amount !== tx.totalAmount) return { kind: 'mismatch', reason: `amount: provider ${state.amount} ${state.currency ?? ''}, transaction ${tx.totalAmount} ${tx.currency}`.replace(/\s+,/, ','), providerStatus: state.providerStatus }
+  if (state.currency !== null && state.currency.toUpperCase() !== tx.currency.toUpperCase()) return { kind: 'mismatch', reason: `currency: provider ${state.currency}, transaction ${tx.currency}`, providerStatus: state.providerStatus }
+  const ends = claimed === 'failed' || claimed === 'canceled'
+  const status = state.status !== 'completed' && ends ? claimed : state.status
+  return { kind: 'status', status, providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null }
+}
