@@ -94,13 +94,26 @@ browserTest('carousel: 3/2/1 slides at 1280/900/375 px, autoplay after 2500 ms, 
   assert.equal(await attr(page, root, 'data-per-view'), '3')
   assert.equal(Math.round(await ratio()), 3)
 
-  // Autoplay: still on the first slide before 2500 ms, on the second after.
-  // The carousel's timer starts at hydration, before this test looks, so only "not yet at 2000 ms
-  // from now" and "moved within 2 s more" are measurable without racing a loaded machine.
-  assert.equal(await attr(page, root, 'data-index'), '0')
-  await page.waitForTimeout(2000)
-  assert.equal(await attr(page, root, 'data-index'), '0', 'no move before 2500 ms')
-  await waitFor(page, async () => (await attr(page, root, 'data-index')) === '1', 'autoplay to slide 2', 2000)
+  // Autoplay: the second slide 2500 ms after the timer starts. Hovering pauses it and leaving
+  // starts it afresh, so both moments are known — and measured in the page's own clock, which a
+  // busy test process cannot stretch.
+  await page.hover(root)
+  await waitFor(page, async () => (await attr(page, root, 'data-autoplay')) === 'paused', 'hover pauses autoplay', 2000)
+  const start = Number(await attr(page, root, 'data-index'))
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel)!
+    const from = el.getAttribute('data-index')
+    const times: { running?: number; moved?: number } = {}
+    ;(window as unknown as { carouselTimes: typeof times }).carouselTimes = times
+    new MutationObserver(() => {
+      if (el.getAttribute('data-autoplay') === 'running' && times.running === undefined) times.running = performance.now()
+      if (el.getAttribute('data-index') !== from && times.moved === undefined) times.moved = performance.now()
+    }).observe(el, { attributes: true, attributeFilter: ['data-autoplay', 'data-index'] })
+  }, root)
+  await page.mouse.move(0, 0)
+  await waitFor(page, async () => (await attr(page, root, 'data-index')) === String((start + 1) % 4), 'autoplay to the next slide', 6000)
+  const times = await page.evaluate(() => (window as unknown as { carouselTimes: { running: number; moved: number } }).carouselTimes)
+  assert.ok(times.moved - times.running >= 2400, `moved ${Math.round(times.moved - times.running)} ms after autoplay started`)
 
   // Dots: buttons with labels, keyboard operable; focus pauses autoplay.
   const dots = page.locator(`${root} [data-dot]`)
