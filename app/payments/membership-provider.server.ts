@@ -31,8 +31,8 @@ export async function stopSubscriptionAtProvider(context: AppLoadContext, tenant
   const apiBase = env.STRIPE_API_URL && isDevelopment(context) ? env.STRIPE_API_URL : undefined
   const client = stripeClient({ secretKey: c.secretKey ?? '', webhookSecret: c.webhookSecret ?? '', apiBase }, peerFetch(context))
   try {
-    const subscription = await client.cancelSubscription(membership.providerSubscriptionId)
-    return subscription.status === 'canceled'
+    const subscription = await client.cancelSubscriptionAtPeriodEnd(membership.providerSubscriptionId)
+    return subscription.cancel_at_period_end === true || subscription.status === 'canceled'
   } catch (error) {
     const e = error as { statusCode?: number; code?: string }
     // Gone at Stripe: nothing can charge it any more.

@@ -57,8 +57,11 @@ describe('Stripe adapter against the Stripe peer', () => {
     await control(`/sessions/${session.id}/complete`)
     const paid = await client().retrieveSession(session.id)
     expect(paid.payment_status).toBe('paid')
-    const canceled = await client().cancelSubscription(String(paid.subscription))
-    expect(canceled.status).toBe('canceled')
+    // Cancelled at the period's end: still active (paid up), ends instead of renewing.
+    const canceled = await client().cancelSubscriptionAtPeriodEnd(String(paid.subscription))
+    expect(canceled).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    const cycle = await control(`/subscriptions/${paid.subscription}/cycle`)
+    expect((cycle as { subscription: { status: string } }).subscription.status).toBe('canceled')
   })
 
   it('a subscription recurs at the renewal price: a one-time line and a once-coupon change only the first payment', async () => {

@@ -83,7 +83,8 @@ export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch)
       )
     },
     retrieveSession: (id: string) => stripe.checkout.sessions.retrieve(id),
-    cancelSubscription: (id: string) => stripe.subscriptions.cancel(id),
+    /** The subscription ends when its paid period does (no renewal); access runs to the period's end, like ours. */
+    cancelSubscriptionAtPeriodEnd: (id: string) => stripe.subscriptions.update(id, { cancel_at_period_end: true }),
     createWebhookEndpoint: (url: string, events: Stripe.WebhookEndpointCreateParams.EnabledEvent[]) => stripe.webhookEndpoints.create({ url, enabled_events: events }),
   }
 }

@@ -245,7 +245,8 @@ describe('cancel', () => {
 
     const res = await cancel(school, ann, { membership_id: id, confirm: 'CANCEL' })
     expect(res.status).toBe(200)
-    expect((await client.stripe.subscriptions.retrieve(subscriptionId)).status).toBe('canceled')
+    // Stripe keeps it to the end of the paid period and then ends it, as ours does (cancel_at_period_end).
+    expect(await client.stripe.subscriptions.retrieve(subscriptionId)).toMatchObject({ status: 'active', cancel_at_period_end: true })
     expect((await row(school, id)).status).toBe('canceled')
     // The card of a Stripe subscription is Stripe's: not changed here.
     const cypher = await encryptCard(await publicKey(school, ann), { ...goodCard, origin: `http://${school.host}` })

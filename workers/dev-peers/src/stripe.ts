@@ -5,7 +5,8 @@
 // (HMAC-SHA256 of `${t}.${payload}`).
 //   POST /stripe/v1/webhook_endpoints                 {url, enabled_events[]} → secret
 //   POST /stripe/v1/checkout/sessions                 GET /stripe/v1/checkout/sessions/:id
-//   GET  /stripe/v1/subscriptions/:id                 DELETE /stripe/v1/subscriptions/:id (cancel)
+//   GET  /stripe/v1/subscriptions/:id                 DELETE /stripe/v1/subscriptions/:id (cancel now)
+//   POST /stripe/v1/subscriptions/:id                 {cancel_at_period_end} (cancel when the period ends)
 //   GET|POST /stripe/pay/:sessionId                   the hosted checkout page (development)
 //   /_peer/stripe/…                                   control: signed events for tests; subscriptions/:id/cycle {paid}
 //                                                     (renewal or failed renewal), subscriptions/:id/end (deleted)
@@ -249,6 +250,21 @@ stripePeer.get('/v1/subscriptions/:id', async (c) => {
   return c.json(subscription)
 })
 
+/** Update: `cancel_at_period_end` — the subscription stays active and ends instead of renewing (customer.subscription.updated). */
+stripePeer.post('/v1/subscriptions/:id', async (c) => {
+  const subscription = await getSubscription(c.env, c.req.param('id'))
+  if (!subscription) return stripeError(c, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such subscription: '${c.req.param('id')}'` })
+  const form = await formOf(c.req.raw)
+  const flag = form.cancel_at_period_end
+  if (flag !== undefined && flag !== 'true' && flag !== 'false') return stripeError(c, 400, { type: 'invalid_request_error', param: 'cancel_at_period_end', message: 'Invalid boolean' })
+  if (subscription.status === 'canceled') return stripeError(c, 400, { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' })
+  const updated = flag === undefined ? subscription : { ...subscription, cancel_at_period_end: flag === 'true', cancel_at: flag === 'true' ? subscription.current_period_end : null }
+  await saveSubscription(c.env, updated)
+  const { deliveries } = await makeEvent(c.env, 'customer.subscription.updated', updated)
+  await deliver(c.env, deliveries)
+  return c.json(updated)
+})
+
 stripePeer.delete('/v1/subscriptions/:id', async (c) => {
   const subscription = await getSubscription(c.env, c.req.param('id'))
   if (!subscription) return stripeError(c, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such subscription: '${c.req.param('id')}'` })
@@ -362,6 +378,13 @@ stripeControl.post('/subscriptions/:id/cycle', async (c) => {
   const subscription = await getSubscription(c.env, c.req.param('id'))
   if (!subscription) return c.json({ error: 'Unknown subscription' }, 404)
   const { paid = true } = ((await c.req.json().catch(() => ({}))) ?? {}) as { paid?: boolean }
+  // Set to cancel at the period's end: the period ends it instead of renewing it.
+  if (subscription.cancel_at_period_end === true) {
+    const ended = { ...subscription, status: 'canceled', canceled_at: nowSeconds(), ended_at: subscription.current_period_end }
+    await saveSubscription(c.env, ended)
+    const { event, deliveries } = await makeEvent(c.env, 'customer.subscription.deleted', ended)
+    return c.json({ subscription: ended, event, deliveries, delivery: await deliver(c.env, deliveries) })
+  }
   const start = Number(subscription.current_period_end)
   const next = paid
     ? { ...subscription, status: 'active', current_period_start: start, current_period_end: start + periodSeconds(String(subscription.interval), Number(subscription.interval_count)) }
