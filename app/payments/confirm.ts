@@ -32,7 +32,7 @@ export type Reconciled =
 export function reconcile(tx: { providerRef: string | null; totalAmount: number; currency: string }, state: ProviderPaymentState, claimed: TransactionStatus | null): Reconciled {
   if (!state.ok) return state.reason === 'unavailable' ? { kind: 'retry' } : { kind: 'mismatch', reason: 'order: unknown to the provider', providerStatus: 'not_found' }
   if (!tx.providerRef || state.providerRef !== tx.providerRef) return { kind: 'mismatch', reason: `order: provider ${state.providerRef}, transaction ${tx.providerRef ?? '-'}`, providerStatus: state.providerStatus }
-  if (state.amount !== null && state.amount !== tx.totalAmount) return { kind: 'mismatch', reason: `amount: provider ${state.amount} ${state.currency ?? ''}, transaction ${tx.totalAmount} ${tx.currency}`.replace(/\s+,/, ','), providerStatus: state.providerStatus }
+  if (state.amount !== null && state.amount !== tx.totalAmount) return { kind: 'mismatch', reason: `amount: provider ${state.amount} ${state.currency ?? '?'}, transaction ${tx.totalAmount} ${tx.currency}`, providerStatus: state.providerStatus }
   if (state.currency !== null && state.currency.toUpperCase() !== tx.currency.toUpperCase()) return { kind: 'mismatch', reason: `currency: provider ${state.currency}, transaction ${tx.currency}`, providerStatus: state.providerStatus }
   const ends = claimed === 'failed' || claimed === 'canceled'
   const status = state.status !== 'completed' && ends ? claimed : state.status

@@ -25,7 +25,9 @@ export async function recheckPendingTransactions(env: Env, ctx: Omit<ExecutionCo
   for (const tx of await listTransactionsToRecheck(db, { createdBefore: now - PENDING_CHECK_AFTER_MS })) {
     summary.checked++
     await markTransactionChecked(db, tx.tenantId, tx.id, now)
-    const adapter = tx.provider && tx.integrationId && tx.providerRef ? await getIntegrationAdapter(context, tx.tenantId, tx.provider, tx.integrationId) : null
+    // The built-in test provider has no API to ask (its slow confirmations come by their own poll): only its expiry applies.
+    const askable = tx.provider && tx.provider !== 'test' && tx.integrationId && tx.providerRef
+    const adapter = askable ? await getIntegrationAdapter(context, tx.tenantId, tx.provider!, tx.integrationId!) : null
     const state = adapter && tx.providerRef ? await adapter.confirmPayment(tx.providerRef, null) : null
     const decision = state ? reconcile(tx, state, null) : null
     if (decision && decision.kind !== 'retry') {
