@@ -833,6 +833,34 @@ export const paymentIntegrations = sqliteTable(
 )
 
 /**
+ * A school's account inside the platform's marketplace at a provider (issue 18, ADR 023): a Stripe
+ * Connect Express account (`acct_…`) or a PayU Marketplace submerchant (`extCustomerId`). Sales
+ * through it are split at the provider. `status`: 'onboarding' until the provider says the account
+ * can take charges ('enabled'); 'restricted' when it later says it cannot.
+ */
+export const PAYOUT_PROVIDERS = ['stripe', 'payu'] as const
+export type PayoutProvider = (typeof PAYOUT_PROVIDERS)[number]
+export const PAYOUT_ACCOUNT_STATUSES = ['onboarding', 'enabled', 'restricted'] as const
+export type PayoutAccountStatus = (typeof PAYOUT_ACCOUNT_STATUSES)[number]
+export const payoutAccounts = sqliteTable(
+  'payout_accounts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    provider: text('provider', { enum: PAYOUT_PROVIDERS }).notNull(),
+    /** Stripe `acct_…`; PayU the extCustomerId we gave the submerchant. */
+    accountRef: text('account_ref').notNull(),
+    status: text('status', { enum: PAYOUT_ACCOUNT_STATUSES }).notNull().default('onboarding'),
+    chargesEnabled: integer('charges_enabled', { mode: 'boolean' }).notNull().default(false),
+    payoutsEnabled: integer('payouts_enabled', { mode: 'boolean' }).notNull().default(false),
+    /** What the provider still asks for (Stripe requirements.currently_due, PayU verification status), for the owner. */
+    detail: text('detail').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('payout_accounts_tenant_provider_unique').on(t.tenantId, t.provider), uniqueIndex('payout_accounts_ref_unique').on(t.provider, t.accountRef)],
+)
+
+/**
  * pending → waiting (provider says the buyer paid, confirmation outstanding) → completed, or →
  * failed / canceled. Never leaves completed except to refunded (seed 001 §4; PayU statuses never
  * regress after COMPLETED). mismatch: the provider's own API answered an order, amount or currency
@@ -842,10 +870,13 @@ export const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed'
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 /**
  * Who holds a sale's money (ADR 023): 'platform' — paid into an account the platform owns (the
- * built-in test provider), withdrawable by the school after the hold; 'school' — paid into the
- * school's own provider account (its PayU/Stripe keys): never withdrawable, its fee is owed.
+ * built-in test provider; the platform's Stripe/PayU before the school is onboarded), withdrawable
+ * by the school after the hold; 'school' — paid into the school's own provider account (its
+ * PayU/Stripe keys): never withdrawable, its fee is owed; 'split' — paid through the platform's
+ * marketplace account and split at the provider (Stripe Connect destination charge, PayU
+ * Marketplace cart): the provider pays the school its share, the platform keeps the fee.
  */
-export const COLLECTORS = ['platform', 'school'] as const
+export const COLLECTORS = ['platform', 'school', 'split'] as const
 export type Collector = (typeof COLLECTORS)[number]
 export const INVOICE_STATUSES = ['none', 'pending', 'issued', 'failed'] as const
 
@@ -914,6 +945,10 @@ export const transactions = sqliteTable(
     statusReason: text('status_reason'),
     /** When the cron last asked the provider about this pending transaction (the least recently asked go first). */
     checkedAt: integer('checked_at'),
+    /** Split sales: the school's payout account (payout_accounts.id) the provider paid its share into. */
+    payoutAccountId: text('payout_account_id'),
+    /** When the payment-success page first ran the school's conversion code: once per sale (seed 001 §7). */
+    conversionAt: integer('conversion_at'),
     ...timestamps,
   },
   (t) => [
@@ -992,6 +1027,31 @@ export const promoRedemptions = sqliteTable(
 
 /** Withdrawals of a school's balance (seed 001 §4): pending → paid within 7 days, marked paid by an operator. */
 export const WITHDRAWAL_STATUSES = ['pending', 'paid'] as const
+/**
+ * The monthly statement of platform fees on school-collected sales (issue 18 §1): one per school,
+ * month (`YYYY-MM`, UTC) and currency. `coveredAmount` was deducted from money the platform held
+ * for the school; `owedAmount` remained owed when the statement was made.
+ */
+export const feeStatements = sqliteTable(
+  'fee_statements',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    month: text('month').notNull(),
+    currency: text('currency').notNull(),
+    salesCount: integer('sales_count').notNull(),
+    salesAmount: integer('sales_amount').notNull(),
+    feesAmount: integer('fees_amount').notNull(),
+    coveredAmount: integer('covered_amount').notNull().default(0),
+    owedAmount: integer('owed_amount').notNull().default(0),
+    invoiceStatus: text('invoice_status', { enum: INVOICE_STATUSES }).notNull().default('none'),
+    invoiceNumber: text('invoice_number'),
+    emailedAt: integer('emailed_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('fee_statements_unique').on(t.tenantId, t.month, t.currency), index('fee_statements_tenant_idx').on(t.tenantId, t.month)],
+)
+
 export const withdrawals = sqliteTable(
   'withdrawals',
   {

@@ -35,10 +35,13 @@ import { membershipBilling } from './membership-billing.ts'
 import { integrations } from './integrations.ts'
 import { webhooks } from './webhooks.ts'
 import { mailing } from './mailing.ts'
+import { paymentFailures } from './payment-failures.ts'
+import { marketplace } from './marketplace.ts'
+import { feeStatements } from './fee-statements.ts'
 
 export const messages = {
-  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en, ...player.en, ...comments.en, ...engagement.en, ...verification.en, ...panel.en, ...checkout.en, ...payments.en, ...promo.en, ...money.en, ...seats.en, ...membership.en, ...membershipBilling.en, ...webhooks.en, ...integrations.en, ...mailing.en },
-  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl, ...player.pl, ...comments.pl, ...engagement.pl, ...verification.pl, ...panel.pl, ...checkout.pl, ...payments.pl, ...promo.pl, ...money.pl, ...seats.pl, ...membership.pl, ...membershipBilling.pl, ...webhooks.pl, ...integrations.pl, ...mailing.pl },
+  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en, ...player.en, ...comments.en, ...engagement.en, ...verification.en, ...panel.en, ...checkout.en, ...payments.en, ...promo.en, ...money.en, ...seats.en, ...membership.en, ...membershipBilling.en, ...webhooks.en, ...integrations.en, ...mailing.en, ...paymentFailures.en, ...marketplace.en, ...feeStatements.en },
+  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl, ...player.pl, ...comments.pl, ...engagement.pl, ...verification.pl, ...panel.pl, ...checkout.pl, ...payments.pl, ...promo.pl, ...money.pl, ...seats.pl, ...membership.pl, ...membershipBilling.pl, ...webhooks.pl, ...integrations.pl, ...mailing.pl, ...paymentFailures.pl, ...marketplace.pl, ...feeStatements.pl },
 }
 
 export type MessageKey = keyof typeof messages.en
