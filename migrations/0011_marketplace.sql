@@ -34,5 +34,16 @@ CREATE TABLE `payout_accounts` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `payout_accounts_tenant_provider_unique` ON `payout_accounts` (`tenant_id`,`provider`);--> statement-breakpoint
 CREATE UNIQUE INDEX `payout_accounts_ref_unique` ON `payout_accounts` (`provider`,`account_ref`);--> statement-breakpoint
+CREATE TABLE `platform_webhooks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`provider` text NOT NULL,
+	`purpose` text NOT NULL,
+	`endpoint_id` text NOT NULL,
+	`url` text NOT NULL,
+	`secret` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `platform_webhooks_unique` ON `platform_webhooks` (`provider`,`purpose`);--> statement-breakpoint
 ALTER TABLE `transactions` ADD `payout_account_id` text;--> statement-breakpoint
 ALTER TABLE `transactions` ADD `conversion_at` integer;

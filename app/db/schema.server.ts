@@ -1028,6 +1028,29 @@ export const promoRedemptions = sqliteTable(
 /** Withdrawals of a school's balance (seed 001 §4): pending → paid within 7 days, marked paid by an operator. */
 export const WITHDRAWAL_STATUSES = ['pending', 'paid'] as const
 /**
+ * The platform's own webhook endpoints at a provider (issue 18): Stripe sends the platform
+ * account's events (Checkout Sessions of marketplace sales) and its connected accounts' events
+ * (`account.updated`) to one URL each on the platform host. Created through the provider's API the
+ * first time they are needed; the signing secret is sealed like integration credentials.
+ */
+export const PLATFORM_WEBHOOK_PURPOSES = ['account', 'connect'] as const
+export type PlatformWebhookPurpose = (typeof PLATFORM_WEBHOOK_PURPOSES)[number]
+export const platformWebhooks = sqliteTable(
+  'platform_webhooks',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: PAYOUT_PROVIDERS }).notNull(),
+    purpose: text('purpose', { enum: PLATFORM_WEBHOOK_PURPOSES }).notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    url: text('url').notNull(),
+    /** Secret-box sealed signing secret (purpose `platform-webhook:{provider}`). */
+    secret: text('secret').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('platform_webhooks_unique').on(t.provider, t.purpose)],
+)
+
+/**
  * The monthly statement of platform fees on school-collected sales (issue 18 §1): one per school,
  * month (`YYYY-MM`, UTC) and currency. `coveredAmount` was deducted from money the platform held
  * for the school; `owedAmount` remained owed when the statement was made.
@@ -1323,6 +1346,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
   operators: 'platform staff, not a member of any school',
   operator_sessions: 'sessions of platform staff',
+  platform_webhooks: "the platform's own webhook endpoints at payment providers, not a school's",
   d1_migrations: "wrangler's migration bookkeeping",
   sqlite_sequence: "SQLite's internal table",
 }
