@@ -3,6 +3,13 @@
 // following is off), order retrieve, and notification checks — `OpenPayu-Signature` is md5 or
 // sha256 of the raw body + the second key, compared in constant time. Statuses PENDING,
 // WAITING_FOR_CONFIRMATION, COMPLETED, CANCELED (and NEW before the buyer acts).
+// Also, for the platform's PayU Marketplace POS and for refunds (issue 18): order create with
+// `shoppingCarts[]` (each submerchant's extCustomerId, amount, fee, products) and
+// `buyer.extCustomerId`; submerchant status and balance (GET /api/v2_1/customers/ext/{id}/status
+// and /balances, ?currencyCode=); refunds (POST/GET /api/v2_1/orders/{id}/refunds, a marketplace
+// refund names the cart's submerchant) and their signed notifications; the card data of an
+// order's payment (GET /api/v2_1/orders/{id}/transactions: card.cardData.cardResponseCode, PayU's
+// "Card Status Codes" — S51 insufficient funds, S54 expired card, … — for the buyer's message).
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 
@@ -24,6 +31,19 @@ export type PayuFetch = (input: RequestInfo | URL, init?: RequestInit) => Promis
 export const PAYU_ORDER_STATUSES = ['NEW', 'PENDING', 'WAITING_FOR_CONFIRMATION', 'COMPLETED', 'CANCELED'] as const
 export type PayuOrderStatus = (typeof PAYU_ORDER_STATUSES)[number]
 
+export type PayuProduct = { name: string; unitPrice: number; quantity: number }
+
+/** A marketplace cart: what one submerchant sells in the order and the platform's fee on it (minor units). */
+export type PayuShoppingCart = {
+  extCustomerId: string
+  /** The cart's total: its products (unitPrice × quantity) plus shipping. */
+  amount: number
+  /** The marketplace's fee, 0 ≤ fee ≤ amount; the submerchant gets amount − fee. */
+  fee: number
+  products: PayuProduct[]
+  shippingMethods?: Array<{ country?: string; price: number; name: string }>
+}
+
 export type PayuOrderInput = {
   notifyUrl: string
   continueUrl: string
@@ -33,14 +53,60 @@ export type PayuOrderInput = {
   /** Minor units. */
   totalAmount: number
   extOrderId: string
-  buyer: { email: string; firstName?: string; lastName?: string; language?: 'pl' | 'en' }
-  products: Array<{ name: string; unitPrice: number; quantity: number }>
+  /** `extCustomerId`: the buyer's id at the marketplace (marketplace orders). */
+  buyer: { email: string; firstName?: string; lastName?: string; language?: 'pl' | 'en'; extCustomerId?: string }
+  products: PayuProduct[]
+  /** Marketplace POS only: the split (the carts' amounts add up to totalAmount). */
+  shoppingCarts?: PayuShoppingCart[]
 }
 
 export type PayuError = { ok: false; reason: 'auth' | 'invalid' | 'not_unique' | 'unavailable'; statusCode: string | null; httpStatus: number }
 export type PayuCreated = { ok: true; orderId: string; redirectUri: string }
 
 export class PayuUnavailableError extends Error {}
+/** PayU refused the call itself: credentials, privileges (a POS that is not a marketplace), or the request. */
+export class PayuRefusedError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly statusCode: string | null,
+  ) {
+    super(`PayU refused the request: ${httpStatus} ${statusCode ?? ''}`.trim())
+  }
+}
+
+export const PAYU_REFUND_STATUSES = ['PENDING', 'CANCELED', 'FINALIZED'] as const
+export type PayuRefundStatus = (typeof PAYU_REFUND_STATUSES)[number]
+export type PayuRefund = {
+  refundId: string
+  extRefundId: string | null
+  /** Minor units. */
+  amount: number
+  currencyCode: string
+  description: string | null
+  status: PayuRefundStatus
+  creationDateTime: string | null
+  statusDateTime: string | null
+}
+export type PayuRefundInput = {
+  /** Minor units. */
+  amount: number
+  /** Marketplace orders: the submerchant whose cart is refunded. */
+  extCustomerId?: string
+  /** Ours, unique per order: the same request again answers the same refund. */
+  extRefundId: string
+  description: string
+}
+export type PayuRefundCreated = { ok: true; orderId: string; refund: PayuRefund }
+export type PayuRefundError = { ok: false; reason: 'auth' | 'not_found' | 'invalid' | 'unavailable'; statusCode: string | null; statusDesc: string | null; httpStatus: number }
+
+/** A submerchant as PayU verifies it for a currency. */
+export type PayuSubmerchantStatus = { verified: boolean; status: string; name: string | null; taxId: string | null }
+export type PayuBalance = { availableAmount: number; totalAmount: number }
+/** A payment attempt of an order; `card` when paid by card (the issuer's answer in responseCode, e.g. S51). */
+export type PayuTransaction = {
+  payMethod: string | null
+  card: { responseCode: string | null; responseCodeDesc: string | null; numberMasked: string | null; scheme: string | null } | null
+}
 
 /** Tokens by PayU base URL + client id + secret (a school that replaces a wrong secret must not inherit a
  * token another school's right one earned), the value, never a pending promise (one must not be shared between requests). */
@@ -51,6 +117,47 @@ const TOKEN_MARGIN_MS = 60_000
 const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() })
 const statusAnswer = z.object({ status: z.object({ statusCode: z.string(), statusDesc: z.string().optional() }) }).passthrough()
 const createdAnswer = z.object({ status: z.object({ statusCode: z.string() }), redirectUri: z.string().url(), orderId: z.string().min(1) })
+const digits = z.union([z.string().regex(/^-?\d+$/), z.number().int()]).transform(Number)
+const refundShape = z.object({
+  refundId: z.string().min(1),
+  extRefundId: z.string().optional(),
+  amount: digits,
+  currencyCode: z.string(),
+  description: z.string().optional(),
+  status: z.enum(PAYU_REFUND_STATUSES),
+  creationDateTime: z.string().optional(),
+  statusDateTime: z.string().optional(),
+})
+const refundOf = (r: z.infer<typeof refundShape>): PayuRefund => ({
+  refundId: r.refundId,
+  extRefundId: r.extRefundId ?? null,
+  amount: r.amount,
+  currencyCode: r.currencyCode,
+  description: r.description ?? null,
+  status: r.status,
+  creationDateTime: r.creationDateTime ?? null,
+  statusDateTime: r.statusDateTime ?? null,
+})
+const refundCreatedAnswer = z.object({ orderId: z.string(), refund: refundShape, status: z.object({ statusCode: z.literal('SUCCESS') }) })
+const refundsAnswer = z.object({ refunds: z.array(refundShape) })
+const submerchantAnswer = z.object({ customerVerificationStatus: z.string().min(1), name: z.string().optional(), taxId: z.string().optional() })
+const balanceAnswer = z.object({ balance: z.object({ availableAmount: digits, totalAmount: digits }) })
+const transactionsAnswer = z.object({
+  transactions: z.array(
+    z.object({
+      payMethod: z.object({ value: z.string() }).partial().optional(),
+      card: z
+        .object({
+          cardData: z
+            .object({ cardResponseCode: z.string(), cardResponseCodeDesc: z.string(), cardNumberMasked: z.string(), cardScheme: z.string() })
+            .partial()
+            .optional(),
+        })
+        .optional(),
+    }),
+  ),
+})
+
 const retrievedAnswer = z.object({
   orders: z.array(z.object({ orderId: z.string(), extOrderId: z.string().optional(), status: z.enum(PAYU_ORDER_STATUSES), totalAmount: z.string(), currencyCode: z.string() })).min(1),
 })
@@ -87,6 +194,21 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
     return null
   }
 
+  /** A GET that answers JSON: null when PayU has no such thing (404); refusals and outages throw. */
+  async function getJson(path: string) {
+    const res = await authorised(path, { method: 'GET' })
+    if (!res) throw new PayuRefusedError(401, null)
+    if (res.status === 404) return null
+    const json = await res.json().catch(() => null)
+    if (res.status >= 500) throw new PayuUnavailableError(`PayU answered ${res.status}`)
+    if (!res.ok) throw new PayuRefusedError(res.status, statusAnswer.safeParse(json).data?.status.statusCode ?? null)
+    return json
+  }
+
+  const orderPath = (orderId: string) => `/api/v2_1/orders/${encodeURIComponent(orderId)}`
+  const customerPath = (extCustomerId: string, what: 'status' | 'balances', currency: string) =>
+    `/api/v2_1/customers/ext/${encodeURIComponent(extCustomerId)}/${what}?${new URLSearchParams({ currencyCode: currency.toUpperCase() })}`
+
   return {
     /** Creates the order; the buyer goes to `redirectUri`. */
     async createOrder(input: PayuOrderInput): Promise<PayuCreated | PayuError> {
@@ -101,6 +223,17 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
         extOrderId: input.extOrderId,
         buyer: input.buyer,
         products: input.products.map((p) => ({ name: p.name, unitPrice: String(p.unitPrice), quantity: String(p.quantity) })),
+        ...(input.shoppingCarts
+          ? {
+              shoppingCarts: input.shoppingCarts.map((cart) => ({
+                extCustomerId: cart.extCustomerId,
+                amount: cart.amount,
+                fee: cart.fee,
+                products: cart.products.map((p) => ({ name: p.name, unitPrice: p.unitPrice, quantity: p.quantity })),
+                ...(cart.shippingMethods ? { shippingMethods: cart.shippingMethods } : {}),
+              })),
+            }
+          : {}),
       }
       const res = await authorised('/api/v2_1/orders', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
       if (!res) return { ok: false, reason: 'auth', statusCode: null, httpStatus: 401 }
@@ -125,7 +258,86 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
       const [order] = parsed.data.orders
       return { orderId: order!.orderId, extOrderId: order!.extOrderId ?? null, status: order!.status, totalAmount: Number(order!.totalAmount), currencyCode: order!.currencyCode }
     },
+
+    /** Is the submerchant verified for `currency`? null: PayU does not know it (not registered yet). Marketplace POS only. */
+    async retrieveSubmerchantStatus(extCustomerId: string, currency: string): Promise<PayuSubmerchantStatus | null> {
+      const json = await getJson(customerPath(extCustomerId, 'status', currency))
+      if (json === null) return null
+      const parsed = submerchantAnswer.safeParse(json)
+      if (!parsed.success) throw new PayuUnavailableError('PayU submerchant status unreadable')
+      const { customerVerificationStatus: status, name, taxId } = parsed.data
+      return { verified: status === 'Verified', status, name: name ?? null, taxId: taxId ?? null }
+    },
+
+    /** The submerchant's money at PayU in `currency` (minor units); null: unknown submerchant. Marketplace POS only. */
+    async retrieveSubmerchantBalance(extCustomerId: string, currency: string): Promise<PayuBalance | null> {
+      const json = await getJson(customerPath(extCustomerId, 'balances', currency))
+      if (json === null) return null
+      const parsed = balanceAnswer.safeParse(json)
+      if (!parsed.success) throw new PayuUnavailableError('PayU balance unreadable')
+      return parsed.data.balance
+    },
+
+    /**
+     * Refunds (part of) a completed order; a marketplace order's refund names the submerchant whose
+     * cart it takes back. Repeating the same request (same extRefundId) answers the same refund.
+     */
+    async createRefund(orderId: string, input: PayuRefundInput): Promise<PayuRefundCreated | PayuRefundError> {
+      const refund = {
+        description: input.description,
+        amount: String(input.amount),
+        extRefundId: input.extRefundId,
+        ...(input.extCustomerId ? { extCustomerId: input.extCustomerId } : {}),
+      }
+      const res = await authorised(`${orderPath(orderId)}/refunds`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ refund }) })
+      if (!res) return { ok: false, reason: 'auth', statusCode: null, statusDesc: null, httpStatus: 401 }
+      const json = await res.json().catch(() => null)
+      if (res.ok) {
+        const created = refundCreatedAnswer.safeParse(json)
+        if (created.success) return { ok: true, orderId: created.data.orderId, refund: refundOf(created.data.refund) }
+        return { ok: false, reason: 'unavailable', statusCode: null, statusDesc: 'PayU refund answer unreadable', httpStatus: res.status }
+      }
+      const status = statusAnswer.safeParse(json).data?.status
+      const failure = { statusCode: status?.statusCode ?? null, statusDesc: status?.statusDesc ?? null, httpStatus: res.status }
+      if (res.status >= 500) return { ok: false, reason: 'unavailable', ...failure }
+      if (res.status === 404) return { ok: false, reason: 'not_found', ...failure }
+      return { ok: false, reason: res.status === 403 ? 'auth' : 'invalid', ...failure }
+    },
+
+    /** Every refund of the order as PayU has it now (null: unknown order). */
+    async listRefunds(orderId: string): Promise<PayuRefund[] | null> {
+      const json = await getJson(`${orderPath(orderId)}/refunds`)
+      if (json === null) return null
+      const parsed = refundsAnswer.safeParse(json)
+      if (!parsed.success) throw new PayuUnavailableError('PayU refunds answer unreadable')
+      return parsed.data.refunds.map(refundOf)
+    },
+
+    /** The order's payment attempts ("transaction data retrieve"), with the issuer's answer for a card (null: unknown order). */
+    async retrieveOrderTransactions(orderId: string): Promise<PayuTransaction[] | null> {
+      const json = await getJson(`${orderPath(orderId)}/transactions`)
+      if (json === null) return null
+      const parsed = transactionsAnswer.safeParse(json)
+      if (!parsed.success) throw new PayuUnavailableError('PayU transactions answer unreadable')
+      return parsed.data.transactions.map((t) => ({
+        payMethod: t.payMethod?.value ?? null,
+        card: t.card?.cardData
+          ? {
+              responseCode: t.card.cardData.cardResponseCode ?? null,
+              responseCodeDesc: t.card.cardData.cardResponseCodeDesc ?? null,
+              numberMasked: t.card.cardData.cardNumberMasked ?? null,
+              scheme: t.card.cardData.cardScheme ?? null,
+            }
+          : null,
+      }))
+    },
   }
+}
+
+/** The issuer's answer to the order's (last) card payment, e.g. "S51" (insufficient funds); null when not paid by card. */
+export function cardResponseCodeOf(transactions: PayuTransaction[] | null) {
+  const cards = (transactions ?? []).filter((t) => t.card?.responseCode)
+  return cards.at(-1)?.card?.responseCode ?? null
 }
 
 /** `sender=…;signature=…;algorithm=MD5;content=DOCUMENT` → its parts (null when unreadable). */
@@ -177,6 +389,59 @@ export function readPayuNotification(body: PayuNotification) {
     amount: Number(body.order.totalAmount),
     currency: body.order.currencyCode,
     paymentId: body.properties?.find((p) => p.name === 'PAYMENT_ID')?.value ?? null,
+  }
+}
+
+export const payuRefundNotificationSchema = z.object({
+  orderId: z.string().min(1),
+  extOrderId: z.string().optional(),
+  refund: z.object({
+    refundId: z.string().min(1),
+    extRefundId: z.string().optional(),
+    amount: z.string().regex(/^\d+$/),
+    currencyCode: z.string().regex(/^[A-Z]{3}$/),
+    status: z.enum(PAYU_REFUND_STATUSES),
+    statusDateTime: z.string().optional(),
+    reason: z.string().optional(),
+    reasonDescription: z.string().optional(),
+    refundDate: z.string().optional(),
+  }),
+})
+export type PayuRefundNotification = z.infer<typeof payuRefundNotificationSchema>
+
+/** Which notification a (parsed) body is: PayU posts both order and refund notifications to the order's notifyUrl. */
+export function payuNotificationKind(body: unknown): 'order' | 'refund' | null {
+  if (!body || typeof body !== 'object') return null
+  if ('order' in body) return 'order'
+  if ('refund' in body && 'orderId' in body) return 'refund'
+  return null
+}
+
+/**
+ * A refund notification from PayU: the signature over the exact raw body (constant time, like
+ * order notifications), then its meaning; null when unsigned, altered or not a refund notification.
+ * The event key is the refund and its status (PayU repeats notifications).
+ */
+export function verifyPayuRefundNotification(rawBody: string, header: string | null | undefined, secondKey: string) {
+  if (!verifyPayuNotification(rawBody, header, secondKey)) return null
+  let json: unknown
+  try {
+    json = JSON.parse(rawBody)
+  } catch {
+    return null
+  }
+  const parsed = payuRefundNotificationSchema.safeParse(json)
+  if (!parsed.success) return null
+  const { orderId, extOrderId, refund } = parsed.data
+  return {
+    eventKey: `refund:${refund.refundId}:${refund.status}`,
+    orderId,
+    extOrderId: extOrderId ?? null,
+    refundId: refund.refundId,
+    extRefundId: refund.extRefundId ?? null,
+    status: refund.status,
+    amount: Number(refund.amount),
+    currency: refund.currencyCode,
   }
 }
 
