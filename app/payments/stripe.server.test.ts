@@ -1,10 +1,22 @@
-// The Stripe adapter (official SDK, fetch client) against the Stripe peer through DEV_PEERS.
+// The Stripe adapter (official SDK, fetch client) against the Stripe peer through DEV_PEERS:
+// checkout, webhooks, and Stripe Connect — onboarding an Express account, a split sale, the fee
+// landing with the platform, a refund reversing the split, declines.
 import { createHmac } from 'node:crypto'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 import { checkoutLines } from './stripe-adapter.server.ts'
 import { stripeClient, verifyStripeEvent, type CheckoutInput } from './stripe.server.ts'
+
+type Balance = { available: Array<{ amount: number; currency: string }> }
+const available = (b: Balance, currency: string) => b.available.find((a) => a.currency === currency)?.amount ?? 0
+/** The hosted page as the buyer's browser uses it (reached through the binding, its redirect not followed). */
+const hosted = (url: string, form?: Record<string, string>) =>
+  peers.fetch(`${PEER}${new URL(url).pathname}`, {
+    method: form ? 'POST' : 'GET',
+    redirect: 'manual',
+    ...(form ? { body: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {}),
+  })
 
 const peers = devPeers(env.DEV_PEERS!)
 const PEER = 'http://dev-peers.internal'
@@ -110,5 +122,132 @@ describe('Stripe adapter against the Stripe peer', () => {
     const t = Math.floor(Date.now() / 1000)
     const own = `t=${t},v1=${createHmac('sha256', webhookSecret).update(`${t}.${payload}`).digest('hex')}`
     expect(await verifyStripeEvent(payload, own, webhookSecret)).not.toBeNull()
+  })
+
+  describe('Stripe Connect', () => {
+    let connectSecret = ''
+    beforeAll(async () => {
+      const endpoint = await client().stripe.webhookEndpoints.create({ url: 'http://platform.localhost:8787/payments/platform/stripe-connect/notify', enabled_events: ['account.updated'], connect: true })
+      connectSecret = endpoint.secret!
+    })
+
+    /** A school's Express account, onboarded through the hosted page. */
+    async function onboardedSchool() {
+      const key = `school-${++counter}-${Date.now()}`
+      const account = await client().createConnectAccount({ email: `owner-${key}@school.example`, country: 'PL', businessUrl: 'https://school.example', metadata: { tenant_id: key }, idempotencyKey: key })
+      const link = await client().createAccountLink({ account: account.id, refreshUrl: 'http://school.localhost:8787/connect?step=refresh', returnUrl: 'http://school.localhost:8787/connect?step=return' })
+      expect((await hosted(link.url)).status).toBe(200)
+      const back = await hosted(link.url, { action: 'submit', name: 'Jenny Rosen', url: 'https://school.example' })
+      expect(back.headers.get('Location')).toBe('http://school.localhost:8787/connect?step=return')
+      return account
+    }
+
+    it('onboards an Express account: created once per key, nothing enabled, a single-use link, enabled after the hosted page; account.updated is signed for the connect endpoint', async () => {
+      const key = `school-once-${Date.now()}`
+      const account = await client().createConnectAccount({ email: 'owner@school.example', country: 'PL', businessUrl: 'https://school.example', businessName: 'Code School', metadata: { tenant_id: 't-1' }, idempotencyKey: key })
+      expect((await client().createConnectAccount({ email: 'owner@school.example', idempotencyKey: key })).id).toBe(account.id)
+      expect(account).toMatchObject({ type: 'express', charges_enabled: false, payouts_enabled: false, details_submitted: false, metadata: { tenant_id: 't-1' }, business_profile: { url: 'https://school.example', name: 'Code School' } })
+      expect(account.requirements?.disabled_reason).toBe('requirements.past_due')
+
+      const link = await client().createAccountLink({ account: account.id, refreshUrl: 'http://school.localhost:8787/connect?step=refresh', returnUrl: 'http://school.localhost:8787/connect?step=return' })
+      expect(link.expires_at - link.created).toBe(300)
+      expect((await hosted(link.url)).status).toBe(200)
+      // Single use: reloading goes to refresh_url, where the app makes a new link.
+      expect((await hosted(link.url)).headers.get('Location')).toBe('http://school.localhost:8787/connect?step=refresh')
+      await hosted(link.url, { action: 'submit', name: 'Jenny Rosen', url: 'https://school.example' })
+      expect(await client().retrieveAccount(account.id)).toMatchObject({ charges_enabled: true, payouts_enabled: true, details_submitted: true, requirements: { currently_due: [], disabled_reason: null } })
+
+      // Stripe restricts it later: account.updated for the connect endpoint, with the account at the top.
+      const restricted = await control<{ deliveries: Array<{ url: string; payload: string; signature: string }> }>(`/accounts/${account.id}/restrict`)
+      const delivery = restricted.deliveries.find((d) => d.url.endsWith('/stripe-connect/notify'))!
+      const event = await verifyStripeEvent(delivery.payload, delivery.signature, connectSecret)
+      expect(event).toMatchObject({ type: 'account.updated', account: account.id, data: { object: { id: account.id, charges_enabled: false } } })
+      expect(await verifyStripeEvent(delivery.payload, delivery.signature, webhookSecret)).toBeNull()
+      expect(restricted.deliveries.map((d) => d.url)).toEqual([delivery.url])
+
+      await expect(client().retrieveAccount('acct_unknown')).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 404, code: 'resource_missing' })
+      await expect(client().createAccountLink({ account: account.id, refreshUrl: 'https://s.example/r', returnUrl: 'https://s.example/b', type: 'account_update' })).rejects.toMatchObject({ statusCode: 400, param: 'type' })
+    })
+
+    it('a split sale, the fee landing with the platform, a refund reversing the split', async () => {
+      const school = await onboardedSchool()
+      const platformBefore = await client().retrieveBalance()
+      const session = await client().createCheckoutSession(input({ currency: 'PLN', lines: [{ name: 'Course', unitAmount: 20_000, quantity: 1 }], destination: school.id, applicationFeeAmount: 1_500 }))
+      expect((await hosted(session.url!, { outcome: 'success' })).status).toBe(302)
+      const paid = await client().retrieveSession(session.id)
+      expect(paid).toMatchObject({ status: 'complete', payment_status: 'paid' })
+
+      const pi = await client().retrievePaymentIntent(String(paid.payment_intent))
+      expect(pi).toMatchObject({ status: 'succeeded', amount: 20_000, currency: 'pln', application_fee_amount: 1_500, transfer_data: { destination: school.id }, last_payment_error: null })
+      const charge = pi.latest_charge!
+      expect(charge).toMatchObject({ object: 'charge', status: 'succeeded', amount: 20_000 })
+      // Stripe's destination charge: the whole amount to the school, the fee taken back from it.
+      expect(await client().retrieveTransfer(String(charge.transfer))).toMatchObject({ amount: 20_000, destination: school.id, source_transaction: charge.id })
+      const fees = await client().listApplicationFees(charge.id)
+      expect(fees).toMatchObject([{ amount: 1_500, account: school.id, charge: charge.id, amount_refunded: 0 }])
+
+      expect(available(await client().retrieveBalance(), 'pln') - available(platformBefore, 'pln')).toBe(1_500)
+      expect(available(await client().retrieveBalance(school.id), 'pln')).toBe(18_500)
+
+      // A partial refund reversing the split: 5 % of the sale, 5 % of the transfer, 5 % of the fee.
+      const refund = await client().createRefund({ paymentIntent: pi.id, amount: 1_000, reverseTransfer: true, refundApplicationFee: true, reason: 'requested_by_customer', idempotencyKey: `refund-${pi.id}-1` })
+      expect(refund).toMatchObject({ status: 'succeeded', amount: 1_000, payment_intent: pi.id, charge: charge.id })
+      expect(refund.transfer_reversal).toMatch(/^trr_/)
+      expect((await client().createRefund({ paymentIntent: pi.id, amount: 1_000, reverseTransfer: true, refundApplicationFee: true, idempotencyKey: `refund-${pi.id}-1` })).id).toBe(refund.id)
+      expect(await client().retrieveTransfer(String(charge.transfer))).toMatchObject({ amount_reversed: 1_000, reversed: false })
+      expect((await client().listApplicationFees(charge.id))[0]).toMatchObject({ amount_refunded: 75 })
+      expect(available(await client().retrieveBalance(), 'pln') - available(platformBefore, 'pln')).toBe(1_500 - 75)
+      expect(available(await client().retrieveBalance(school.id), 'pln')).toBe(18_500 - 1_000 + 75)
+
+      // The rest: nothing is left with either side.
+      await client().createRefund({ charge: charge.id, reverseTransfer: true, refundApplicationFee: true, idempotencyKey: `refund-${pi.id}-2` })
+      expect((await client().retrievePaymentIntent(pi.id)).latest_charge).toMatchObject({ amount_refunded: 20_000, refunded: true })
+      expect(available(await client().retrieveBalance(), 'pln') - available(platformBefore, 'pln')).toBe(0)
+      expect(available(await client().retrieveBalance(school.id), 'pln')).toBe(0)
+      await expect(client().createRefund({ paymentIntent: pi.id, idempotencyKey: `refund-${pi.id}-3` })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400, code: 'charge_already_refunded' })
+      await expect(client().createRefund({ idempotencyKey: 'neither' })).rejects.toThrow(TypeError)
+    })
+
+    it('a split subscription takes application_fee_percent of every invoice; the parameters are checked like Stripe', async () => {
+      const school = await onboardedSchool()
+      const session = await client().createCheckoutSession(input({ mode: 'subscription', intervalMonths: 1, currency: 'PLN', lines: [{ name: 'Club', unitAmount: 4_000, quantity: 1 }], destination: school.id, applicationFeePercent: 7.5 }))
+      await control(`/sessions/${session.id}/complete`)
+      const subscriptionId = String((await client().retrieveSession(session.id)).subscription)
+      expect(await client().stripe.subscriptions.retrieve(subscriptionId)).toMatchObject({ application_fee_percent: 7.5, transfer_data: { destination: school.id } })
+      const cycle = await control<{ invoice: { payment_intent: string; application_fee_amount: number; transfer_data: { destination: string } } }>(`/subscriptions/${subscriptionId}/cycle`, { paid: true })
+      expect(cycle.invoice).toMatchObject({ application_fee_amount: 300, transfer_data: { destination: school.id } })
+      expect(available(await client().retrieveBalance(school.id), 'pln')).toBe(2 * (4_000 - 300))
+
+      // A failed renewal: the decline is on the invoice's PaymentIntent.
+      const failed = await control<{ invoice: { payment_intent: string } }>(`/subscriptions/${subscriptionId}/cycle`, { paid: false, declineCode: 'insufficient_funds' })
+      const declined = await client().retrievePaymentIntent(failed.invoice.payment_intent)
+      expect(declined).toMatchObject({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds' }, latest_charge: { failure_code: 'card_declined' } })
+
+      const pending = await client().createConnectAccount({ email: 'new@school.example', idempotencyKey: `pending-${Date.now()}` })
+      await expect(client().createCheckoutSession(input({ destination: pending.id, applicationFeeAmount: 100 }))).rejects.toMatchObject({
+        type: 'StripeInvalidRequestError',
+        statusCode: 400,
+        code: 'insufficient_capabilities_for_transfer',
+        param: 'payment_intent_data[transfer_data][destination]',
+      })
+      await expect(client().createCheckoutSession(input({ applicationFeeAmount: 100 }))).rejects.toMatchObject({ statusCode: 400, param: 'payment_intent_data[application_fee_amount]' })
+      await expect(client().createCheckoutSession(input({ destination: school.id, applicationFeeAmount: 9_901 }))).rejects.toMatchObject({ statusCode: 400, param: 'payment_intent_data[application_fee_amount]' })
+      await expect(client().createCheckoutSession(input({ mode: 'subscription', destination: school.id, applicationFeePercent: 100.5 }))).rejects.toMatchObject({ statusCode: 400, param: 'subscription_data[application_fee_percent]' })
+      await expect(client().createCheckoutSession(input({ mode: 'subscription', applicationFeeAmount: 100 }))).rejects.toThrow(TypeError)
+      await expect(client().createCheckoutSession(input({ applicationFeePercent: 10 }))).rejects.toThrow(TypeError)
+    })
+
+    it('a declined card keeps the session open; the PaymentIntent carries the decline the way Stripe exposes it, and the buyer can pay with another card', async () => {
+      const session = await client().createCheckoutSession(input())
+      const page = await hosted(session.url!, { outcome: 'success', card: '4000 0000 0000 9987' })
+      expect(page.status).toBe(402)
+      expect(await page.text()).toContain('Your card was declined.')
+      const open = await client().retrieveSession(session.id)
+      expect(open.status).toBe('open')
+      const declined = await client().retrievePaymentIntent(String(open.payment_intent))
+      expect(declined).toMatchObject({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'lost_card' }, latest_charge: { status: 'failed', failure_code: 'card_declined', outcome: { reason: 'lost_card' } } })
+      expect((await hosted(session.url!, { outcome: 'success', card: '4242 4242 4242 4242' })).status).toBe(302)
+      expect(await client().retrievePaymentIntent(declined.id)).toMatchObject({ status: 'succeeded', last_payment_error: null })
+    })
   })
 })

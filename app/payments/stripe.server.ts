@@ -2,6 +2,12 @@
 // Checkout Sessions in payment or subscription mode (an Idempotency-Key per transaction), session
 // retrieve, subscription cancel, webhook endpoint creation, and webhook events verified with
 // `constructEventAsync` (HMAC-SHA256 of `${t}.${body}`, Web Crypto, 300 s tolerance).
+// Stripe Connect (issue 18 §1), with the platform's key: Express accounts and their onboarding
+// links, destination charges (`transfer_data[destination]` + `application_fee_amount` on a
+// payment, `application_fee_percent` on a subscription), PaymentIntents with their latest charge,
+// refunds that can reverse the split, and balances (the platform's, or a connected account's
+// through `Stripe-Account`). Errors are the SDK's (`type` StripeInvalidRequestError, …,
+// `statusCode`, `code`, `param`, `decline_code`).
 import Stripe from 'stripe'
 
 export type StripeConfig = {
@@ -34,6 +40,78 @@ export type CheckoutInput = {
   /** Our transaction hash: metadata and client_reference_id, so events lead back to it. */
   reference: string
   idempotencyKey: string
+  /**
+   * Stripe Connect destination charge: the connected account (`acct_…`) the money is transferred
+   * to. Payment mode: `payment_intent_data.transfer_data.destination`; subscription mode:
+   * `subscription_data.transfer_data.destination` (every invoice).
+   */
+  destination?: string
+  /** Payment mode, with `destination`: the platform's fee in minor units (`payment_intent_data.application_fee_amount`). */
+  applicationFeeAmount?: number
+  /** Subscription mode, with `destination`: the platform's share of every invoice, 0–100 with up to 2 decimals (`subscription_data.application_fee_percent`). */
+  applicationFeePercent?: number
+  /** The connected account as the settlement merchant (`on_behalf_of`; cross-border destination charges). */
+  onBehalfOf?: string
+}
+
+export type ConnectAccountInput = {
+  email: string
+  /** ISO 3166-1 alpha-2; Stripe's default is the platform's country. */
+  country?: string
+  /** The school's public site (business_profile.url), so onboarding does not ask for it. */
+  businessUrl?: string
+  businessName?: string
+  metadata?: Record<string, string>
+  /** One account per school: the same key returns the same account. */
+  idempotencyKey: string
+}
+
+export type AccountLinkInput = {
+  account: string
+  /** Where Stripe sends the owner when the link is used up or expired (make a new link there). */
+  refreshUrl: string
+  /** Where Stripe sends the owner when they finish or leave (ask Stripe which, with retrieveAccount). */
+  returnUrl: string
+  type?: 'account_onboarding' | 'account_update'
+}
+
+export type RefundInput = {
+  /** One of paymentIntent / charge. */
+  paymentIntent?: string
+  charge?: string
+  /** Minor units; the whole unrefunded amount when left out. */
+  amount?: number
+  /** Destination charges: pull the same share back from the connected account. */
+  reverseTransfer?: boolean
+  /** Destination charges: give back the same share of the application fee. */
+  refundApplicationFee?: boolean
+  reason?: Stripe.RefundCreateParams.Reason
+  metadata?: Record<string, string>
+  idempotencyKey: string
+}
+
+/** The Connect parts of a Checkout Session: where the money goes and the platform's fee. */
+function connectParams(input: CheckoutInput): Pick<Stripe.Checkout.SessionCreateParams, 'payment_intent_data' | 'subscription_data'> {
+  if (input.mode === 'payment') {
+    if (input.applicationFeePercent !== undefined) throw new TypeError('applicationFeePercent is for subscriptions; a payment takes applicationFeeAmount')
+    if (input.destination === undefined && input.applicationFeeAmount === undefined && input.onBehalfOf === undefined) return {}
+    return {
+      payment_intent_data: {
+        ...(input.applicationFeeAmount !== undefined ? { application_fee_amount: input.applicationFeeAmount } : {}),
+        ...(input.destination !== undefined ? { transfer_data: { destination: input.destination } } : {}),
+        ...(input.onBehalfOf !== undefined ? { on_behalf_of: input.onBehalfOf } : {}),
+      },
+    }
+  }
+  if (input.applicationFeeAmount !== undefined) throw new TypeError('applicationFeeAmount is for payments; a subscription takes applicationFeePercent')
+  if (input.destination === undefined && input.applicationFeePercent === undefined && input.onBehalfOf === undefined) return {}
+  return {
+    subscription_data: {
+      ...(input.applicationFeePercent !== undefined ? { application_fee_percent: input.applicationFeePercent } : {}),
+      ...(input.destination !== undefined ? { transfer_data: { destination: input.destination } } : {}),
+      ...(input.onBehalfOf !== undefined ? { on_behalf_of: input.onBehalfOf } : {}),
+    },
+  }
 }
 
 export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch) {
@@ -78,6 +156,7 @@ export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch)
           customer_email: input.customerEmail,
           client_reference_id: input.reference,
           metadata: { transaction: input.reference },
+          ...connectParams(input),
         },
         { idempotencyKey: input.idempotencyKey },
       )
@@ -86,6 +165,48 @@ export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch)
     /** The subscription ends when its paid period does (no renewal); access runs to the period's end, like ours. */
     cancelSubscriptionAtPeriodEnd: (id: string) => stripe.subscriptions.update(id, { cancel_at_period_end: true }),
     createWebhookEndpoint: (url: string, events: Stripe.WebhookEndpointCreateParams.EnabledEvent[]) => stripe.webhookEndpoints.create({ url, enabled_events: events }),
+
+    /** An Express connected account for a school (card payments and transfers requested); nothing is enabled until onboarding. */
+    createConnectAccount: (input: ConnectAccountInput): Promise<Stripe.Account> =>
+      stripe.accounts.create(
+        {
+          type: 'express',
+          email: input.email,
+          ...(input.country ? { country: input.country } : {}),
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          ...(input.businessUrl || input.businessName ? { business_profile: { ...(input.businessUrl ? { url: input.businessUrl } : {}), ...(input.businessName ? { name: input.businessName } : {}) } } : {}),
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    /** A single-use onboarding link (Stripe: valid for 300 s); send the owner to `url`. */
+    createAccountLink: (input: AccountLinkInput): Promise<Stripe.AccountLink> =>
+      stripe.accountLinks.create({ account: input.account, refresh_url: input.refreshUrl, return_url: input.returnUrl, type: input.type ?? 'account_onboarding' }),
+    /** The account's state as Stripe sees it: charges_enabled, payouts_enabled, requirements. */
+    retrieveAccount: (id: string): Promise<Stripe.Account> => stripe.accounts.retrieve(id),
+    /** A PaymentIntent with its latest charge expanded (the decline, the transfer, the application fee). */
+    retrievePaymentIntent: (id: string): Promise<Stripe.PaymentIntent & { latest_charge: Stripe.Charge | null }> =>
+      stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }) as Promise<Stripe.PaymentIntent & { latest_charge: Stripe.Charge | null }>,
+    retrieveTransfer: (id: string): Promise<Stripe.Transfer> => stripe.transfers.retrieve(id),
+    /** The application fees taken on a charge. */
+    listApplicationFees: async (charge: string): Promise<Stripe.ApplicationFee[]> => (await stripe.applicationFees.list({ charge })).data,
+    /** Refund a payment, whole or part; for a destination charge optionally reversing the transfer and the fee in proportion. */
+    createRefund: async (input: RefundInput): Promise<Stripe.Refund> => {
+      if (!input.paymentIntent === !input.charge) throw new TypeError('createRefund takes exactly one of paymentIntent or charge')
+      return stripe.refunds.create(
+        {
+          ...(input.paymentIntent ? { payment_intent: input.paymentIntent } : { charge: input.charge }),
+          ...(input.amount !== undefined ? { amount: input.amount } : {}),
+          ...(input.reverseTransfer !== undefined ? { reverse_transfer: input.reverseTransfer } : {}),
+          ...(input.refundApplicationFee !== undefined ? { refund_application_fee: input.refundApplicationFee } : {}),
+          ...(input.reason ? { reason: input.reason } : {}),
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      )
+    },
+    /** The platform's balance, or a connected account's (`Stripe-Account`). */
+    retrieveBalance: (stripeAccount?: string): Promise<Stripe.Balance> => stripe.balance.retrieve({}, stripeAccount ? { stripeAccount } : {}),
   }
 }
 
