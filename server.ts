@@ -14,6 +14,7 @@ import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
 import { runScheduledBilling } from '#app/payments/membership-billing.server.ts'
 import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
+import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
@@ -50,13 +51,16 @@ async function forwardServiceHost(request: Request, env: Env, hostname: string):
     return env.MEDIA_WORKER.fetch(new Request(request.url, { method: request.method, headers }))
   }
   if (hostname === `s3.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) return env.DEV_PEERS.fetch(request)
-  // pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted payment pages (nothing else of the peers).
+  // pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted pages — payment, PayU
+  // Marketplace registration, Stripe Connect onboarding — and nothing else of the peers.
   if (hostname === `pay.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) {
-    if (!/^\/(payu|stripe)\/pay\/[\w-]+$/.test(new URL(request.url).pathname)) return new Response(null, { status: 404 })
+    if (!PEER_HOSTED_PAGES.test(new URL(request.url).pathname)) return new Response(null, { status: 404 })
     return env.DEV_PEERS.fetch(request)
   }
   return null
 }
+
+const PEER_HOSTED_PAGES = /^\/(?:(?:payu|stripe)\/pay\/[\w-]+|payu\/boarding\/form|stripe\/connect\/onboard\/[\w-]+)$/
 
 type SchoolSite = Extract<Awaited<ReturnType<SiteCache['resolve']>>, { kind: 'school' }>
 
@@ -149,5 +153,8 @@ export default {
     await runScheduledBilling(env, now)
     const pending = await recheckPendingTransactions(env, ctx, now)
     console.log(JSON.stringify({ event: 'pending_recheck', ...pending }))
+    // Last month's fee statements in the first days of a month (idempotent; app/payments/fee-statements.server.ts).
+    const statements = await runMonthlyFeeStatements(env, now)
+    if (statements) console.log(JSON.stringify({ event: 'fee_statements', ...statements }))
   },
 } satisfies ExportedHandler<Env>

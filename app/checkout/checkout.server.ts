@@ -275,8 +275,9 @@ export async function placeOrder(
     termsAcceptedAt: now,
     withdrawalWaiverAt: input.waiver === 'on' ? now : null,
     checkoutPath: `/${p.slug}/checkout`,
-    // Who will hold the money: the platform's own account, or the school's (ADR 023).
-    collector: collectorOf(provider?.integration ?? null),
+    // Who will hold the money: the platform's own account, the school's, or split at the provider (ADR 023).
+    collector: provider?.collector ?? collectorOf(null),
+    payoutAccountId: provider?.split?.payoutAccountId ?? null,
   })
   const pending = `/transaction/${tx.hash}/pending`
   if (!provider) {
@@ -298,6 +299,7 @@ export async function placeOrder(
       // A membership with a period renews through the provider's subscription where it has one (Stripe).
       mode: p.kind === 'membership' && (p.membershipPeriod ?? -1) > 0 ? 'subscription' : 'payment',
       intervalMonths: p.membershipPeriod ?? undefined,
+      split: provider.split ? { destination: provider.split.destination } : undefined,
     })
   } catch (error) {
     console.error(JSON.stringify({ event: 'checkout_start_payment_failed', tenantId: tenant.id, transactionId: tx.id, error: String(error) }))

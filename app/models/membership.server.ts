@@ -13,7 +13,7 @@
 // The number and the CVV are never stored: only brand, last 4, expiry month/year and the token.
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { CANCEL_REASONS, cancellationSurveys, memberships, products, RETURN_INTENTS, type MembershipStatus } from '#app/db/schema.server.ts'
+import { CANCEL_REASONS, cancellationSurveys, memberships, products, RETURN_INTENTS, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 
 export type Membership = typeof memberships.$inferSelect
@@ -173,3 +173,16 @@ export async function updateMembershipCard(db: Db, tenantId: string, userId: str
   return rows.length > 0
 }
 
+/**
+ * Which school a subscription of the platform's own Stripe account belongs to (its renewals
+ * arrive at the platform host naming only the subscription). Like findTenantOfPlatformSale: the
+ * provider's signed id is the key, the row names the tenant.
+ */
+export async function findTenantOfPlatformSubscription(db: Db, provider: PaymentProvider, integrationId: string, subscriptionId: string) {
+  const [row] = await db
+    .select({ tenantId: memberships.tenantId })
+    .from(memberships)
+    .where(and(eq(memberships.provider, provider), eq(memberships.integrationId, integrationId), eq(memberships.providerSubscriptionId, subscriptionId)))
+    .limit(1)
+  return row?.tenantId ?? null
+}

@@ -8,7 +8,7 @@
 //      whichever of several different events (or concurrent replays) completes it.
 import dayjs from 'dayjs'
 import type { BatchItem } from 'drizzle-orm/batch'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import {
   appEvents,
@@ -75,6 +75,21 @@ export async function getTransactionByProviderRef(db: Db, tenantId: string, prov
     .where(and(eq(transactions.tenantId, tenantId), eq(transactions.provider, provider), eq(transactions.providerRef, providerRef)))
     .limit(1)
   return row
+}
+
+/**
+ * Which school a sale through the platform's own account belongs to, for the platform's webhook
+ * (Stripe sends the platform account's events to one URL on the platform host, naming only its
+ * session). Not led by a tenant: the provider's signed reference is the key — (provider,
+ * provider_ref) is unique — and the row found names the tenant every later query is scoped to.
+ */
+export async function findTenantOfPlatformSale(db: Db, provider: PaymentProvider, integrationId: string, providerRef: string) {
+  const [row] = await db
+    .select({ tenantId: transactions.tenantId })
+    .from(transactions)
+    .where(and(eq(transactions.provider, provider), eq(transactions.providerRef, providerRef), eq(transactions.integrationId, integrationId)))
+    .limit(1)
+  return row?.tenantId ?? null
 }
 
 /** After the provider accepted the order: remember its id (unique per provider) for the notifications. */
@@ -319,4 +334,32 @@ export async function settleTransaction(
   const grantedRows = results[results.length - 1] as Array<{ id: string }>
   const after = await getTransaction(db, tenantId, tx.id)
   return { outcome: 'applied', status: after?.status ?? tx.status, granted: grantedRows.length > 0 }
+}
+
+/**
+ * A completed sale refunded through its provider (issue 18): refunded once — the event row's
+ * unique key and the status guard decide races — and the access it granted revoked in the same
+ * batch. False when it was not this school's completed sale, or was refunded already.
+ */
+export async function recordRefund(db: Db, tenantId: string, tx: Transaction, refund: { provider: PaymentProvider; refundRef: string; providerStatus: string }, now = Date.now()) {
+  const stillCompleted = sql`exists (select 1 from ${transactions} where ${transactions.tenantId} = ${tenantId} and ${transactions.id} = ${tx.id} and ${transactions.status} = 'completed')`
+  try {
+    // Access first, while the guard still sees the sale completed; the whole batch is one transaction.
+    const [, , updated] = await db.batch([
+      db.insert(paymentEvents).values({ id: newId(), tenantId, transactionId: tx.id, provider: refund.provider, eventKey: `refund:${refund.refundRef}`, providerStatus: refund.providerStatus, receivedAt: now }),
+      db
+        .update(productAccess)
+        .set({ revokedAt: now, revokedReason: 'refunded', updatedAt: now })
+        .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.reason, `transaction:${tx.id}`), isNull(productAccess.revokedAt), stillCompleted)),
+      db
+        .update(transactions)
+        .set({ status: 'refunded', statusReason: `refund:${refund.refundRef}`, updatedAt: now })
+        .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, tx.id), eq(transactions.status, 'completed')))
+        .returning({ id: transactions.id }),
+    ])
+    return updated.length > 0
+  } catch (error) {
+    if (String(error).includes('UNIQUE')) return false
+    throw error
+  }
 }

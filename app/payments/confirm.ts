@@ -11,9 +11,18 @@ export const PENDING_EXPIRY_MS = 72 * 3_600_000
 /** Seed 001: "pending transaction check every 5 minutes". */
 export const PENDING_CHECK_AFTER_MS = 5 * 60_000
 
-/** The built-in test provider (integration id 'test') is the platform's own account; every school integration is the school's. */
+/** Integration ids of the platform's own accounts (app/payments/platform-accounts.server.ts). */
+const PLATFORM_IDS = ['platform-stripe', 'platform-payu']
+
+/**
+ * The built-in test provider (integration id 'test') and the platform's accounts are the
+ * platform's; every school integration is the school's. A platform sale to an onboarded school is
+ * 'split' instead: the checkout decides that from the school's payout account (platformRouting).
+ */
 export function collectorOf(integration: { id: string; provider: PaymentProvider } | null): Collector {
-  return integration && integration.provider === 'test' && integration.id === 'test' ? 'platform' : 'school'
+  if (!integration) return 'school'
+  if (integration.provider === 'test' && integration.id === 'test') return 'platform'
+  return PLATFORM_IDS.includes(integration.id) ? 'platform' : 'school'
 }
 
 export type Reconciled =

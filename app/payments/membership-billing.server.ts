@@ -28,7 +28,7 @@ import dayjs from 'dayjs'
 import type { BatchItem } from 'drizzle-orm/batch'
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { getDb, type Db } from '#app/db/client.server.ts'
-import { appEvents, domains, memberships, paymentEvents, productAccess, products, tenants, transactions, users, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
+import { appEvents, domains, memberships, paymentEvents, productAccess, products, tenants, transactions, users, type Collector, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
 import { isLocale, type Locale } from '#app/i18n/i18n.ts'
 import { membershipPaymentProblemEmail, type PaymentProblemKind } from '#app/mail/membership-emails.server.ts'
 import { dispatchAppEvents, eventQueues, sweepUnsentAppEvents } from '#app/models/app-event.server.ts'
@@ -39,6 +39,7 @@ import { newId } from '#app/utils/ids.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { SCHEDULED_PROVIDERS } from './membership-start.server.ts'
 import { feeSettingsFor, platformFee, vatOfGross } from './pricing.ts'
+import { splitPercentOf } from './stripe-adapter.server.ts'
 import type { SubscriptionNotification } from './stripe-adapter.server.ts'
 import { chargeStoredCard } from './test-provider.server.ts'
 
@@ -122,7 +123,20 @@ export async function schoolOrigin(db: Db, tenantId: string, fallbackHost: strin
   return `${protocol}//${host}${port ? `:${port}` : ''}`
 }
 
-type RenewalSnapshot = { buyer: string; invoiceDetails: string | null; termsAcceptedAt: number; checkoutPath: string; productTitle: string; vatRate: number | null; productSlug: string }
+type RenewalSnapshot = {
+  buyer: string
+  invoiceDetails: string | null
+  termsAcceptedAt: number
+  checkoutPath: string
+  productTitle: string
+  vatRate: number | null
+  productSlug: string
+  /** Renewals are collected like the purchase was (a split subscription keeps its destination at Stripe). */
+  collector: Collector
+  payoutAccountId: string | null
+  /** Split: the application_fee_percent Stripe takes of every invoice (set from the purchase). */
+  splitFeePercent: number
+}
 
 async function renewalSnapshot(db: Db, m: Membership): Promise<RenewalSnapshot | null> {
   const [product] = await db
@@ -145,6 +159,9 @@ async function renewalSnapshot(db: Db, m: Membership): Promise<RenewalSnapshot |
     productTitle: product.title,
     vatRate: product.vatRate,
     productSlug: product.slug,
+    collector: first?.collector ?? collectorOf(m.integrationId && m.provider ? { id: m.integrationId, provider: m.provider } : null),
+    payoutAccountId: first?.payoutAccountId ?? null,
+    splitFeePercent: first ? splitPercentOf(first) : 0,
   }
 }
 
@@ -160,13 +177,15 @@ function renewalRow(m: Membership, school: School, snap: RenewalSnapshot, amount
     unitAmount: amount,
     totalAmount: amount,
     vatAmount: vatOfGross(amount, snap.vatRate),
-    feeAmount: platformFee(amount, feeSettingsFor(currency, school)),
+    // A split renewal's fee is what Stripe keeps: the subscription's application_fee_percent of the invoice.
+    feeAmount: snap.collector === 'split' ? Math.round((amount * snap.splitFeePercent) / 100) : platformFee(amount, feeSettingsFor(currency, school)),
     buyer: snap.buyer,
     invoiceDetails: snap.invoiceDetails,
     termsAcceptedAt: snap.termsAcceptedAt,
     checkoutPath: snap.checkoutPath,
     membershipId: m.id,
-    collector: collectorOf(m.integrationId && m.provider ? { id: m.integrationId, provider: m.provider } : null),
+    collector: snap.collector,
+    payoutAccountId: snap.payoutAccountId,
   }
 }
 

@@ -11,17 +11,26 @@ import { getTransactionByProviderRef, settleTransaction, type PaymentEvent, type
 import { reconcile, type Reconciled } from './confirm.ts'
 import { afterSale } from './after-sale.server.ts'
 import { applySubscriptionNotification } from './membership-billing.server.ts'
+import type { PaymentAdapter } from './provider.server.ts'
 import { getIntegrationAdapter } from './registry.server.ts'
 import { hasSubscriptionEvents } from './stripe-adapter.server.ts'
 
 const answer = (body: Record<string, unknown>, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+
+export const MAX_NOTIFICATION_BYTES = 64 * 1024
 
 export async function handleProviderNotification(context: AppLoadContext, tenantId: string, provider: string, integrationId: string, request: Request) {
   if (!/^[a-z]{2,10}$/.test(provider) || !/^[A-Za-z0-9_-]{1,64}$/.test(integrationId)) return answer({ error: 'not_found' }, 404)
   const adapter = await getIntegrationAdapter(context, tenantId, provider, integrationId)
   if (!adapter) return answer({ error: 'not_found' }, 404)
   const rawBody = await request.text()
-  if (rawBody.length > 64 * 1024) return answer({ error: 'too_large' }, 413)
+  if (rawBody.length > MAX_NOTIFICATION_BYTES) return answer({ error: 'too_large' }, 413)
+  return applyNotification(context, tenantId, adapter, request, rawBody)
+}
+
+/** A notification read by `adapter` (which verifies it) for the school `tenantId`: settled once, as the provider's API says. */
+export async function applyNotification(context: AppLoadContext, tenantId: string, adapter: PaymentAdapter, request: Request, rawBody: string) {
+  const provider = adapter.provider
   // Providers that renew memberships themselves (Stripe): renewals, failed renewals, the end.
   if (hasSubscriptionEvents(adapter)) {
     const subscription = await adapter.readSubscriptionNotification(request, rawBody)

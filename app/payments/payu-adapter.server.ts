@@ -1,7 +1,7 @@
 // PayU REST v2.1 behind the PaymentAdapter interface (issue 8, ADR 019): order create (302 read,
 // not followed), notifications verified with OpenPayu-Signature over the raw body + second key.
 import type { TransactionStatus } from '#app/db/schema.server.ts'
-import { payuClient, payuNotificationSchema, readPayuNotification, verifyPayuNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
+import { payuClient, payuNotificationKind, payuNotificationSchema, readPayuNotification, verifyPayuNotification, verifyPayuRefundNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 
 /** PENDING says nothing new (recorded only); the rest move the transaction, never back from completed. */
@@ -19,8 +19,14 @@ export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAda
     provider: 'payu',
     async startPayment(input) {
       const { transaction: tx, buyer } = input
+      // A marketplace sale (ADR 023): one cart for the school's submerchant, the platform's fee in it.
+      const line = { name: input.description, unitPrice: tx.totalAmount, quantity: 1 }
+      const split = input.split
+        ? { shoppingCarts: [{ extCustomerId: input.split.destination, amount: tx.totalAmount, fee: Math.min(tx.feeAmount, tx.totalAmount), products: [line] }] }
+        : {}
       try {
         const created = await client.createOrder({
+          ...split,
           notifyUrl: input.notifyUrl,
           continueUrl: input.continueUrl,
           customerIp: input.customerIp,
@@ -28,8 +34,8 @@ export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAda
           currencyCode: tx.currency,
           totalAmount: tx.totalAmount,
           extOrderId: tx.id,
-          buyer: { email: buyer.email, firstName: buyer.name },
-          products: [{ name: tx.productTitle, unitPrice: tx.unitAmount, quantity: tx.quantity }],
+          buyer: { email: buyer.email, firstName: buyer.name, ...(input.split && tx.userId ? { extCustomerId: tx.userId } : {}) },
+          products: input.split ? [line] : [{ name: tx.productTitle, unitPrice: tx.unitAmount, quantity: tx.quantity }],
         })
         if (created.ok) return { ok: true, redirectUrl: created.redirectUri, providerRef: created.orderId }
         return { ok: false, reason: created.reason === 'unavailable' ? 'unavailable' : 'refused', detail: created.statusCode ?? undefined }
@@ -37,14 +43,18 @@ export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAda
         return { ok: false, reason: 'unavailable', detail: String(error) }
       }
     },
-    async readNotification(request, rawBody): Promise<VerifiedNotification | null> {
+    async readNotification(request, rawBody): Promise<VerifiedNotification | 'ignored' | null> {
       if (!verifyPayuNotification(rawBody, request.headers.get('OpenPayu-Signature'), config.secondKey)) return null
-      let parsed
+      let body: unknown
       try {
-        parsed = payuNotificationSchema.safeParse(JSON.parse(rawBody))
+        body = JSON.parse(rawBody)
       } catch {
         return null
       }
+      // A refund's notification (PayU posts it to the order's notifyUrl too): the refund was recorded
+      // when the provider accepted it (app/payments/refund.server.ts); acknowledged so PayU stops.
+      if (payuNotificationKind(body) === 'refund') return verifyPayuRefundNotification(rawBody, request.headers.get('OpenPayu-Signature'), config.secondKey) ? 'ignored' : null
+      const parsed = payuNotificationSchema.safeParse(body)
       if (!parsed.success) return null
       const n = readPayuNotification(parsed.data)
       return { providerRef: n.orderId, event: { provider: 'payu', eventKey: n.eventKey, providerStatus: n.status, status: STATUS_OF[n.status] } }

@@ -21,6 +21,12 @@ export type StartPaymentInput = {
   mode: 'payment' | 'subscription'
   /** Subscriptions: months per period (membership period). */
   intervalMonths?: number
+  /**
+   * A sale through the platform's marketplace account to an onboarded school (ADR 023): the
+   * provider pays `destination` (Stripe acct_…, PayU extCustomerId) the total less the
+   * transaction's feeAmount, which stays with the platform.
+   */
+  split?: { destination: string }
 }
 
 export type StartPaymentResult =

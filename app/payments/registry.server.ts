@@ -13,10 +13,20 @@ import { payuAdapter } from './payu-adapter.server.ts'
 import type { PaymentAdapter } from './provider.server.ts'
 import { stripeAdapter } from './stripe-adapter.server.ts'
 import { testProviderAdapter } from './test-provider.server.ts'
+import { isPlatformIntegration, PLATFORM_INTEGRATION, PLATFORM_PAYU_CURRENCIES, platformFetch, platformPayuConfig, platformRouting, platformStripeConfig } from './platform-accounts.server.ts'
+import { collectorOf } from './confirm.ts'
+import type { Collector } from '#app/db/schema.server.ts'
 
 export const BUILT_IN_TEST_INTEGRATION = 'test'
 
-export type ResolvedProvider = { integration: { id: string; provider: PaymentProvider }; adapter: PaymentAdapter }
+export type ResolvedProvider = {
+  integration: { id: string; provider: PaymentProvider }
+  adapter: PaymentAdapter
+  /** Who will hold the money (ADR 023), fixed on the transaction when the buyer leaves for the provider. */
+  collector: Collector
+  /** Split sales: the school's payout account and the provider's name for it (acct_… / extCustomerId). */
+  split: { payoutAccountId: string; destination: string } | null
+}
 
 /** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are testAllowed's call. */
 const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
@@ -48,7 +58,32 @@ async function adapterFor(context: AppLoadContext, integration: PaymentIntegrati
 function builtInTest(context: AppLoadContext): ResolvedProvider | null {
   const secret = context.cloudflare.env.TEST_PAYMENTS_SECRET
   if (!testAllowed(context) || !secret) return null
-  return { integration: { id: BUILT_IN_TEST_INTEGRATION, provider: 'test' }, adapter: testProviderAdapter(secret) }
+  return { integration: { id: BUILT_IN_TEST_INTEGRATION, provider: 'test' }, adapter: testProviderAdapter(secret), collector: 'platform', split: null }
+}
+
+/**
+ * The platform's own account at `provider` (Stripe Connect, PayU Marketplace), when configured
+ * and allowed here. `webhookSecret` only matters where Stripe's events are read (the platform
+ * host's webhook route passes it); checkout and confirmation need the API key alone.
+ */
+export function platformAdapter(context: AppLoadContext, provider: PaymentProvider, webhookSecret = ''): PaymentAdapter | null {
+  if (provider === 'stripe') {
+    const config = platformStripeConfig(context)
+    return config ? stripeAdapter({ ...config, webhookSecret }, platformFetch(context)) : null
+  }
+  if (provider === 'payu') {
+    const config = platformPayuConfig(context)
+    return config ? payuAdapter(config, platformFetch(context)) : null
+  }
+  return null
+}
+
+/** The platform's accounts that take `currency`, Stripe first. */
+function platformMethods(context: AppLoadContext, currency: string): CheckoutMethod[] {
+  const methods: CheckoutMethod[] = []
+  if (platformStripeConfig(context)) methods.push({ id: PLATFORM_INTEGRATION.stripe, provider: 'stripe' })
+  if (platformPayuConfig(context) && PLATFORM_PAYU_CURRENCIES.includes(currency.toUpperCase())) methods.push({ id: PLATFORM_INTEGRATION.payu, provider: 'payu' })
+  return methods
 }
 
 /** A way to pay offered at checkout: a school's integration, or the built-in test provider (where test payments are allowed). */
@@ -71,8 +106,9 @@ async function barredTestIntegration(context: AppLoadContext, integration: Payme
 /**
  * The ways to pay in `currency`, the default first: the school's enabled integrations (real
  * providers before a test one), then, where test payments are allowed, the built-in test provider
- * when the school has no test integration of its own. Where they are not, integrations taking
- * test payments (test, PayU sandbox, Stripe test key) are left out.
+ * when the school has no test integration of its own, then the platform's own accounts (Stripe
+ * Connect, PayU Marketplace) where configured. Where test payments are not allowed, integrations
+ * taking them (test, PayU sandbox, Stripe test key) are left out.
  */
 export async function listCheckoutMethods(context: AppLoadContext, tenantId: string, currency: string): Promise<CheckoutMethod[]> {
   const enabled = (await listIntegrations(context.db, tenantId)).filter((r) => r.enabled && r.currency === currency.toUpperCase())
@@ -81,7 +117,8 @@ export async function listCheckoutMethods(context: AppLoadContext, tenantId: str
   const methods: CheckoutMethod[] = rows.sort((a, b) => PROVIDER_ORDER[a.provider] - PROVIDER_ORDER[b.provider]).map((r) => ({ id: r.id, provider: r.provider }))
   const builtIn = builtInTest(context)
   if (builtIn && !methods.some((m) => m.provider === 'test')) methods.push(builtIn.integration)
-  return methods
+  // A school that connected its own account at a provider sells through it, not the platform's there.
+  return [...methods, ...platformMethods(context, currency).filter((p) => !methods.some((m) => m.provider === p.provider))]
 }
 
 /** The provider a checkout in `currency` uses: the chosen method when it is offered, else the default; null when none. */
@@ -90,15 +127,23 @@ export async function resolveCheckoutProvider(context: AppLoadContext, tenantId:
   const method = (chosenId ? methods.find((m) => m.id === chosenId) : null) ?? (chosenId ? null : methods[0])
   if (!method) return null
   if (method.id === BUILT_IN_TEST_INTEGRATION) return builtInTest(context)
+  if (isPlatformIntegration(method) && (method.provider === 'stripe' || method.provider === 'payu')) {
+    const adapter = platformAdapter(context, method.provider)
+    if (!adapter) return null
+    const routing = await platformRouting(context, tenantId, method.provider)
+    return { integration: method, adapter, ...routing }
+  }
   const integration = await getIntegration(context.db, tenantId, method.id)
   if (!integration) return null
   const adapter = await adapterFor(context, integration)
-  return adapter ? { integration: { id: integration.id, provider: integration.provider }, adapter } : null
+  const resolved = { id: integration.id, provider: integration.provider }
+  return adapter ? { integration: resolved, adapter, collector: collectorOf(resolved), split: null } : null
 }
 
 /** The adapter behind a notify URL: the school's own integration (from the host), of that provider. */
 export async function getIntegrationAdapter(context: AppLoadContext, tenantId: string, provider: string, integrationId: string): Promise<PaymentAdapter | null> {
   if (provider === 'test' && integrationId === BUILT_IN_TEST_INTEGRATION) return builtInTest(context)?.adapter ?? null
+  if (isPlatformIntegration({ id: integrationId, provider: provider as PaymentProvider })) return platformAdapter(context, provider as PaymentProvider)
   const integration = await getIntegration(context.db, tenantId, integrationId)
   if (!integration || integration.provider !== provider || !integration.enabled) return null
   return adapterFor(context, integration)

@@ -90,6 +90,9 @@ export function checkoutLines(mode: 'payment' | 'subscription', description: str
   }
 }
 
+/** A split subscription's application_fee_percent: the transaction's fee as a share of its total, two decimals. */
+export const splitPercentOf = (tx: { feeAmount: number; totalAmount: number }) => (tx.totalAmount > 0 ? Math.min(100, Math.round((tx.feeAmount / tx.totalAmount) * 10_000) / 100) : 0)
+
 export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter & SubscriptionEventReader {
   const client = stripeClient(config, fetchFn)
   return {
@@ -107,6 +110,12 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
           customerEmail: input.buyer.email,
           reference: tx.hash,
           idempotencyKey: `checkout-${tx.id}`,
+          // A marketplace sale (ADR 023): a destination charge, the platform's fee kept at Stripe.
+          ...(input.split
+            ? input.mode === 'subscription'
+              ? { destination: input.split.destination, applicationFeePercent: splitPercentOf(tx) }
+              : { destination: input.split.destination, applicationFeeAmount: Math.min(tx.feeAmount, tx.totalAmount) }
+            : {}),
         })
         if (!session.url) return { ok: false, reason: 'refused', detail: 'no session url' }
         return { ok: true, redirectUrl: session.url, providerRef: session.id }

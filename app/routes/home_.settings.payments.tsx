@@ -10,7 +10,10 @@ import type { ReactNode } from 'react'
 import { z } from 'zod'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
-import type { PaymentProvider } from '#app/db/schema.server.ts'
+import type { PaymentProvider, PayoutProvider } from '#app/db/schema.server.ts'
+import { listPayoutAccounts } from '#app/models/payout-account.server.ts'
+import { HOLD_DAYS } from '#app/payments/confirm.ts'
+import { platformPayuConfig, platformStripeConfig } from '#app/payments/platform-accounts.server.ts'
 import { createIntegration, DuplicateIntegrationError, findIntegration, listIntegrations } from '#app/models/payment-integration.server.ts'
 import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
 import { checkPayuCredentials, createStripeWebhook } from '#app/payments/provider-check.server.ts'
@@ -25,7 +28,9 @@ import { formToObject, msg, parseWith, type FieldErrors, type FormValues } from 
 
 const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
 /** Errors the integration actions (/home/settings/payments/{id}) send back in `?error=`. */
-const SHOWN_ERRORS = ['payments.error.confirm_delete', 'payments.error.test_mode_enable'] as const
+const SHOWN_ERRORS = ['payments.error.confirm_delete', 'payments.error.test_mode_enable', 'marketplace.error.not_configured', 'marketplace.error.unavailable', 'marketplace.error.refused'] as const
+/** Outcomes of Coursefront payments onboarding (/home/settings/payments/stripe-connect, …/payu-marketplace) in `?done=`. */
+const MARKETPLACE_DONE = ['stripe.enabled', 'stripe.onboarding', 'stripe.restricted', 'payu.enabled', 'payu.onboarding', 'payu.restricted'] as const
 const DONE = { created: 'payments.done.created', enabled: 'payments.done.enabled', disabled: 'payments.done.disabled', deleted: 'payments.done.deleted' } as const
 /** Fields that are never echoed back into the page. */
 const SECRET_FIELDS = new Set(['clientSecret', 'secondKey', 'secretKey'])
@@ -71,7 +76,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
   await requireUser(request, context, ['owner', 'admin'])
   const rows = await listIntegrations(context.db, tenant.id)
+  const accounts = await listPayoutAccounts(context.db, tenant.id)
+  const marketplaceOf = (provider: PayoutProvider, configured: boolean) => {
+    const account = accounts.find((a) => a.provider === provider)
+    return {
+      provider,
+      configured,
+      ownAccount: rows.some((r) => r.provider === provider && r.enabled),
+      account: account ? { ref: account.accountRef, status: account.status, detail: account.detail } : null,
+    }
+  }
   return {
+    marketplace: [marketplaceOf('stripe', !!platformStripeConfig(context)), marketplaceOf('payu', !!platformPayuConfig(context) && !!context.cloudflare.env.PLATFORM_PAYU_REGISTRATION_URL)],
+    holdDays: HOLD_DAYS,
     pageTitle: `${getT(request, context)('payments.title')} · ${tenant.name}`,
     defaultCurrency: (CURRENCIES as readonly string[]).includes(tenant.currency) ? tenant.currency : 'PLN',
     testProviderAllowed: testPaymentsAllowed(context.cloudflare.env),
@@ -171,6 +188,62 @@ function ProviderForm({ provider, title, intro, action, children }: { provider: 
   )
 }
 
+type MarketplaceRow = { provider: PayoutProvider; configured: boolean; ownAccount: boolean; account: { ref: string; status: 'onboarding' | 'enabled' | 'restricted'; detail: string } | null }
+
+const ONBOARDING_PATH: Record<PayoutProvider, string> = { stripe: '/home/settings/payments/stripe-connect', payu: '/home/settings/payments/payu-marketplace' }
+
+/** Coursefront payments: the platform's Stripe Connect and PayU Marketplace, and this school's payouts there. */
+function MarketplaceCard({ marketplace, holdDays }: { marketplace: MarketplaceRow[]; holdDays: number }) {
+  const t = useT()
+  const navigation = useNavigation()
+  const button = (row: MarketplaceRow) => {
+    const status = row.account?.status
+    if (row.provider === 'stripe') return t(!status ? 'marketplace.stripe.start' : status === 'onboarding' ? 'marketplace.stripe.continue' : 'marketplace.stripe.update')
+    return t(!status ? 'marketplace.payu.start' : status === 'enabled' ? 'marketplace.payu.check' : 'marketplace.payu.continue')
+  }
+  return (
+    <Card data-marketplace>
+      <h2 className="text-lg font-semibold">{t('marketplace.title')}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t('marketplace.intro', { days: holdDays })}</p>
+      <ul className="mt-4 divide-y divide-slate-100">
+        {marketplace.map((row) => {
+          const status = row.account?.status ?? 'none'
+          const busy = navigation.state === 'submitting' && navigation.formAction === ONBOARDING_PATH[row.provider]
+          return (
+            <li key={row.provider} className="flex flex-wrap items-center justify-between gap-3 py-3" data-marketplace-provider={row.provider} data-payout-status={status}>
+              <div>
+                <h3 className="font-medium">{t(`marketplace.${row.provider}.title`)}</h3>
+                {!row.configured ? (
+                  <p className="text-sm text-slate-600">{t('marketplace.not_offered')}</p>
+                ) : row.ownAccount ? (
+                  <p className="text-sm text-slate-600">{t('marketplace.own_account', { provider: t(`payments.provider.${row.provider}`) })}</p>
+                ) : (
+                  <>
+                    <p className="text-sm">
+                      <span className={cx('rounded px-2 py-0.5 text-xs font-semibold', status === 'enabled' ? 'bg-emerald-100 text-emerald-800' : status === 'restricted' ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-700')}>
+                        {t(`marketplace.status.${status}`)}
+                      </span>
+                      {row.account ? <span className="ml-2 font-mono text-xs text-slate-500">{t('marketplace.account', { account: row.account.ref })}</span> : null}
+                    </p>
+                    {row.account?.detail && status !== 'enabled' ? <p className="mt-1 text-sm text-slate-600">{t('marketplace.detail', { detail: row.account.detail })}</p> : null}
+                  </>
+                )}
+              </div>
+              {row.configured && !row.ownAccount ? (
+                <Form method="post" action={ONBOARDING_PATH[row.provider]}>
+                  <Button type="submit" variant={status === 'enabled' ? 'secondary' : 'primary'} disabled={busy}>
+                    {button(row)}
+                  </Button>
+                </Form>
+              ) : null}
+            </li>
+          )
+        })}
+      </ul>
+    </Card>
+  )
+}
+
 export default function PaymentSettingsPage() {
   const data = useLoaderData<typeof loader>()
   const action = useActionData<ActionData>()
@@ -179,7 +252,7 @@ export default function PaymentSettingsPage() {
   const message = useFieldMessage()
   const locale = useLocale()
   const done = params.get('done')
-  const doneKey = !action && done && done in DONE ? DONE[done as keyof typeof DONE] : null
+  const doneKey = !action && done ? (done in DONE ? DONE[done as keyof typeof DONE] : (MARKETPLACE_DONE as readonly string[]).includes(done) ? (`marketplace.done.${done}` as const) : null) : null
   const errorKey = !action ? params.get('error') : null
   const fieldsOf = (provider: PaymentProvider) => (action?.values.provider === provider ? action : undefined)
   const currencyField = (provider: PaymentProvider) => (
@@ -207,6 +280,7 @@ export default function PaymentSettingsPage() {
           <Alert>{t(errorKey)}</Alert>
         </div>
       ) : null}
+      <MarketplaceCard marketplace={data.marketplace} holdDays={data.holdDays} />
       <Card>
         <h2 className="text-lg font-semibold">{t('payments.list.title')}</h2>
         {data.integrations.length === 0 ? (

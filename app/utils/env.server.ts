@@ -71,6 +71,20 @@ export interface Env {
   /** Where the PayU and Stripe adapters send API calls: unset = the real APIs; development = the dev peers (through DEV_PEERS). */
   PAYU_API_URL?: string
   STRIPE_API_URL?: string
+  /**
+   * The platform's own provider accounts (issue 18, ADR 023): Stripe Connect (its secret key; the
+   * webhook endpoints are created through the API and kept in platform_webhooks) and PayU
+   * Marketplace (the marketplace POS). Secrets in production; unset = not offered.
+   */
+  PLATFORM_STRIPE_SECRET_KEY?: string
+  PLATFORM_PAYU_POS_ID?: string
+  PLATFORM_PAYU_CLIENT_ID?: string
+  PLATFORM_PAYU_CLIENT_SECRET?: string
+  PLATFORM_PAYU_SECOND_KEY?: string
+  /** "true": the marketplace POS is a PayU sandbox one (refused where test payments are not allowed). */
+  PLATFORM_PAYU_SANDBOX?: string
+  /** Where a school registers as PayU Marketplace submerchant (`?extCustomerId=…&continueUrl=…` appended); development = the PayU peer. */
+  PLATFORM_PAYU_REGISTRATION_URL?: string
   /** Mailchimp Marketing API base; `{dc}` is replaced by the key's data centre. Unset = the real API; development = the Mailchimp peer. */
   MAILCHIMP_API_URL?: string
   /** Private RSA JWK (JSON) that opens stored card data for scheduled membership charges (app/payments/card-vault.server.ts). A secret in production. */
