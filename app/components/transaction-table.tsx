@@ -19,6 +19,8 @@ export type TransactionListRow = {
   provider: 'test' | 'payu' | 'stripe' | null
   buyer: { name: string; email: string }
   createdAt: number
+  /** Why a mismatch is one (ADR 023), when the list has it. */
+  statusReason?: string | null
 }
 
 const STATUS_TONE: Record<TransactionListRow['status'], string> = {
@@ -80,7 +82,7 @@ export function TransactionTable({ rows, showBuyer = true }: { rows: Transaction
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
-            <tr key={row.id} data-transaction={row.id}>
+            <tr key={row.id} data-transaction={row.id} data-needs-check={row.status === 'mismatch' ? '' : undefined} className={row.status === 'mismatch' ? 'bg-red-50' : undefined}>
               <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(row.createdAt)}</td>
               {showBuyer ? (
                 <td className="px-3 py-2">
@@ -100,7 +102,16 @@ export function TransactionTable({ rows, showBuyer = true }: { rows: Transaction
               <td className="px-3 py-2 text-right">{row.quantity}</td>
               <td className="px-3 py-2 text-right whitespace-nowrap" data-amount>{formatMoney(row.totalAmount, row.currency, locale)}</td>
               <td className="px-3 py-2 text-right whitespace-nowrap text-slate-600" data-fee>{formatMoney(row.feeAmount, row.currency, locale)}</td>
-              <td className="px-3 py-2"><StatusBadge status={row.status} /></td>
+              <td className="px-3 py-2">
+                <StatusBadge status={row.status} />
+                {row.status === 'mismatch' ? (
+                  // Nothing was granted or counted: say so in the row itself, not only by colour.
+                  <div className="mt-1 text-xs font-medium text-red-900" data-mismatch-note>
+                    {t('fee_statements.transaction.needs_check')}
+                    {row.statusReason ? <span className="block font-mono font-normal">{row.statusReason}</span> : null}
+                  </div>
+                ) : null}
+              </td>
               <td className="px-3 py-2"><InvoiceBadge status={row.invoiceStatus} /></td>
               <td className="px-3 py-2 whitespace-nowrap">{t(`money.provider.${row.provider ?? 'none'}`)}</td>
               <td className="px-3 py-2">

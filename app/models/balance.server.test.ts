@@ -1,13 +1,14 @@
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { createTestSchool, db } from '#tests/factories.ts'
-import { checkBankAccount, emptyBalance, formatBankAccount, getBalances, missingPageSettings, setPayoutAccount } from './balance.server.ts'
+import { availableSql, checkBankAccount, emptyBalance, formatBankAccount, getBalances, getBalancesForSchools, missingPageSettings, setPayoutAccount } from './balance.server.ts'
 import { updatePageSettings } from './page-settings.server.ts'
 import { markWithdrawalPaid, requestWithdrawal } from './withdrawal.server.ts'
 
 let n = 0
 const DAY = 86_400_000
-async function sold(tenantId: string, total: number, fee: number, currency: string, final: 'completed' | 'refunded' | 'canceled' | null, collector: 'platform' | 'school' = 'platform', at = Date.now() - 8 * DAY) {
+async function sold(tenantId: string, total: number, fee: number, currency: string, final: 'completed' | 'refunded' | 'canceled' | null, collector: 'platform' | 'school' | 'split' = 'platform', at = Date.now() - 8 * DAY) {
   const tx = await createTransaction(db(), tenantId, {
     collector,
     productKind: 'course',
@@ -132,6 +133,78 @@ describe('getBalances and requestWithdrawal', () => {
     expect(await getBalances(db(), b.tenantId)).toEqual([])
     await setPayoutAccount(db(), b.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'B' })
     expect(await requestWithdrawal(db(), b.tenantId, { currency: 'PLN', requestedBy: null })).toEqual({ outcome: 'nothing_available' })
+  })
+})
+
+describe('split sales (paid through the platform, split at the provider)', () => {
+  it('show as paid out by the provider with their fees taken at source: 0 withdrawable, 0 owed; a refunded one drops out', async () => {
+    const school = await createTestSchool()
+    await setPayoutAccount(db(), school.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Ola' })
+    await sold(school.tenantId, 20_000, 1_100, 'PLN', 'completed', 'split')
+    await sold(school.tenantId, 5_000, 350, 'PLN', 'completed', 'split')
+    await sold(school.tenantId, 9_000, 500, 'PLN', 'refunded', 'split')
+    // Completed moments ago: a split sale has no hold either (the provider paid it out).
+    await sold(school.tenantId, 1_000, 130, 'PLN', 'completed', 'split', Date.now())
+    const [pln] = await getBalances(db(), school.tenantId, 'PLN')
+    expect(pln).toEqual({ ...emptyBalance('PLN'), paidOutByProvider: 18_900 + 4_650 + 870, paidOutByProviderCount: 3, feesAtSource: 1_100 + 350 + 130 })
+    // Nothing to withdraw and nothing owed: the refusal says so (no debt message).
+    expect(await requestWithdrawal(db(), school.tenantId, { currency: 'PLN', requestedBy: null })).toEqual({ outcome: 'nothing_available' })
+    const [{ net }] = (await db().all(sql`select ${availableSql(school.tenantId, 'PLN')} as net`)) as Array<{ net: number }>
+    expect(net).toBe(0)
+  })
+
+  it('with every kind of sale in one currency: only platform-held, released money minus the school-collected fees is withdrawable (SQL and figures agree)', async () => {
+    const school = await createTestSchool()
+    await setPayoutAccount(db(), school.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Ola' })
+    const now = Date.now()
+    await sold(school.tenantId, 10_000, 600, 'PLN', 'completed', 'platform', now - 10 * DAY) // released: 9,400
+    await sold(school.tenantId, 4_000, 300, 'PLN', 'completed', 'platform', now - 2 * DAY) // on hold: 3,700
+    await sold(school.tenantId, 7_000, 450, 'PLN', 'completed', 'school') // owes 450
+    await sold(school.tenantId, 30_000, 1_600, 'PLN', 'completed', 'split') // paid out 28,400
+    const [pln] = await getBalances(db(), school.tenantId, 'PLN', now)
+    expect(pln).toMatchObject({ sales: 14_000, salesCount: 2, fees: 900, onHold: 3_700, collectedBySchool: 7_000, feesOwed: 450, paidOutByProvider: 28_400, feesAtSource: 1_600, available: 8_950, debt: 0 })
+    expect(pln!.nextReleaseAt).toBe(now - 2 * DAY + 7 * DAY)
+    const [{ net }] = (await db().all(sql`select ${availableSql(school.tenantId, 'PLN', now)} as net`)) as Array<{ net: number }>
+    expect(net).toBe(8_950)
+    // The operator's read of several schools gives the same figures.
+    const other = await createTestSchool()
+    const many = await getBalancesForSchools(db(), [school.tenantId, other.tenantId], now)
+    expect(many.get(school.tenantId)).toEqual([pln])
+    expect(many.has(other.tenantId)).toBe(false)
+  })
+
+  it('two (and ten) concurrent withdrawals never overdraw: one takes the net, the others are refused, the sum never exceeds the net', async () => {
+    const school = await createTestSchool()
+    await setPayoutAccount(db(), school.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Ola' })
+    await sold(school.tenantId, 10_000, 600, 'PLN', 'completed', 'platform')
+    await sold(school.tenantId, 7_000, 450, 'PLN', 'completed', 'school')
+    await sold(school.tenantId, 30_000, 1_600, 'PLN', 'completed', 'split')
+    // Two requests fired together: both are in flight against D1 before either answers.
+    const pair = await Promise.all([0, 1].map(() => requestWithdrawal(db(), school.tenantId, { currency: 'PLN', requestedBy: school.owner.id })))
+    expect(pair.map((o) => o.outcome).sort()).toEqual(['created', 'nothing_available'])
+    // A later sale, then ten at once.
+    await sold(school.tenantId, 2_000, 200, 'PLN', 'completed', 'platform')
+    const ten = await Promise.all(Array.from({ length: 10 }, () => requestWithdrawal(db(), school.tenantId, { currency: 'PLN', requestedBy: school.owner.id })))
+    expect(ten.filter((o) => o.outcome === 'created')).toHaveLength(1)
+    const rows = (await db().all(sql`select amount from withdrawals where tenant_id = ${school.tenantId} order by created_at`)) as Array<{ amount: number }>
+    // 10,000 − 600 − 450 = 8,950, then 1,800: never more than what was there.
+    expect(rows.map((r) => r.amount).sort((a, b) => a - b)).toEqual([1_800, 8_950])
+    expect((await getBalances(db(), school.tenantId, 'PLN'))[0]).toMatchObject({ pending: 10_750, available: 0, debt: 0 })
+  })
+
+  it('a school in fee debt is refused while the net is below zero, with the amount it owes', async () => {
+    const school = await createTestSchool()
+    await setPayoutAccount(db(), school.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Ola' })
+    await sold(school.tenantId, 1_000, 100, 'PLN', 'completed', 'platform')
+    await sold(school.tenantId, 50_000, 2_500, 'PLN', 'completed', 'school')
+    await sold(school.tenantId, 9_000, 500, 'PLN', 'completed', 'split')
+    const outcomes = await Promise.all([0, 1].map(() => requestWithdrawal(db(), school.tenantId, { currency: 'PLN', requestedBy: null })))
+    // 900 held − 2,500 owed = −1,600; split sales change nothing.
+    expect(outcomes).toEqual([
+      { outcome: 'in_debt', debt: 1_600 },
+      { outcome: 'in_debt', debt: 1_600 },
+    ])
+    expect(await db().all(sql`select id from withdrawals where tenant_id = ${school.tenantId}`)).toEqual([])
   })
 })
 

@@ -3,7 +3,11 @@
 //   collected by the school (its own PayU/Stripe keys): the money is already the school's — it never
 //     becomes withdrawable, and the platform fee on it is OWED by the school;
 //   held by the platform (the platform's own account): sales − fees − refunds, withdrawable once the
-//     hold after completion has passed.
+//     hold after completion has passed;
+//   split at the provider (the platform's marketplace account: Stripe Connect destination charge,
+//     PayU Marketplace): the provider paid the school total − fee directly and the platform kept its
+//     fee there — it is already paid out, never withdrawable, and no fee is owed on it. A refunded
+//     split sale is reversed at the provider (the school's share and the fee) and drops out.
 // Per currency:  net = released platform-held money − fees owed − withdrawals (pending and paid)
 //   available = net when positive; debt = −net when negative (no withdrawal until sales cover it).
 // The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert checks it
@@ -17,6 +21,11 @@ export type Balance = {
   /** Paid straight into the school's own provider accounts (refunded ones excluded). */
   collectedBySchool: number
   collectedBySchoolCount: number
+  /** Split at the provider: the school's share (total − fee) the provider paid out to it directly (refunded ones excluded). */
+  paidOutByProvider: number
+  paidOutByProviderCount: number
+  /** The platform's fee on those split sales, taken by the provider at source (nothing owed). */
+  feesAtSource: number
   /** Paid into the platform's account: completed sales (refunded ones included: they were sales first). */
   sales: number
   salesCount: number
@@ -40,7 +49,7 @@ export type Balance = {
 
 /** A currency with nothing in it yet (the school's own currency is shown before its first sale). */
 export function emptyBalance(currency: string): Balance {
-  return { currency, collectedBySchool: 0, collectedBySchoolCount: 0, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, onHold: 0, nextReleaseAt: null, feesOwed: 0, pending: 0, paid: 0, available: 0, debt: 0 }
+  return { currency, collectedBySchool: 0, collectedBySchoolCount: 0, paidOutByProvider: 0, paidOutByProviderCount: 0, feesAtSource: 0, sales: 0, salesCount: 0, fees: 0, refunds: 0, refundsCount: 0, onHold: 0, nextReleaseAt: null, feesOwed: 0, pending: 0, paid: 0, available: 0, debt: 0 }
 }
 
 /** States whose transaction was a completed sale at some point. */
@@ -48,14 +57,38 @@ const SOLD = ['completed', 'refunded'] as const
 
 /** Every currency the school sold or withdrew in, with its figures; the school's own currency first. */
 export async function getBalances(db: Db, tenantId: string, schoolCurrency?: string, now = Date.now()): Promise<Balance[]> {
+  const byTenant = await balancesOf(db, [tenantId], now)
+  return (byTenant.get(tenantId) ?? []).sort((a, b) => (a.currency === schoolCurrency ? -1 : b.currency === schoolCurrency ? 1 : a.currency.localeCompare(b.currency)))
+}
+
+/**
+ * The operator console's read of several schools at once (a page of the school list): the same
+ * figures as getBalances, keyed by tenant id, currencies in alphabetical order. Only the ids given
+ * are read; a school with nothing sold or withdrawn has no entry.
+ */
+export async function getBalancesForSchools(db: Db, tenantIds: string[], now = Date.now()): Promise<Map<string, Balance[]>> {
+  const byTenant = await balancesOf(db, [...new Set(tenantIds)], now)
+  for (const list of byTenant.values()) list.sort((a, b) => a.currency.localeCompare(b.currency))
+  return byTenant
+}
+
+async function balancesOf(db: Db, tenantIds: string[], now: number): Promise<Map<string, Balance[]>> {
+  const result = new Map<string, Balance[]>()
+  if (tenantIds.length === 0) return result
   const platform = sql`${transactions.collector} = 'platform'`
+  const school = sql`${transactions.collector} = 'school'`
+  const split = sql`${transactions.collector} = 'split'`
   const refunded = sql`${transactions.status} = 'refunded'`
   const [sold, out] = await Promise.all([
     db
       .select({
+        tenantId: transactions.tenantId,
         currency: transactions.currency,
-        collectedBySchool: sql<number>`coalesce(sum(case when not ${platform} and not ${refunded} then ${transactions.totalAmount} else 0 end), 0)`,
-        collectedBySchoolCount: sql<number>`coalesce(sum(case when not ${platform} and not ${refunded} then 1 else 0 end), 0)`,
+        collectedBySchool: sql<number>`coalesce(sum(case when ${school} and not ${refunded} then ${transactions.totalAmount} else 0 end), 0)`,
+        collectedBySchoolCount: sql<number>`coalesce(sum(case when ${school} and not ${refunded} then 1 else 0 end), 0)`,
+        paidOutByProvider: sql<number>`coalesce(sum(case when ${split} and not ${refunded} then ${transactions.totalAmount} - ${transactions.feeAmount} else 0 end), 0)`,
+        paidOutByProviderCount: sql<number>`coalesce(sum(case when ${split} and not ${refunded} then 1 else 0 end), 0)`,
+        feesAtSource: sql<number>`coalesce(sum(case when ${split} and not ${refunded} then ${transactions.feeAmount} else 0 end), 0)`,
         sales: sql<number>`coalesce(sum(case when ${platform} then ${transactions.totalAmount} else 0 end), 0)`,
         salesCount: sql<number>`coalesce(sum(case when ${platform} then 1 else 0 end), 0)`,
         fees: sql<number>`coalesce(sum(case when ${platform} then ${transactions.feeAmount} else 0 end), 0)`,
@@ -63,44 +96,53 @@ export async function getBalances(db: Db, tenantId: string, schoolCurrency?: str
         refundsCount: sql<number>`coalesce(sum(case when ${platform} and ${refunded} then 1 else 0 end), 0)`,
         onHold: sql<number>`coalesce(sum(case when ${platform} and not ${refunded} and ${transactions.holdUntil} > ${now} then ${transactions.totalAmount} - ${transactions.feeAmount} else 0 end), 0)`,
         nextReleaseAt: sql<number | null>`min(case when ${platform} and not ${refunded} and ${transactions.holdUntil} > ${now} then ${transactions.holdUntil} end)`,
-        feesOwed: sql<number>`coalesce(sum(case when not ${platform} then ${transactions.feeAmount} else 0 end), 0)`,
+        feesOwed: sql<number>`coalesce(sum(case when ${school} then ${transactions.feeAmount} else 0 end), 0)`,
       })
       .from(transactions)
-      .where(and(eq(transactions.tenantId, tenantId), inArray(transactions.status, [...SOLD])))
-      .groupBy(transactions.currency),
+      .where(and(inArray(transactions.tenantId, tenantIds), inArray(transactions.status, [...SOLD])))
+      .groupBy(transactions.tenantId, transactions.currency),
     db
       .select({
+        tenantId: withdrawals.tenantId,
         currency: withdrawals.currency,
         pending: sql<number>`coalesce(sum(case when ${withdrawals.status} = 'pending' then ${withdrawals.amount} else 0 end), 0)`,
         paid: sql<number>`coalesce(sum(case when ${withdrawals.status} = 'paid' then ${withdrawals.amount} else 0 end), 0)`,
       })
       .from(withdrawals)
-      .where(eq(withdrawals.tenantId, tenantId))
-      .groupBy(withdrawals.currency),
+      .where(inArray(withdrawals.tenantId, tenantIds))
+      .groupBy(withdrawals.tenantId, withdrawals.currency),
   ])
-  const byCurrency = new Map<string, Balance>()
-  const entry = (currency: string) => {
-    let b = byCurrency.get(currency)
-    if (!b) byCurrency.set(currency, (b = emptyBalance(currency)))
+  const entries = new Map<string, Balance>()
+  const entry = (tenantId: string, currency: string) => {
+    const key = `${tenantId}\u0000${currency}`
+    let b = entries.get(key)
+    if (!b) {
+      entries.set(key, (b = emptyBalance(currency)))
+      const list = result.get(tenantId) ?? []
+      list.push(b)
+      result.set(tenantId, list)
+    }
     return b
   }
   for (const row of sold) {
-    const { currency, nextReleaseAt, ...figures } = row
-    Object.assign(entry(currency), Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Number(v)])), { nextReleaseAt: nextReleaseAt === null ? null : Number(nextReleaseAt) })
+    const { tenantId, currency, nextReleaseAt, ...figures } = row
+    Object.assign(entry(tenantId, currency), Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Number(v)])), { nextReleaseAt: nextReleaseAt === null ? null : Number(nextReleaseAt) })
   }
-  for (const row of out) Object.assign(entry(row.currency), { pending: Number(row.pending), paid: Number(row.paid) })
-  for (const b of byCurrency.values()) {
+  for (const row of out) Object.assign(entry(row.tenantId, row.currency), { pending: Number(row.pending), paid: Number(row.paid) })
+  for (const b of entries.values()) {
+    // Split sales take no part: the provider paid them out and kept the fee.
     const net = b.sales - b.fees - b.refunds - b.onHold - b.feesOwed - b.pending - b.paid
     b.available = Math.max(net, 0)
     b.debt = Math.max(-net, 0)
   }
-  return [...byCurrency.values()].sort((a, b) => (a.currency === schoolCurrency ? -1 : b.currency === schoolCurrency ? 1 : a.currency.localeCompare(b.currency)))
+  return result
 }
 
 /** The net balance of one currency (available when positive) as an SQL expression, evaluated inside the statement that uses it. */
 export function availableSql(tenantId: string, currency: string, now = Date.now()): SQL {
   return sql`((select coalesce(sum(case
-          when t.collector != 'platform' then -t.fee_amount
+          when t.collector = 'school' then -t.fee_amount
+          when t.collector != 'platform' then 0
           when t.status = 'refunded' then -t.fee_amount
           when t.hold_until is not null and t.hold_until > ${now} then 0
           else t.total_amount - t.fee_amount end), 0)
@@ -167,4 +209,41 @@ export async function missingPageSettings(db: Db, tenantId: string): Promise<Arr
   if (!row.authorName.trim()) missing.push('authorName')
   if (!row.contactEmail.trim()) missing.push('contactEmail')
   return missing
+}
+
+// ---- the operator console ---------------------------------------------------------------------
+// Operators are platform staff: this reads transactions of every school by design (like
+// listWithdrawalsForOperator); the route using it answers only on the platform host, to operators.
+
+/**
+ * Transactions the provider's own API contradicted (ADR 023: order, amount or currency differ),
+ * across schools, newest first, with their school and the reason. Nothing was granted or counted
+ * for them; someone has to look.
+ */
+export async function listMismatchesForOperator(db: Db, { tenantId, limit = 50, offset = 0 }: { tenantId?: string; limit?: number; offset?: number } = {}) {
+  const where = and(eq(transactions.status, 'mismatch'), tenantId ? eq(transactions.tenantId, tenantId) : undefined)
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: transactions.id,
+        productTitle: transactions.productTitle,
+        totalAmount: transactions.totalAmount,
+        currency: transactions.currency,
+        provider: transactions.provider,
+        providerRef: transactions.providerRef,
+        collector: transactions.collector,
+        statusReason: transactions.statusReason,
+        createdAt: transactions.createdAt,
+        updatedAt: transactions.updatedAt,
+        school: { id: tenants.id, name: tenants.name, slug: tenants.slug },
+      })
+      .from(transactions)
+      .innerJoin(tenants, eq(tenants.id, transactions.tenantId))
+      .where(where)
+      .orderBy(sql`${transactions.updatedAt} desc`, sql`${transactions.id} desc`)
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: sql<number>`count(*)` }).from(transactions).where(where),
+  ])
+  return { rows, total: Number(total?.n ?? 0) }
 }

@@ -2,13 +2,18 @@
 // with its breakdown, the payout bank account, a withdrawal request (the whole available balance of
 // a currency; the database decides, see withdrawal.server.ts) and the history of withdrawals.
 // Seed 001 §5: the page needs complete page settings; a withdrawal needs the bank account.
+// Issue 18 §1: sales split at the provider show as paid out by it (never withdrawable), and the
+// latest monthly fee statements are listed (all of them at /home/balance/statements).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { z } from 'zod'
+import { FeeStatementTable } from '#app/components/fee-statement-table.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { checkBankAccount, emptyBalance, formatBankAccount, getBalances, getPayoutAccount, missingPageSettings, setPayoutAccount, type Balance } from '#app/models/balance.server.ts'
+import { listFeeStatements } from '#app/models/fee-statement.server.ts'
+import { monthLabel } from '#app/payments/fee-statements.server.ts'
 import { listWithdrawals, parseBankSnapshot, requestWithdrawal, WITHDRAWAL_PAYOUT_DAYS } from '#app/models/withdrawal.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate, formatDateTime } from '#app/utils/dates.ts'
@@ -23,6 +28,8 @@ import { msg, parseForm, text, type FieldErrors } from '#app/utils/validation.ts
 const ACCOUNT_INPUT_MAX = 64
 const HOLDER_MAX = 70
 const DAY_MS = 86_400_000
+/** Fee statements shown on the balance page; the rest at /home/balance/statements. */
+const LATEST_STATEMENTS = 3
 
 const ActionSchema = z.discriminatedUnion('intent', [
   z.object({
@@ -47,7 +54,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const missing = await missingPageSettings(context.db, tenant.id)
   if (missing.length) return { title, missing, ready: null }
 
-  const [balances, account, history] = await Promise.all([getBalances(context.db, tenant.id, tenant.currency), getPayoutAccount(context.db, tenant.id), listWithdrawals(context.db, tenant.id)])
+  const [balances, account, history, statements] = await Promise.all([
+    getBalances(context.db, tenant.id, tenant.currency),
+    getPayoutAccount(context.db, tenant.id),
+    listWithdrawals(context.db, tenant.id),
+    listFeeStatements(context.db, tenant.id, { limit: LATEST_STATEMENTS }),
+  ])
+  const locale = tenant.language as Locale
   // The school's own currency is always shown, even before its first sale.
   const shown: Balance[] = balances.some((b) => b.currency === tenant.currency)
     ? balances
@@ -63,6 +76,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       requested: requested ? { amount: requested.amount, currency: requested.currency } : null,
       payoutDays: WITHDRAWAL_PAYOUT_DAYS,
       holdDays: HOLD_DAYS,
+      statements: statements.map((s) => ({
+        id: s.id,
+        month: monthLabel(s.month, locale),
+        currency: s.currency,
+        salesCount: s.salesCount,
+        salesAmount: s.salesAmount,
+        feesAmount: s.feesAmount,
+        coveredAmount: s.coveredAmount,
+        owedAmount: s.owedAmount,
+      })),
       withdrawals: history.map((w) => {
         const snapshot = parseBankSnapshot(w.bankAccount)
         return {
@@ -133,7 +156,7 @@ export default function BalancePage() {
       </div>
     )
   }
-  const { balances, bank, withdrawals, requested, payoutDays, holdDays } = data.ready
+  const { balances, bank, withdrawals, requested, payoutDays, holdDays, statements } = data.ready
   const bankErrors = values.intent === 'bank' ? errors : {}
   const withdrawError = values.intent === 'withdraw' ? errors.form : undefined
 
@@ -177,6 +200,20 @@ export default function BalancePage() {
                 <Hint>{t('money.balance.collected_by_school_hint')}</Hint>
               </dt>
               <dd className="text-right" data-figure="collected-by-school">{formatMoney(b.collectedBySchool, b.currency, locale)}</dd>
+              {b.paidOutByProviderCount > 0 || b.feesAtSource > 0 ? (
+                <>
+                  <dt>
+                    {t('fee_statements.balance.paid_out_by_provider')} <span className="text-slate-500">({t('money.balance.sales_count', { count: b.paidOutByProviderCount })})</span>
+                    <Hint>{t('fee_statements.balance.paid_out_by_provider_hint')}</Hint>
+                  </dt>
+                  <dd className="text-right" data-figure="paid-out-by-provider">{formatMoney(b.paidOutByProvider, b.currency, locale)}</dd>
+                  <dt>
+                    {t('fee_statements.balance.fees_at_source')}
+                    <Hint>{t('fee_statements.balance.fees_at_source_hint')}</Hint>
+                  </dt>
+                  <dd className="text-right" data-figure="fees-at-source">{formatMoney(b.feesAtSource, b.currency, locale)}</dd>
+                </>
+              ) : null}
               <dt className="col-span-2 border-t border-slate-200 pt-2 font-semibold">
                 {t('money.balance.held_title')}
                 <Hint>{t('money.balance.held_hint', { days: holdDays })}</Hint>
@@ -205,7 +242,10 @@ export default function BalancePage() {
               <dd className="text-right" data-figure="pending">− {formatMoney(b.pending, b.currency, locale)}</dd>
               <dt>{t('money.balance.paid')}</dt>
               <dd className="text-right" data-figure="paid">− {formatMoney(b.paid, b.currency, locale)}</dd>
-              <dt className="border-t border-slate-200 pt-2 font-semibold">{t('money.balance.available')}</dt>
+              <dt className="border-t border-slate-200 pt-2 font-semibold">
+                {t('money.balance.available')}
+                <Hint>{t('fee_statements.balance.available_hint')}</Hint>
+              </dt>
               <dd className="border-t border-slate-200 pt-2 text-right text-lg font-bold" data-figure="available">
                 {formatMoney(b.available, b.currency, locale)}
               </dd>
@@ -227,13 +267,33 @@ export default function BalancePage() {
                 </Form>
               ) : (
                 <p className="text-sm text-slate-600" data-withdraw-unavailable>
-                  {t('money.withdraw.none')}
+                  {/* In debt, say why in the school's terms rather than "no transactions". */}
+                  {b.debt > 0 ? t('money.withdraw.in_debt', { amount: formatMoney(b.debt, b.currency, locale) }) : t('money.withdraw.none')}
                 </p>
               )}
             </div>
           </Card>
         ))}
       </div>
+
+      <Card className="space-y-3" data-fee-statements>
+        <div>
+          <h2 className="text-lg font-semibold">{t('fee_statements.title')}</h2>
+          <p className="text-sm text-slate-600">{t('fee_statements.intro')}</p>
+        </div>
+        {statements.length === 0 ? (
+          <p className="text-sm text-slate-600" data-fee-statements-empty>
+            {t('fee_statements.empty')}
+          </p>
+        ) : (
+          <>
+            <FeeStatementTable rows={statements} detailsHref={(id) => `/home/balance/statements/${id}`} />
+            <Link to="/home/balance/statements" className="inline-block text-sm font-medium text-brand-700 hover:underline">
+              {t('fee_statements.all')} →
+            </Link>
+          </>
+        )}
+      </Card>
 
       <Card id="bank" className="space-y-4">
         <div>

@@ -3,8 +3,10 @@ import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { z } from 'zod'
 import { OperatorNav } from '#app/components/operator-nav.tsx'
 import { Alert, Button, PageTitle } from '#app/components/ui.tsx'
+import { getBalancesForSchools } from '#app/models/balance.server.ts'
 import { listTenantsForOperator } from '#app/models/tenant.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
+import { formatMoney } from '#app/utils/money.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { requireOperator } from '#app/utils/operator-auth.server.ts'
 import { getT } from '#app/utils/request.server.ts'
@@ -36,6 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     offset: (page - 1) * PAGE_SIZE,
   })
   const changed = filters.changed ? rows.find((r) => r.id === filters.changed) : undefined
+  // Issue 18 §1: each school's money per currency, read for this page's schools in one go.
+  const money = await getBalancesForSchools(context.db, rows.map((r) => r.id))
   return {
     title: `${getT(request, context)('operator.schools.title')} · Coursefront`,
     operator: { name: operator.name },
@@ -46,7 +50,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total,
     notice: changed && filters.to ? { name: changed.name, to: filters.to } : null,
     platformHost: context.cloudflare.env.PLATFORM_HOST,
-    schools: rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, language: r.language, status: r.status, createdAt: r.createdAt })),
+    schools: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      language: r.language,
+      status: r.status,
+      createdAt: r.createdAt,
+      money: (money.get(r.id) ?? []).map((b) => ({
+        currency: b.currency,
+        held: b.sales - b.refunds,
+        onHold: b.onHold,
+        feesOwed: b.feesOwed,
+        debt: b.debt,
+        withdrawn: b.pending + b.paid,
+        split: b.paidOutByProvider,
+      })),
+    })),
   }
 }
 
@@ -74,6 +94,11 @@ export default function OperatorConsole() {
           </Button>
         </Form>
       </div>
+      <p className="text-sm">
+        <Link to="/operator/payments" className="font-medium text-brand-700 hover:underline" data-payments-link>
+          {t('operator.payments.title')} →
+        </Link>
+      </p>
       {data.notice ? (
         <Alert tone="success">{t(data.notice.to === 'suspended' ? 'operator.suspended_ok' : 'operator.reactivated_ok', { name: data.notice.name })}</Alert>
       ) : null}
@@ -111,6 +136,7 @@ export default function OperatorConsole() {
                 <th scope="col" className="px-4 py-3 font-semibold">{t('operator.col.language')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold">{t('operator.col.created')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold">{t('operator.col.status')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('operator.money.col')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold">{t('operator.col.actions')}</th>
               </tr>
             </thead>
@@ -131,6 +157,33 @@ export default function OperatorConsole() {
                     <span className={s.status === 'active' ? 'rounded bg-emerald-100 px-2 py-0.5 text-emerald-800' : 'rounded bg-amber-100 px-2 py-0.5 text-amber-800'}>
                       {t(`operator.status.${s.status}`)}
                     </span>
+                  </td>
+                  <td className="px-4 py-3 align-top" data-school-money>
+                    {s.money.length === 0 ? (
+                      <span className="text-slate-500">{t('operator.money.none')}</span>
+                    ) : (
+                      s.money.map((m) => (
+                        <dl key={m.currency} className="mb-1 grid grid-cols-[auto_auto] gap-x-3 text-xs last:mb-0" aria-label={t('operator.money.label', { school: s.name, currency: m.currency })} data-money={m.currency}>
+                          <dt className="col-span-2 font-semibold">{m.currency}</dt>
+                          <dt className="text-slate-500">{t('operator.money.held')}</dt>
+                          <dd className="text-right" data-money-held>{formatMoney(m.held, m.currency, locale)}</dd>
+                          <dt className="text-slate-500">{t('operator.money.on_hold')}</dt>
+                          <dd className="text-right" data-money-on-hold>{formatMoney(m.onHold, m.currency, locale)}</dd>
+                          <dt className="text-slate-500">{t('operator.money.fees_owed')}</dt>
+                          <dd className="text-right" data-money-fees-owed>{formatMoney(m.feesOwed, m.currency, locale)}</dd>
+                          {m.debt > 0 ? (
+                            <>
+                              <dt className="font-semibold text-amber-800">{t('operator.money.debt')}</dt>
+                              <dd className="text-right font-semibold text-amber-800" data-money-debt>{formatMoney(m.debt, m.currency, locale)}</dd>
+                            </>
+                          ) : null}
+                          <dt className="text-slate-500">{t('operator.money.withdrawn')}</dt>
+                          <dd className="text-right" data-money-withdrawn>{formatMoney(m.withdrawn, m.currency, locale)}</dd>
+                          <dt className="text-slate-500">{t('operator.money.split')}</dt>
+                          <dd className="text-right" data-money-split>{formatMoney(m.split, m.currency, locale)}</dd>
+                        </dl>
+                      ))
+                    )}
                   </td>
                   <td className="px-4 py-3">
                     <Form method="post" action={`/operator/schools/${s.id}`}>

@@ -1,19 +1,26 @@
 // One school in the operator console: suspend or reactivate it, set its platform fee (seed 001 §1:
-// percentage + fixed amount per sale; empty = the platform default) and see its balance.
+// percentage + fixed amount per sale; empty = the platform default) and see its money (issue 18 §1):
+// per currency what Coursefront collected and holds, what is on hold, the fees owed on the school's
+// own sales and any debt, withdrawals, what the provider paid out on split sales; its monthly fee
+// statements; its payments to check (mismatch).
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { OperatorNav } from '#app/components/operator-nav.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
-import { getBalances } from '#app/models/balance.server.ts'
+import { FeeStatementTable } from '#app/components/fee-statement-table.tsx'
+import type { Locale } from '#app/i18n/i18n.ts'
+import { getBalances, listMismatchesForOperator } from '#app/models/balance.server.ts'
+import { listFeeStatements } from '#app/models/fee-statement.server.ts'
+import { monthLabel } from '#app/payments/fee-statements.server.ts'
 import { FEE_FIXED_MAX, parsePercent, setFeeOverride } from '#app/models/fee-settings.server.ts'
 import { getTenantById, setTenantStatus } from '#app/models/tenant.server.ts'
 import { DEFAULT_FEE_BASIS_POINTS, DEFAULT_FEE_FIXED } from '#app/payments/pricing.ts'
-import { formatDate } from '#app/utils/dates.ts'
+import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney, formatMoneyInput, optionalMoney } from '#app/utils/money.ts'
 import { requireOperator } from '#app/utils/operator-auth.server.ts'
-import { getT, notFound } from '#app/utils/request.server.ts'
+import { getLocale, getT, notFound } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { msg, parseForm, safeRedirect, type FieldErrors } from '#app/utils/validation.ts'
 
@@ -46,7 +53,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context)
   const tenant = await getTenantById(context.db, params.tenantId ?? '')
   if (!tenant) notFound()
-  const balances = await getBalances(context.db, tenant.id, tenant.currency)
+  const [balances, statements, mismatches] = await Promise.all([
+    getBalances(context.db, tenant.id, tenant.currency),
+    listFeeStatements(context.db, tenant.id, { limit: 12 }),
+    listMismatchesForOperator(context.db, { tenantId: tenant.id, limit: 20 }),
+  ])
+  const locale: Locale = getLocale(request, context)
   return {
     title: `${tenant.name} · ${getT(request, context)('operator.schools.title')} · Coursefront`,
     school: { id: tenant.id, name: tenant.name, slug: tenant.slug, status: tenant.status, language: tenant.language, currency: tenant.currency, createdAt: tenant.createdAt },
@@ -54,6 +66,19 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     fees: { basisPoints: tenant.feeBasisPoints, fixed: tenant.feeFixed },
     defaults: { basisPoints: DEFAULT_FEE_BASIS_POINTS, fixed: DEFAULT_FEE_FIXED },
     balances,
+    statements: statements.map((st) => ({
+      id: st.id,
+      month: monthLabel(st.month, locale),
+      currency: st.currency,
+      salesCount: st.salesCount,
+      salesAmount: st.salesAmount,
+      feesAmount: st.feesAmount,
+      coveredAmount: st.coveredAmount,
+      owedAmount: st.owedAmount,
+      invoiceStatus: st.invoiceStatus,
+      invoiceNumber: st.invoiceNumber,
+    })),
+    mismatches: { total: mismatches.total, rows: mismatches.rows.map(({ school: _school, ...row }) => row) },
   }
 }
 
@@ -172,45 +197,86 @@ export default function OperatorSchoolPage() {
 
       <Card>
         <h2 className="text-lg font-semibold">{t('operator.school.balance')}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t('operator.school.money_intro')}</p>
         {data.balances.length === 0 ? (
           <p className="mt-2 text-slate-600">{t('operator.school.no_sales')}</p>
         ) : (
-          <table className="mt-3 min-w-full divide-y divide-slate-200 text-sm" data-school-balances>
-            <thead className="text-left text-slate-600">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">{t('operator.school.currency')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.collected_by_school')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.sales')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.refunds')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.on_hold')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees_owed')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.pending')}</th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.paid')}</th>
-                <th scope="col" className="py-2 text-right font-semibold">{t('money.balance.available')}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.balances.map((b) => (
-                <tr key={b.currency}>
-                  <td className="py-2 pr-4">{b.currency}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.collectedBySchool, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.sales, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.fees, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.refunds, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.onHold, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.feesOwed, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.pending, b.currency, locale)}</td>
-                  <td className="py-2 pr-4 text-right">{formatMoney(b.paid, b.currency, locale)}</td>
-                  <td className="py-2 text-right font-semibold">{formatMoney(b.available, b.currency, locale)}</td>
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" data-school-balances>
+              <thead className="text-left text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-semibold">{t('operator.school.currency')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('operator.school.collected_by_platform')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.refunds')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.on_hold')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.collected_by_school')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.fees_owed')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('operator.school.debt')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('operator.school.split')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('operator.school.fees_at_source')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.pending')}</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">{t('money.balance.paid')}</th>
+                  <th scope="col" className="py-2 text-right font-semibold">{t('money.balance.available')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {data.balances.map((b) => (
+                  <tr key={b.currency} data-school-balance={b.currency}>
+                    <th scope="row" className="py-2 pr-4 text-left font-medium">{b.currency}</th>
+                    <td className="py-2 pr-4 text-right" data-op-figure="sales">{formatMoney(b.sales, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="fees">{formatMoney(b.fees, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="refunds">{formatMoney(b.refunds, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="on-hold">{formatMoney(b.onHold, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="collected-by-school">{formatMoney(b.collectedBySchool, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="fees-owed">{formatMoney(b.feesOwed, b.currency, locale)}</td>
+                    <td className={b.debt > 0 ? 'py-2 pr-4 text-right font-semibold text-amber-800' : 'py-2 pr-4 text-right'} data-op-figure="debt">{formatMoney(b.debt, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="paid-out-by-provider">{formatMoney(b.paidOutByProvider, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="fees-at-source">{formatMoney(b.feesAtSource, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="pending">{formatMoney(b.pending, b.currency, locale)}</td>
+                    <td className="py-2 pr-4 text-right" data-op-figure="paid">{formatMoney(b.paid, b.currency, locale)}</td>
+                    <td className="py-2 text-right font-semibold" data-op-figure="available">{formatMoney(b.available, b.currency, locale)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         <Link to="/operator/withdrawals" className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
           {t('operator.withdrawals.title')} →
         </Link>
+      </Card>
+
+      <Card data-operator-statements>
+        <h2 className="text-lg font-semibold">{t('operator.school.statements')}</h2>
+        {data.statements.length === 0 ? (
+          <p className="mt-2 text-slate-600">{t('operator.school.no_statements')}</p>
+        ) : (
+          <div className="mt-3">
+            <FeeStatementTable rows={data.statements} showInvoice />
+          </div>
+        )}
+      </Card>
+
+      <Card data-operator-mismatches>
+        <h2 className="text-lg font-semibold">{t('operator.school.mismatches')}</h2>
+        {data.mismatches.rows.length === 0 ? (
+          <p className="mt-2 text-slate-600">{t('operator.payments.empty')}</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-100 text-sm">
+            {data.mismatches.rows.map((m) => (
+              <li key={m.id} className="py-2" data-mismatch={m.id}>
+                <span className="font-medium">{m.productTitle}</span> · {formatMoney(m.totalAmount, m.currency, locale)} · {formatDateTime(m.createdAt)}
+                <div className="font-mono text-xs text-red-800">{m.statusReason ?? ''}</div>
+              </li>
+            ))}
+          </ul>
+        )}
+        {data.mismatches.total > 0 ? (
+          <Link to="/operator/payments" className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
+            {t('operator.payments.all')} →
+          </Link>
+        ) : null}
       </Card>
     </div>
   )
