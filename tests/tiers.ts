@@ -61,6 +61,7 @@ export const UNIT_TESTS = [
   'app/invoicing/adapters.test.ts',
   'app/mailing/mailchimp.server.test.ts',
   'app/payments/provider-check.server.test.ts',
+  'app/payments/fee-statements.server.test.ts',
   'app/payments/stripe.server.test.ts',
   'app/sms/smsapi.server.test.ts',
   'app/utils/site.server.test.ts',
