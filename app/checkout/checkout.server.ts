@@ -172,7 +172,7 @@ export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultC
         .refine((v) => v === '' || /^[A-Z]{2}$/.test(v), { message: msg('checkout.error.country') }),
       parcelLockerCode: optionalText(20),
       /** The chosen payment method (an integration id or 'test'); empty = the school's default. */
-      integration: z.string().trim().max(40).regex(/^[a-z0-9]*$/, msg('checkout.error.method')).optional().default(''),
+      integration: z.string().trim().max(40).regex(/^[a-z0-9-]*$/, msg('checkout.error.method')).optional().default(''),
       terms: checkbox,
       waiver: DIGITAL_KINDS.includes(product.kind) ? checkbox : z.string().optional(),
     })
