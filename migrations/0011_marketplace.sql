@@ -46,4 +46,6 @@ CREATE TABLE `platform_webhooks` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `platform_webhooks_unique` ON `platform_webhooks` (`provider`,`purpose`);--> statement-breakpoint
 ALTER TABLE `transactions` ADD `payout_account_id` text;--> statement-breakpoint
-ALTER TABLE `transactions` ADD `conversion_at` integer;
+ALTER TABLE `transactions` ADD `conversion_at` integer;--> statement-breakpoint
+CREATE INDEX `transactions_status_idx` ON `transactions` (`status`,`updated_at`);--> statement-breakpoint
+CREATE INDEX `transactions_collector_idx` ON `transactions` (`collector`,`completed_at`);

@@ -1,4 +1,4 @@
-// The operator console's navigation (schools, withdrawals).
+// The operator console's navigation (schools, withdrawals, mismatched payments).
 import { NavLink } from '@remix-run/react'
 import { useT } from '#app/utils/i18n-react.ts'
 import { cx } from './ui.tsx'
@@ -6,6 +6,7 @@ import { cx } from './ui.tsx'
 const LINKS = [
   { to: '/operator', key: 'operator.nav.schools', end: true },
   { to: '/operator/withdrawals', key: 'operator.nav.withdrawals', end: false },
+  { to: '/operator/payments', key: 'operator.nav.payments', end: false },
 ] as const
 
 export function OperatorNav() {

@@ -956,6 +956,9 @@ export const transactions = sqliteTable(
     uniqueIndex('transactions_provider_ref_unique').on(t.provider, t.providerRef),
     index('transactions_tenant_idx').on(t.tenantId, t.createdAt),
     index('transactions_user_idx').on(t.tenantId, t.userId, t.createdAt),
+    // Across schools (issue 18): the operator's mismatch list and the monthly fee statements.
+    index('transactions_status_idx').on(t.status, t.updatedAt),
+    index('transactions_collector_idx').on(t.collector, t.completedAt),
   ],
 )
 

@@ -23,6 +23,8 @@ const listColumns = {
   buyer: transactions.buyer,
   createdAt: transactions.createdAt,
   completedAt: transactions.completedAt,
+  collector: transactions.collector,
+  statusReason: transactions.statusReason,
 }
 
 /** The buyer snapshot (JSON) as an object; a broken row shows as an unknown buyer, never a 500. */

@@ -20,11 +20,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
-  await requireUser(request, context, ['owner', 'admin'])
+  // Looked up in this school first: another school's id is 404 for everyone, signed in or not.
   const id = params.statementId ?? ''
   if (id.length > 64) notFound()
   const statement = await getFeeStatement(context.db, tenant.id, id)
   if (!statement) notFound()
+  await requireUser(request, context, ['owner', 'admin'])
   if ((await missingPageSettings(context.db, tenant.id)).length) throw redirect('/home/balance')
   const sales = await listStatementSales(context.db, tenant.id, statement)
   const month = monthLabel(statement.month, tenant.language as Locale)

@@ -85,6 +85,14 @@ export interface Env {
   PLATFORM_PAYU_SANDBOX?: string
   /** Where a school registers as PayU Marketplace submerchant (`?extCustomerId=…&continueUrl=…` appended); development = the PayU peer. */
   PLATFORM_PAYU_REGISTRATION_URL?: string
+  /**
+   * The platform's own invoicing of its monthly fee statements (app/payments/fee-statements.server.ts):
+   * fakturownia | infakt | ifirma, that system's credentials as JSON (a secret), the VAT rate on the
+   * fee line (default 23; "zw" exempt). Unset = statements are kept and e-mailed, not invoiced.
+   */
+  PLATFORM_INVOICING_PROVIDER?: string
+  PLATFORM_INVOICING_CREDENTIALS?: string
+  PLATFORM_INVOICING_VAT_RATE?: string
   /** Mailchimp Marketing API base; `{dc}` is replaced by the key's data centre. Unset = the real API; development = the Mailchimp peer. */
   MAILCHIMP_API_URL?: string
   /** Private RSA JWK (JSON) that opens stored card data for scheduled membership charges (app/payments/card-vault.server.ts). A secret in production. */

@@ -19,8 +19,9 @@ type Vars = Record<string, string>
 const PAYU = { posId: '300746', clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000', secondKey: 'coursefront_dev_payu_second_key_0000' }
 const payuForm = (over: Vars = {}) => ({ provider: 'payu', ...PAYU, currency: 'PLN', sandbox: 'yes', ...over })
 const stripeForm = (secretKey: string, currency = 'EUR') => ({ provider: 'stripe', secretKey, currency })
-const SK_TEST = 'sk_test_coursefront_staging_000000000000'
-const RK_TEST = 'rk_test_coursefront_staging_000000000000'
+// The Stripe peer's keys (workers/dev-peers/wrangler.toml PEER_STRIPE_SECRET_KEY / _RESTRICTED_KEY).
+const SK_TEST = 'sk_test_coursefront_dev_0000000000000000'
+const RK_TEST = 'rk_test_coursefront_dev_0000000000000000'
 
 /** tests/factories.ts appFetch, with this deployment's vars over the test env. */
 const fetchAs = (vars: Vars, host: string, path: string, init: { form?: Vars; cookie?: string; method?: string; body?: string; headers?: Record<string, string> } = {}) => appFetch(host, path, { ...init, vars })
@@ -38,18 +39,22 @@ async function owner(language: 'en' | 'pl' = 'en') {
 }
 
 /**
- * Plays PayU's OAuth and Stripe's webhook endpoint API on their real hosts (production has no dev
- * peers) and records every provider URL the app asks; anything else goes to the real fetch.
+ * Production and staging talk to PayU's and Stripe's real hosts, which this sandbox has no route
+ * to: every request for them goes to the dev peers instead (the same protocol: OAuth, Bearer keys,
+ * webhook endpoints), and its URL is recorded, so a test sees which host the app asked. Anything
+ * else goes to the real fetch.
  */
-function stubProviders() {
+function routeProvidersToPeers() {
   const urls: string[] = []
   const realFetch = globalThis.fetch
+  const peers = (env as unknown as { DEV_PEERS: Fetcher }).DEV_PEERS
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = input instanceof Request ? input.url : String(input)
-    if (/payu\.com|stripe\.com/.test(url)) urls.push(url)
-    if (/^https:\/\/secure(\.snd)?\.payu\.com\/pl\/standard\/user\/oauth\/authorize$/.test(url)) return Response.json({ access_token: 'stub-token', token_type: 'bearer', expires_in: 43199 })
-    if (url === 'https://api.stripe.com/v1/webhook_endpoints') return Response.json({ id: `we_stub_${crypto.randomUUID().slice(0, 8)}`, object: 'webhook_endpoint', secret: 'whsec_stub_secret' })
-    return realFetch(input, init)
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    const peer = /^secure(\.snd)?\.payu\.com$/.test(url.hostname) ? 'http://payu.dev-peers.internal/payu' : url.hostname === 'api.stripe.com' ? 'http://stripe.dev-peers.internal/stripe' : null
+    if (!peer) return realFetch(input, init)
+    urls.push(`${url.origin}${url.pathname}`)
+    return peers.fetch(new Request(`${peer}${url.pathname}${url.search}`, request))
   })
   return urls
 }
@@ -62,7 +67,7 @@ describe('connecting test payments where they are not allowed (production)', () 
   const add = (school: TestSchool, cookie: string, form: Vars) => fetchAs(PRODUCTION, school.host, '/home/settings/payments', { cookie, form })
 
   it('refuses PayU sandbox, sk_test_ and rk_test_ keys and the test provider with a field error, writing nothing and asking no provider', async () => {
-    const urls = stubProviders()
+    const urls = routeProvidersToPeers()
     const { school, cookie } = await owner()
     const cases: Array<[Vars, string, string]> = [
       [payuForm(), 'sandbox', 'Only real payments are taken here: the PayU sandbox cannot be connected. Choose “No, real payments” and your production keys.'],
@@ -103,7 +108,7 @@ describe('connecting test payments where they are not allowed (production)', () 
   })
 
   it('still connects real credentials in production (PayU without sandbox, on PayU’s production host)', async () => {
-    const urls = stubProviders()
+    const urls = routeProvidersToPeers()
     const { school, cookie } = await owner()
     const res = await add(school, cookie, payuForm({ sandbox: 'no' }))
     expect(res.status).toBe(303)
@@ -114,7 +119,7 @@ describe('connecting test payments where they are not allowed (production)', () 
 
 describe('connecting test payments on a staging deployment (ALLOW_TEST_PAYMENTS=true)', () => {
   it('accepts PayU sandbox (checked on the sandbox host), sk_test_ and rk_test_ keys and the test provider', async () => {
-    const urls = stubProviders()
+    const urls = routeProvidersToPeers()
     const { school, cookie } = await owner()
     const add = (form: Vars) => fetchAs(STAGING, school.host, '/home/settings/payments', { cookie, form })
     for (const form of [payuForm(), stripeForm(SK_TEST, 'EUR'), stripeForm(RK_TEST, 'USD'), { provider: 'test', currency: 'GBP' }]) {

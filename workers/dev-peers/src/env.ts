@@ -30,6 +30,8 @@ export type PeersEnv = {
   PEER_PAY_PAGE_HOST: string
   /** Stripe peer (src/stripe.ts): the secret key it accepts. */
   PEER_STRIPE_SECRET_KEY: string
+  /** …and a restricted key of the same account (rk_test_…). */
+  PEER_STRIPE_RESTRICTED_KEY?: string
   /** The app worker, when bound: notifications are POSTed through it (a worker cannot resolve *.localhost). */
   APP?: Fetcher
 }

@@ -2,8 +2,9 @@
 // key as a Bearer token, form-encoded bodies with bracket notation, Idempotency-Key, error objects
 // `{error: {type, code, param, message}}`, Checkout Sessions (payment and subscription mode),
 // webhook endpoints with a `whsec_` secret, and events signed `Stripe-Signature: t=…,v1=…`
-// (HMAC-SHA256 of `${t}.${payload}`). The one key it accepts (PEER_STRIPE_SECRET_KEY) is the
-// platform's; in development schools also paste it as their "own" key.
+// (HMAC-SHA256 of `${t}.${payload}`). The secret key it accepts (PEER_STRIPE_SECRET_KEY) is the
+// platform's; in development schools also paste it as their "own" key. A restricted key of the same
+// account (PEER_STRIPE_RESTRICTED_KEY, `rk_test_…`) is accepted too, as Stripe does.
 //
 // Stripe Connect (destination charges, Express onboarding):
 //   POST /stripe/v1/accounts                          type, country, email, capabilities[…][requested], business_profile, metadata
@@ -90,7 +91,7 @@ export function decodeStripeForm(body: string): Json {
 
 async function authorised(c: Context<PeersHono>) {
   const key = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]
-  return key === c.env.PEER_STRIPE_SECRET_KEY
+  return !!key && (key === c.env.PEER_STRIPE_SECRET_KEY || key === c.env.PEER_STRIPE_RESTRICTED_KEY)
 }
 
 const formOf = async (req: Request) => decodeStripeForm(new TextDecoder().decode(await req.arrayBuffer()))
