@@ -1,6 +1,6 @@
 // Worker entry of the app: resolve the site from Host, refuse cross-site mutations, hand the
 // request to Remix, and put security headers on every answer.
-import { createRequestHandler, type ServerBuild } from '@remix-run/cloudflare'
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/cloudflare'
 // Built by `remix vite:build` (npm run build) into one self-contained ESM bundle.
 // @ts-ignore the bundle exists only after the build; it has no type declarations
 import * as build from './build/server/index.js'
@@ -15,6 +15,7 @@ import { bumpContentVersion, getContentVersion } from '#app/models/content-versi
 import { runScheduledBilling } from '#app/payments/membership-billing.server.ts'
 import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
+import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
@@ -156,5 +157,8 @@ export default {
     // Last month's fee statements in the first days of a month (idempotent; app/payments/fee-statements.server.ts).
     const statements = await runMonthlyFeeStatements(env, now)
     if (statements) console.log(JSON.stringify({ event: 'fee_statements', ...statements }))
+    // PayU Marketplace registrations still being verified (PayU tells no one when it is done).
+    const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: getDb(env.DB), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
+    if (payu.checked) console.log(JSON.stringify({ event: 'payu_registrations_recheck', ...payu }))
   },
 } satisfies ExportedHandler<Env>

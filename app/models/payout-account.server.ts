@@ -2,7 +2,7 @@
 // Connect Express account or a PayU Marketplace submerchant. One per (school, provider); sales
 // through it are split at the provider. The state comes from the provider's API, never from the
 // browser that comes back from onboarding.
-import { and, eq } from 'drizzle-orm'
+import { and, asc, eq, lt } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { payoutAccounts, type PayoutAccountStatus, type PayoutProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -74,4 +74,17 @@ export async function findTenantOfPayoutAccount(db: Db, provider: PayoutProvider
     .where(and(eq(payoutAccounts.provider, provider), eq(payoutAccounts.accountRef, accountRef)))
     .limit(1)
   return row ?? null
+}
+
+/**
+ * The cron's list (like listTransactionsToRecheck, across schools): accounts still onboarding at a
+ * provider that tells no one when it verifies them (PayU), the least recently asked first.
+ */
+export async function listPayoutAccountsToRecheck(db: Db, provider: PayoutProvider, updatedBefore: number, limit = 50) {
+  return db
+    .select({ tenantId: payoutAccounts.tenantId, id: payoutAccounts.id })
+    .from(payoutAccounts)
+    .where(and(eq(payoutAccounts.provider, provider), eq(payoutAccounts.status, 'onboarding'), lt(payoutAccounts.updatedAt, updatedBefore)))
+    .orderBy(asc(payoutAccounts.updatedAt))
+    .limit(limit)
 }

@@ -5,7 +5,7 @@
 // webhook only tell us when to ask.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { PayoutProvider, PlatformWebhookPurpose } from '#app/db/schema.server.ts'
-import { getPayoutAccount, recordPayoutAccount, updatePayoutAccountState, type PayoutAccount } from '#app/models/payout-account.server.ts'
+import { getPayoutAccount, listPayoutAccountsToRecheck, recordPayoutAccount, updatePayoutAccountState, type PayoutAccount } from '#app/models/payout-account.server.ts'
 import { getPlatformWebhook, recordPlatformWebhook } from '#app/models/platform-webhook.server.ts'
 import { STRIPE_EVENTS } from './stripe-adapter.server.ts'
 import { stripeClient } from './stripe.server.ts'
@@ -153,16 +153,37 @@ export async function startPayuRegistration(context: AppLoadContext, school: { i
  * Ask PayU whether the school's submerchant is verified for `currency` (the marketplace's), and
  * record the answer. A submerchant PayU does not know yet (registration not sent) stays onboarding.
  */
-export async function refreshPayuSubmerchant(context: AppLoadContext, tenantId: string, currency = PLATFORM_PAYU_CURRENCIES[0]!): Promise<PayoutAccount | null> {
+export async function refreshPayuSubmerchant(context: AppLoadContext, tenantId: string, currency = PLATFORM_PAYU_CURRENCIES[0]!, now = Date.now()): Promise<PayoutAccount | null> {
   const client = payuPlatformClient(context)
   const account = await getPayoutAccount(context.db, tenantId, 'payu')
   if (!client || !account) return account
   const answer = await client.retrieveSubmerchantStatus(account.accountRef, currency)
-  if (!answer) return updatePayoutAccountState(context.db, tenantId, account.id, { chargesEnabled: false, payoutsEnabled: false, detail: 'registration_not_received' })
-  return updatePayoutAccountState(context.db, tenantId, account.id, { chargesEnabled: answer.verified, payoutsEnabled: answer.verified, detail: answer.verified ? '' : answer.status })
+  if (!answer) return updatePayoutAccountState(context.db, tenantId, account.id, { chargesEnabled: false, payoutsEnabled: false, detail: 'registration_not_received' }, now)
+  return updatePayoutAccountState(context.db, tenantId, account.id, { chargesEnabled: answer.verified, payoutsEnabled: answer.verified, detail: answer.verified ? '' : answer.status }, now)
 }
 
 export const payuPlatformClient = (context: AppLoadContext) => {
   const config = platformPayuConfig(context)
   return config ? payuClient(config, platformFetch(context)) : null
+}
+
+/** How often the cron asks PayU about a registration still being verified. */
+export const PAYU_RECHECK_AFTER_MS = 15 * 60_000
+
+/**
+ * The cron's re-check of PayU registrations still being verified (PayU sends no notification when
+ * it verifies a submerchant): each asked at most every 15 minutes; a failure waits for the next run.
+ */
+export async function recheckPayuRegistrations(context: AppLoadContext, now = Date.now()) {
+  if (!payuPlatformClient(context)) return { checked: 0, enabled: 0 }
+  let enabled = 0
+  const due = await listPayoutAccountsToRecheck(context.db, 'payu', now - PAYU_RECHECK_AFTER_MS)
+  for (const account of due) {
+    const after = await refreshPayuSubmerchant(context, account.tenantId, undefined, now).catch((error) => {
+      console.warn(JSON.stringify({ event: 'payu_submerchant_check_failed', tenantId: account.tenantId, error: String(error) }))
+      return null
+    })
+    if (after?.status === 'enabled') enabled++
+  }
+  return { checked: due.length, enabled }
 }

@@ -2,12 +2,15 @@
 // Marketplace accounts, against the extended Stripe and PayU peers. Onboarding from the payment
 // settings, a sale held by the platform before the school is onboarded, a split sale after it
 // (the fee landing with the platform, the rest with the school), and a refund reversing the split.
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import { createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { getPayoutAccount } from '#app/models/payout-account.server.ts'
 import { getTransaction } from '#app/models/transaction.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
+import { PAYU_RECHECK_AFTER_MS, recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { payuClient } from '#app/payments/payu.server.ts'
 import { stripeClient } from '#app/payments/stripe.server.ts'
 import { appFetch, createTestSchool, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
@@ -204,5 +207,23 @@ describe('PayU Marketplace (shopping carts)', () => {
     expect((await getTransaction(db(), school.tenantId, sold.id))!.status).toBe('refunded')
     expect(await payu.retrieveSubmerchantBalance(extCustomerId, 'PLN')).toMatchObject({ availableAmount: 0 })
     expect((await (await peerFetch(`${PEER}/_peer/payu/marketplace/balance?currencyCode=PLN`)).json<{ fees: number }>()).fees).toBe(fees.fees - sold.feeAmount)
+  })
+
+  it('the cron asks PayU again about a registration still being verified, and enables it once PayU has', async () => {
+    const { school, cookie } = await schoolWithCourse('PLN', 1000)
+    const start = await appFetch(school.host, '/home/settings/payments/payu-marketplace', { method: 'POST', cookie, form: {} })
+    const extCustomerId = new URL(start.headers.get('Location')!).searchParams.get('extCustomerId')!
+    await control('/_peer/payu/submerchants', { extCustomerId, name: 'Pending Ltd', status: 'pending', currencies: ['PLN'] })
+    const context = { cloudflare: { env, ctx: createExecutionContext() }, db: db(), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext
+    const later = Date.now() + PAYU_RECHECK_AFTER_MS + 1000
+    await recheckPayuRegistrations(context, later)
+    expect((await getPayoutAccount(db(), school.tenantId, 'payu'))!.status).toBe('onboarding')
+    await control(`/_peer/payu/submerchants/${extCustomerId}/verify`)
+    // Asked again only after the interval: a run right away leaves it to the next.
+    await recheckPayuRegistrations(context, later)
+    expect((await getPayoutAccount(db(), school.tenantId, 'payu'))!.status).toBe('onboarding')
+    const summary = await recheckPayuRegistrations(context, later + 2 * PAYU_RECHECK_AFTER_MS)
+    expect(summary.enabled).toBeGreaterThanOrEqual(1)
+    expect(await getPayoutAccount(db(), school.tenantId, 'payu')).toMatchObject({ status: 'enabled', chargesEnabled: true })
   })
 })

@@ -35,6 +35,7 @@
 //
 // Checkout and renewals:
 //   POST /stripe/v1/checkout/sessions                 GET /stripe/v1/checkout/sessions/:id
+//   POST /stripe/v1/checkout/sessions/:id/expire       (open sessions only; checkout.session.expired)
 //   GET  /stripe/v1/subscriptions/:id                 DELETE /stripe/v1/subscriptions/:id (cancel now)
 //   POST /stripe/v1/subscriptions/:id                 {cancel_at_period_end} (cancel when the period ends)
 //   GET|POST /stripe/pay/:sessionId                   the hosted checkout page: a card number (default 4242 4242 4242 4242);
@@ -919,6 +920,17 @@ stripePeer.get('/v1/checkout/sessions/:id', async (c) => {
   const session = await getSession(c.env, c.req.param('id'))
   if (!session) return stripeError(c, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such checkout.session: '${c.req.param('id')}'` })
   return c.json(session)
+})
+
+/** Stripe's "expire a session": only an open one; `checkout.session.expired` goes to the endpoints. */
+stripePeer.post('/v1/checkout/sessions/:id/expire', async (c) => {
+  const session = await getSession(c.env, c.req.param('id'))
+  if (!session) return stripeError(c, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such checkout.session: '${c.req.param('id')}'` })
+  if (session.status !== 'open') return stripeError(c, 400, { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".` })
+  const expired = { ...session, status: 'expired', url: null }
+  await saveSession(c.env, expired)
+  await emit(c.env, 'checkout.session.expired', expired)
+  return c.json(expired)
 })
 
 stripePeer.get('/v1/payment_intents/:id', async (c) => {
