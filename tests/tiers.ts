@@ -24,6 +24,7 @@ export const NODE_TESTS = [
   'app/models/student-panel.server.test.ts',
   'app/payments/membership-billing.server.test.ts',
   'app/payments/payment-mode.server.test.ts',
+  'app/payments/payment-failure.test.ts',
   'app/payments/confirm.test.ts',
   'app/payments/pricing.test.ts',
   'app/player/gate.test.ts',

@@ -1,8 +1,10 @@
 // Membership billing emails (issue 8 item 6), in the school's language, in the style of
 // templates.server.ts: the first failed renewal ('payment problem') and, for providers we cannot
-// charge on schedule (PayU), the renewal pay link. Values are escaped for HTML.
+// charge on schedule (PayU), the renewal pay link. Values are escaped for HTML. A declined card
+// names the decline in the seed's words (issue 18 §3: `payment.failure.{reason}` and its hint).
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
+import type { DeclineReason } from '#app/payments/payment-failure.ts'
 
 /** card: our charge of the stored card failed; provider: Stripe's renewal failed; pay_link: the student pays the renewal through a link. */
 export type PaymentProblemKind = 'card' | 'provider' | 'pay_link'
@@ -11,10 +13,11 @@ function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
-function layout(paragraphs: string[], action: { label: string; url: string }) {
+/** The paragraphs with the action button after the first `buttonAfter` of them. */
+function layout(paragraphs: string[], action: { label: string; url: string }, buttonAfter: number) {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`)
   body.splice(
-    3,
+    buttonAfter,
     0,
     `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>`,
   )
@@ -30,6 +33,7 @@ export function membershipPaymentProblemEmail({
   product,
   amount,
   url,
+  decline = null,
 }: {
   kind: PaymentProblemKind
   locale: Locale
@@ -40,16 +44,20 @@ export function membershipPaymentProblemEmail({
   /** Formatted, e.g. "29,00 zł". */
   amount: string
   url: string
+  /** Why the card was declined, when the provider said (not for a pay link). */
+  decline?: DeclineReason | null
 }): OutgoingEmail {
   const t = getTranslator(locale)
   const key = `membership_billing.mail.${kind}` as const
-  const lines = [t('mail.greeting', { name }), t(`${key}.intro`, { amount, product, school }), t(`${key}.help`), t('mail.signature', { school })]
+  const reason = decline && kind !== 'pay_link' ? t('payment.failure.mail', { reason: t(`payment.failure.${decline}`), hint: t(`payment.failure.${decline}.hint`) }) : null
+  const before = [t('mail.greeting', { name }), t(`${key}.intro`, { amount, product, school }), ...(reason ? [reason] : []), t(`${key}.help`)]
+  const signature = t('mail.signature', { school })
   const label = t(`${key}.action`)
   return {
     template: kind === 'pay_link' ? 'membership_renewal_due' : 'membership_payment_problem',
     to,
     subject: t(`${key}.subject`, { product }),
-    text: [lines[0], lines[1], lines[2], `${label}: ${url}`, lines[3]].join('\n\n'),
-    html: layout(lines, { label, url }),
+    text: [...before, `${label}: ${url}`, signature].join('\n\n'),
+    html: layout([...before, signature], { label, url }, before.length),
   }
 }

@@ -41,7 +41,8 @@ import { SCHEDULED_PROVIDERS } from './membership-start.server.ts'
 import { feeSettingsFor, platformFee, vatOfGross } from './pricing.ts'
 import { splitPercentOf } from './stripe-adapter.server.ts'
 import type { SubscriptionNotification } from './stripe-adapter.server.ts'
-import { chargeStoredCard } from './test-provider.server.ts'
+import type { DeclineReason } from './payment-failure.ts'
+import { chargeStoredCard, storedCardDecline } from './test-provider.server.ts'
 
 export type Membership = typeof memberships.$inferSelect
 
@@ -335,7 +336,7 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   ])
   let emailed = false
   if (moved.length && m.failedCharges === 0) {
-    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', style)
+    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', style, charge.reason === 'card_declined' ? storedCardDecline(m.cardToken) : null)
   }
   return {
     ...base,
@@ -349,7 +350,7 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   }
 }
 
-async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, style: OriginStyle) {
+async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, style: OriginStyle, decline: DeclineReason | null = null) {
   const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
   const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(and(eq(users.tenantId, m.tenantId), eq(users.id, m.userId))).limit(1)
   const to = user?.email ?? buyer.email
@@ -371,6 +372,7 @@ async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PL
       product: snap.productTitle,
       amount: formatMoney(m.amount, m.currency, school.language),
       url,
+      decline,
     }),
   )
   return true

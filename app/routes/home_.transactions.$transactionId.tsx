@@ -8,6 +8,7 @@ import { InvoicePanel } from '#app/components/invoice-panel.tsx'
 import { InvoiceBadge, StatusBadge } from '#app/components/transaction-table.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { loadInvoicePanel } from '#app/invoicing/invoice-panel.server.ts'
+import { declineFromStatusReason } from '#app/payments/payment-failure.ts'
 import { getTransactionDetail } from '#app/models/transaction-report.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDateTime } from '#app/utils/dates.ts'
@@ -50,6 +51,8 @@ export default function TransactionPage() {
   const money = (minor: number) => formatMoney(minor, tx.currency, locale)
   const invoice = tx.invoiceDetails
   const shipping = tx.shipping
+  // A declined payment: why, in the seed's words (issue 18 §3), with what the buyer was told to do.
+  const decline = tx.status === 'failed' ? declineFromStatusReason(tx.statusReason) : null
   return (
     <div className="space-y-6">
       <InstructorNav />
@@ -70,6 +73,13 @@ export default function TransactionPage() {
               </span>,
             ],
             tx.status === 'failed' && tx.statusReason === 'expired' && [t('money.transaction.why'), <span key="why" data-status-reason>{t('money.transaction.expired_explained')}</span>],
+            decline && [
+              t('money.transaction.why'),
+              <span key="why" data-status-reason data-decline={decline}>
+                <strong className="font-semibold">{t(`payment.failure.${decline}`)}</strong>
+                <span className="block text-slate-600">{t(`payment.failure.${decline}.hint`)}</span>
+              </span>,
+            ],
             [t('money.transaction.collector'), <span key="c" data-collector={tx.collector}>{t(`money.collector.${tx.collector}`)}</span>],
             tx.collector === 'platform' && tx.holdUntil ? [t('money.transaction.hold_until'), formatDateTime(tx.holdUntil)] : false,
             [t('money.col.invoice'), <InvoiceBadge key="i" status={tx.invoiceStatus} />],

@@ -1,14 +1,22 @@
 // /pay/test/{ref}: the built-in test provider's hosted page (development only, ADR 019). The buyer
-// picks an outcome; the page sends the provider's signed notification to the school's notify
-// route code path (a worker cannot fetch its own host) and returns the buyer to the pending page.
+// picks an outcome — or pays with one of the test cards, which answer like Stripe's test cards
+// (app/payments/payment-failure.ts: 4000 0000 0000 9995 is "Insufficient funds", …) — and the page
+// sends the provider's signed notification to the school's notify route code path (a worker cannot
+// fetch its own host) and returns the buyer to the pending page. A decline says why: the reason
+// travels in the notification and ends on the transaction as `status_reason = decline:{reason}`.
 // "Slow" confirms seconds later (app/payments/test-slow.server.ts), so the pending page has to wait for it.
+// The forms post as whole documents, as a provider's page does: the page after the payment loads
+// fresh (the payment-success page runs the school's conversion code on a document load only).
 import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { Form, useLoaderData } from '@remix-run/react'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { Button, Card, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { getTransactionByProviderRef } from '#app/models/transaction.server.ts'
-import { TEST_OUTCOMES } from '#app/payments/test-provider.server.ts'
+import { recordDeclineReason } from '#app/models/transaction-decline.server.ts'
+import { handleProviderNotification } from '#app/payments/notify.server.ts'
+import { declineFromTestCard, TEST_CARDS } from '#app/payments/payment-failure.ts'
+import { TEST_OUTCOMES, TEST_SIGNATURE_HEADER, testDecline, testNotification, type TestOutcome } from '#app/payments/test-provider.server.ts'
 import { deliverTestNotification, slowEventIds } from '#app/payments/test-slow.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
@@ -29,26 +37,59 @@ async function readPayment({ context, params }: Pick<LoaderFunctionArgs, 'contex
 
 export async function loader(args: LoaderFunctionArgs) {
   const { tenant, tx } = await readPayment(args)
-  return { amount: formatMoney(tx.totalAmount, tx.currency, tenant.language), product: tx.productTitle, school: tenant.name, status: tx.status }
+  return {
+    amount: formatMoney(tx.totalAmount, tx.currency, tenant.language),
+    product: tx.productTitle,
+    school: tenant.name,
+    status: tx.status,
+    cards: TEST_CARDS.map((c) => ({ number: c.number, decline: c.decline })),
+  }
 }
 
-const OutcomeSchema = z.object({ outcome: z.enum([...TEST_OUTCOMES, 'slow']) })
+const OutcomeSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.enum([...TEST_OUTCOMES, 'slow']) }),
+  // A card number as the card form sends it: digits, optionally grouped by spaces or dashes.
+  z.object({ outcome: z.literal('card'), card: z.string().regex(/^\d[\d -]{10,22}\d$/).transform((v) => v.replace(/\D/g, '')).pipe(z.string().min(12).max(19)) }),
+])
 
 export async function action(args: ActionFunctionArgs) {
   const { context, request } = args
   const { tenant, tx, secret, ref } = await readPayment(args)
   const parsed = OutcomeSchema.safeParse(formToObject(await request.formData()))
-  if (!parsed.success) return new Response(null, { status: 422 })
-  const outcome = parsed.data.outcome === 'slow' ? 'succeeded' : parsed.data.outcome
+  if (!parsed.success) return data({ error: { key: 'payment.test_card.error' } }, { status: 422 })
   const origin = new URL(request.url).origin
   // Slow: PENDING now; the confirmation follows once the delay has passed (test-slow.server.ts).
-  if (parsed.data.outcome === 'slow') await deliverTestNotification(context, tenant.id, tx, origin, secret, ref, 'pending', slowEventIds(ref).started)
-  else await deliverTestNotification(context, tenant.id, tx, origin, secret, ref, outcome)
+  if (parsed.data.outcome === 'slow') {
+    await deliverTestNotification(context, tenant.id, tx, origin, secret, ref, 'pending', slowEventIds(ref).started)
+    return redirect(`/transaction/${tx.hash}/pending`, 303)
+  }
+  let outcome: TestOutcome
+  let decline
+  if (parsed.data.outcome === 'card') {
+    decline = declineFromTestCard(parsed.data.card)
+    outcome = decline === null ? 'succeeded' : decline === 'three_ds_failed' ? '3ds_failed' : 'failed'
+  } else {
+    outcome = parsed.data.outcome
+    decline = testDecline(outcome)
+  }
+  // The provider's signed notification, through the same handler as /payments/test/{integration}/notify.
+  const n = await testNotification(secret, ref, outcome, undefined, decline)
+  await handleProviderNotification(
+    context,
+    tenant.id,
+    'test',
+    tx.integrationId!,
+    new Request(`${origin}/payments/test/${tx.integrationId}/notify`, { method: 'POST', body: n.body, headers: { 'Content-Type': 'application/json', [TEST_SIGNATURE_HEADER]: n.signature } }),
+  )
+  // The settlement batch does not carry a reason yet (notify.server.ts): record it on the failed
+  // transaction now, before the buyer sees the failure page. A no-op once the batch wrote it.
+  if (decline) await recordDeclineReason(context.db, tenant.id, tx.id, decline)
   return redirect(`/transaction/${tx.hash}/pending`, 303)
 }
 
 export default function TestPaymentPage() {
   const d = useLoaderData<typeof loader>()
+  const a = useActionData<typeof action>()
   const t = useT()
   return (
     <div className="mx-auto max-w-md space-y-6" data-test-payment>
@@ -59,7 +100,7 @@ export default function TestPaymentPage() {
         <p className="text-2xl font-bold" data-amount>
           {d.amount}
         </p>
-        <Form method="post" className="grid gap-2">
+        <Form method="post" reloadDocument className="grid gap-2">
           <Button type="submit" name="outcome" value="succeeded">
             {t('checkout.test_provider.pay')}
           </Button>
@@ -72,6 +113,27 @@ export default function TestPaymentPage() {
           <Button type="submit" name="outcome" value="3ds_failed" variant="secondary">
             {t('checkout.test_provider.three_ds')}
           </Button>
+        </Form>
+      </Card>
+      <Card className="p-6">
+        <Form method="post" reloadDocument data-test-cards>
+          <fieldset className="space-y-4">
+            <legend className="text-lg font-semibold">{t('payment.test_card.legend')}</legend>
+            <p className="text-sm text-slate-600">{t('payment.test_card.help')}</p>
+            <SelectField
+              label={t('payment.test_card.field')}
+              name="card"
+              error={a?.error}
+              defaultValue={d.cards[0]?.number}
+              options={d.cards.map((c) => {
+                const number = c.number.replace(/(\d{4})(?=\d)/g, '$1 ')
+                return { value: c.number, label: c.decline ? t('payment.test_card.declines', { number, reason: t(`payment.failure.${c.decline}`) }) : t('payment.test_card.pays', { number }) }
+              })}
+            />
+            <Button type="submit" name="outcome" value="card">
+              {t('payment.test_card.submit')}
+            </Button>
+          </fieldset>
         </Form>
       </Card>
     </div>
