@@ -4,6 +4,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { getProduct } from '#app/models/product.server.ts'
 import { getTransactionByHash, type ShippingDetails, type Transaction } from '#app/models/transaction.server.ts'
+import { declineFromStatusReason } from '#app/payments/payment-failure.ts'
 import { confirmDueSlowPayment } from '#app/payments/test-slow.server.ts'
 import { getCurrentUserOrVerify } from '#app/utils/auth.server.ts'
 import { isSecureRequest, serializeCookie } from '#app/utils/cookies.server.ts'
@@ -59,6 +60,8 @@ export async function pendingView(context: AppLoadContext, tenantId: string, tx:
       shipping_data: parseShipping(tx.shipping),
     },
     checkoutLink: tx.checkoutPath || '/courses',
+    /** Why a declined payment failed (issue 18 §3: `payment.failure.{decline}` and its hint); null otherwise. */
+    decline: tx.status === 'failed' ? declineFromStatusReason(tx.statusReason) : null,
     links: {
       manage: `/panel/seats/${tx.hash}`,
       start: product?.published ? `/${product.slug}/watch` : '/panel',

@@ -5,6 +5,7 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { Locale } from '#app/i18n/i18n.ts'
+import type { DeclineReason } from '#app/payments/payment-failure.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { Card, PageTitle } from './ui.tsx'
@@ -19,6 +20,8 @@ export type PendingState = {
   status: Status
   transaction: { id: string; hash: string; product: string; amount: number; currency: string; quantity: number; type: string; shipping_data: Shipping }
   checkoutLink: string
+  /** Why a declined payment failed (issue 18 §3); null or absent: the generic failure text only. */
+  decline?: DeclineReason | null
   links: { manage: string; start: string }
 }
 
@@ -58,6 +61,9 @@ export function PendingStatus({ initial, locale }: { initial: PendingState; loca
         else {
           const body = (await res.json()) as Omit<PendingState, 'links'>
           if (stopped) return
+          // Paid while the buyer waited: load the provider's return URL as a document — the first
+          // time it is the payment-success page, whose conversion code runs on document loads only.
+          if (SUCCESS.includes(body.status)) return window.location.assign(`/transaction/${initial.transaction.hash}/pending`)
           setChecks((c) => c + 1)
           setState((s) => ({ ...s, ...body }))
           if (SUCCESS.includes(body.status) || FAILURE.includes(body.status)) return
@@ -92,7 +98,7 @@ export function PendingStatus({ initial, locale }: { initial: PendingState; loca
       {/* Without JavaScript the page reloads itself until the payment is settled. */}
       {!done ? (
         <noscript>
-          <meta httpEquiv="refresh" content={String(POLL_MS / 1000)} />
+          <meta httpEquiv="refresh" content={`${POLL_MS / 1000};url=/transaction/${tx.hash}/pending`} />
         </noscript>
       ) : null}
       <PageTitle>{t('checkout.pending.title')}</PageTitle>
@@ -108,7 +114,7 @@ export function PendingStatus({ initial, locale }: { initial: PendingState; loca
               </div>
             ) : null}
             {!hydrated ? (
-              <a href={`/transaction/${tx.hash}`} className="text-sm font-semibold text-brand-700 underline" data-pending-refresh>
+              <a href={`/transaction/${tx.hash}/pending`} className="text-sm font-semibold text-brand-700 underline" data-pending-refresh>
                 {t('checkout.pending.refresh')}
               </a>
             ) : null}
@@ -141,6 +147,12 @@ export function PendingStatus({ initial, locale }: { initial: PendingState; loca
             <p className="text-xl font-semibold text-red-700" data-pending-result="failure">
               {t('checkout.pending.failed')}
             </p>
+            {state.decline ? (
+              <div className="space-y-1" data-decline={state.decline}>
+                <p className="font-semibold">{t(`payment.failure.${state.decline}`)}</p>
+                <p className="text-sm text-slate-600">{t(`payment.failure.${state.decline}.hint`)}</p>
+              </div>
+            ) : null}
             <Link to={state.checkoutLink} className="font-semibold text-brand-700 underline">
               {t('checkout.pending.go_back')}
             </Link>

@@ -1,6 +1,7 @@
 // What a payment's state is, decided from the provider's own answer (ADR 023): a notification only
 // triggers the question. Pure, so the rules are tested on their own (node tier).
 import type { Collector, PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
+import { declineStatusReason } from './payment-failure.ts'
 import type { ProviderPaymentState } from './provider.server.ts'
 
 /** Platform-collected money becomes withdrawable this long after the sale completes. */
@@ -29,7 +30,7 @@ export type Reconciled =
   /** Nothing decided now: the provider did not answer (ask again later). */
   | { kind: 'retry' }
   /** Apply `status` (null: record only, nothing changes). */
-  | { kind: 'status'; status: TransactionStatus | null; providerStatus: string; subscriptionId: string | null }
+  | { kind: 'status'; status: TransactionStatus | null; providerStatus: string; subscriptionId: string | null; reason?: string | null }
   /** The provider's order is not this transaction's: `reason` says how, for the owner and the operator. */
   | { kind: 'mismatch'; reason: string; providerStatus: string }
 
@@ -44,6 +45,9 @@ export function reconcile(tx: { providerRef: string | null; totalAmount: number;
   if (state.amount !== null && state.amount !== tx.totalAmount) return { kind: 'mismatch', reason: `amount: provider ${state.amount} ${state.currency ?? '?'}, transaction ${tx.totalAmount} ${tx.currency}`, providerStatus: state.providerStatus }
   if (state.currency !== null && state.currency.toUpperCase() !== tx.currency.toUpperCase()) return { kind: 'mismatch', reason: `currency: provider ${state.currency}, transaction ${tx.currency}`, providerStatus: state.providerStatus }
   const ends = claimed === 'failed' || claimed === 'canceled'
+  // A declined card the provider reports ends the payment failed, with the reason the buyer is shown.
+  if (state.declineReason && state.status !== 'completed' && (state.status === 'failed' || state.status === 'canceled' || ends))
+    return { kind: 'status', status: 'failed', providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null, reason: declineStatusReason(state.declineReason) }
   const status = state.status !== 'completed' && ends ? claimed : state.status
   return { kind: 'status', status, providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null }
 }

@@ -80,5 +80,5 @@ export async function applyDecision(db: Db, tenantId: string, tx: Transaction, c
   const event: PaymentEvent = agrees
     ? { ...claimed, subscriptionId: claimed.subscriptionId ?? decision.subscriptionId }
     : { provider: tx.provider ?? 'test', eventKey: `confirmed:${tx.providerRef}:${decision.providerStatus}`, providerStatus: decision.providerStatus, status: decision.status, subscriptionId: decision.subscriptionId }
-  return settleTransaction(db, tenantId, tx.id, { event, status: decision.status })
+  return settleTransaction(db, tenantId, tx.id, { event, status: decision.status, ...(decision.reason ? { reason: decision.reason } : {}) })
 }

@@ -1,7 +1,8 @@
 // PayU REST v2.1 behind the PaymentAdapter interface (issue 8, ADR 019): order create (302 read,
 // not followed), notifications verified with OpenPayu-Signature over the raw body + second key.
 import type { TransactionStatus } from '#app/db/schema.server.ts'
-import { payuClient, payuNotificationKind, payuNotificationSchema, readPayuNotification, verifyPayuNotification, verifyPayuRefundNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
+import { declineFromPayuCardResponse } from './payment-failure.ts'
+import { cardResponseCodeOf, payuClient, payuNotificationKind, payuNotificationSchema, readPayuNotification, verifyPayuNotification, verifyPayuRefundNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 
 /** PENDING says nothing new (recorded only); the rest move the transaction, never back from completed. */
@@ -63,7 +64,9 @@ export function payuAdapter(config: PayuConfig, fetchFn?: PayuFetch): PaymentAda
       try {
         const order = await client.getOrder(orderId)
         if (!order) return { ok: false, reason: 'not_found' }
-        return { ok: true, providerRef: order.orderId, status: STATUS_OF[order.status], providerStatus: order.status, amount: order.totalAmount, currency: order.currencyCode }
+        // A canceled order after a declined card: the issuer's answer is in the order's transaction data.
+        const declineReason = order.status === 'CANCELED' ? declineFromPayuCardResponse(cardResponseCodeOf(await client.retrieveOrderTransactions(orderId).catch(() => null))) : null
+        return { ok: true, providerRef: order.orderId, status: STATUS_OF[order.status], providerStatus: order.status, amount: order.totalAmount, currency: order.currencyCode, declineReason }
       } catch {
         return { ok: false, reason: 'unavailable' }
       }

@@ -4,6 +4,7 @@
 // it (signature, constant time) and reduces it to a PaymentEvent for settleTransaction().
 import type { PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
 import type { Buyer, PaymentEvent, Transaction } from '#app/models/transaction.server.ts'
+import type { DeclineReason } from './payment-failure.ts'
 
 export type StartPaymentInput = {
   transaction: Transaction
@@ -55,6 +56,8 @@ export type ProviderPaymentState =
       amount: number | null
       currency: string | null
       subscriptionId?: string | null
+      /** A declined card's reason, as the provider's API reports it (ends the payment `failed`, shown to the buyer in the seed's words). */
+      declineReason?: DeclineReason | null
     }
   | { ok: false; reason: 'unavailable' | 'not_found' }
 

@@ -3,6 +3,7 @@
 import type Stripe from 'stripe'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
+import { declineFromStripe, type DeclineReason } from './payment-failure.ts'
 import { stripeClient, verifyStripeEvent, type StripeConfig, type StripeFetch } from './stripe.server.ts'
 
 /** The webhook events a school's endpoint subscribes to. */
@@ -155,7 +156,15 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
       // complete + paid is a sale; complete + unpaid waits for an async method; expired ends it.
       const status: TransactionStatus | null =
         session.status === 'complete' ? (session.payment_status === 'unpaid' ? 'waiting' : 'completed') : session.status === 'expired' ? 'canceled' : null
+      // An expired session after declined cards: the PaymentIntent's last error says why (the buyer is shown it).
+      const intentId = idOf(session.payment_intent)
+      let declineReason: DeclineReason | null = null
+      if (status === 'canceled' && intentId) {
+        const intent = await client.retrievePaymentIntent(intentId).catch(() => null)
+        if (intent?.last_payment_error) declineReason = declineFromStripe(intent.last_payment_error)
+      }
       return {
+        declineReason,
         ok: true,
         providerRef: session.id,
         status,

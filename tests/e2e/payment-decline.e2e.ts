@@ -61,6 +61,8 @@ browserTest('a declined card shows the seed’s reason in the school’s languag
   const declined = await (await newContext()).newPage()
   await payWithCard(declined, host, slug, INSUFFICIENT_FUNDS, 'en')
   await expectText(declined.locator('[data-pending-result="failure"]'), 'Your payment did not go through', 30_000)
+  await expectText(declined.locator('[data-decline="insufficient_funds"]'), 'Insufficient funds')
+  await expectText(declined.locator('[data-decline="insufficient_funds"]'), 'Top up your account or use another card.')
   assert.equal(await declined.evaluate(() => (window as unknown as { __conversions?: number }).__conversions ?? 0), 0, 'no conversion on a failed payment')
   await declined.getByRole('link', { name: 'Go back' }).click()
   await expectUrl(declined, host, `/${slug}/checkout`)
@@ -93,6 +95,8 @@ browserTest('a declined card shows the seed’s reason in the school’s languag
   const polish = await (await newContext()).newPage()
   await payWithCard(polish, host, slug, INSUFFICIENT_FUNDS, 'pl')
   await expectText(polish.locator('[data-pending-result="failure"]'), 'Twoja płatność nie powiodła się', 30_000)
+  await expectText(polish.locator('[data-decline="insufficient_funds"]'), 'Brak wystarczających środków')
+  await expectText(polish.locator('[data-decline="insufficient_funds"]'), 'Zasil konto lub użyj innej karty.')
 
   // The owner's transaction page names the decline too.
   await visit(page, url(host, '/home/transactions?status=failed'))

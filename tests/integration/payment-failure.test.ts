@@ -325,3 +325,33 @@ describe('the payment-success page runs the conversion code once per sale', () =
     expect(await claimConversion(db(), school.tenantId, tx.id)).toBe(false)
   })
 })
+
+describe('the failure page names the decline in the buyer’s language', () => {
+  it.each([
+    ['en', 'Insufficient funds', 'Top up your account or use another card.', 'Your payment did not go through'],
+    ['pl', 'Brak wystarczających środków', 'Zasil konto lub użyj innej karty.', 'Twoja płatność nie powiodła się'],
+  ] as const)('%s', async (language, text, hint, failed) => {
+    const school = await createTestSchool({ language })
+    const { slug } = await course(school)
+    const { cookie, hosted, tx } = await checkout(school, slug)
+    await appFetch(school.host, hosted, { cookie, form: { outcome: 'card', card: '4000000000009995' } })
+    const page = await (await appFetch(school.host, `/transaction/${tx.hash}`, { cookie })).text()
+    expect(page).toContain('data-pending="FAILURE"')
+    expect(page).toContain(failed)
+    expect(page).toMatch(new RegExp(`data-decline="insufficient_funds"><p[^>]*>${text}</p><p[^>]*>${hint}</p>`))
+    expect(page).toContain(`href="/${slug}/checkout"`)
+    // The poll answers the reason too (the page turns to failure without a reload).
+    const poll = await appFetch(school.host, `/transaction/${tx.hash}/pending`, { method: 'POST', cookie, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } })
+    expect(await poll.json()).toMatchObject({ status: 'FAILURE', decline: 'insufficient_funds' })
+  })
+
+  it('a failure without a decline (the 72-hour expiry, a mismatch) keeps the generic text only', async () => {
+    const school = await createTestSchool({ language: 'en' })
+    const { slug } = await course(school)
+    const { cookie, tx } = await checkout(school, slug)
+    await settleTransaction(db(), school.tenantId, tx.id, { event: null, status: 'failed', reason: 'expired' })
+    const page = await (await appFetch(school.host, `/transaction/${tx.hash}`, { cookie })).text()
+    expect(page).toContain('Your payment did not go through')
+    expect(page).not.toContain('data-decline')
+  })
+})

@@ -25,6 +25,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
     { method: 'GET', path: (v) => `/transaction/${v.transactionHash}/pending` },
     { method: 'POST', path: (v) => `/transaction/${v.transactionHash}/pending` },
   ],
+  'transaction.$hash.success': [{ method: 'GET', path: (v) => `/transaction/${v.transactionHash}/success` }],
   'pay.test.$ref': [
     { method: 'GET', path: (v) => `/pay/test/${v.testPaymentRef}`, control: { status: 200 } },
     { method: 'POST', path: (v) => `/pay/test/${v.testPaymentRef}`, form: { outcome: 'succeeded' } },
