@@ -14,6 +14,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { CANCEL_REASONS, cancellationSurveys, memberships, products, RETURN_INTENTS, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
+import { declineFromTestCard } from '#app/payments/payment-failure.ts'
 import { newId } from '#app/utils/ids.server.ts'
 
 export type Membership = typeof memberships.$inferSelect
@@ -31,9 +32,11 @@ export const OTHER_REASON_MAX = 2000
 /** The test card whose every charge is declined (billing reads it from the token). */
 export const TEST_DECLINE_CARD = '4000000000000002'
 
+/** A stored test card's token; every declining test card (payment-failure.ts TEST_CARDS) is stored as one that declines, its last four saying why. */
 export function testCardToken(number: string) {
   const digits = number.replace(/\D/g, '')
-  return `tok_test_${digits.slice(-4)}_${digits === TEST_DECLINE_CARD ? 'decline' : 'ok'}_${newId(10)}`
+  const declines = digits === TEST_DECLINE_CARD || declineFromTestCard(digits) !== null
+  return `tok_test_${digits.slice(-4)}_${declines ? 'decline' : 'ok'}_${newId(10)}`
 }
 
 /** true: declines; false: approves; null: not a test card token. */

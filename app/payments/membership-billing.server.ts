@@ -41,7 +41,7 @@ import { SCHEDULED_PROVIDERS } from './membership-start.server.ts'
 import { feeSettingsFor, platformFee, vatOfGross } from './pricing.ts'
 import { splitPercentOf } from './stripe-adapter.server.ts'
 import type { SubscriptionNotification } from './stripe-adapter.server.ts'
-import type { DeclineReason } from './payment-failure.ts'
+import { declineStatusReason, type DeclineReason } from './payment-failure.ts'
 import { chargeStoredCard, storedCardDecline } from './test-provider.server.ts'
 
 export type Membership = typeof memberships.$inferSelect
@@ -323,10 +323,11 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
 
   // 3b. Not paid: at risk (retry later) or, after the last retry, ended.
   const next = afterFailedCharge(m.failedCharges, now)
+  const decline = charge.reason === 'card_declined' ? storedCardDecline(m.cardToken) : null
   const [, moved] = await db.batch([
     db
       .update(transactions)
-      .set({ status: 'failed', updatedAt: now })
+      .set({ status: 'failed', updatedAt: now, ...(decline ? { statusReason: declineStatusReason(decline) } : {}) })
       .where(and(eq(transactions.tenantId, m.tenantId), eq(transactions.id, claim.id), eq(transactions.status, 'pending'))),
     db
       .update(memberships)
@@ -336,7 +337,7 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   ])
   let emailed = false
   if (moved.length && m.failedCharges === 0) {
-    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', style, charge.reason === 'card_declined' ? storedCardDecline(m.cardToken) : null)
+    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', style, decline)
   }
   return {
     ...base,

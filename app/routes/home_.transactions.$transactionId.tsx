@@ -1,5 +1,6 @@
 // One transaction of the school (issue 8 item 8): the order's figures, the buyer's, invoice and
-// shipping snapshots, the consent times and the provider events that moved it. Read-only.
+// shipping snapshots, the consent times and the provider events that moved it; for the owner, the
+// refund form of a sale collected through Coursefront (issue 18).
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
@@ -8,6 +9,7 @@ import { InvoicePanel } from '#app/components/invoice-panel.tsx'
 import { InvoiceBadge, StatusBadge } from '#app/components/transaction-table.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { loadInvoicePanel } from '#app/invoicing/invoice-panel.server.ts'
+import { RefundPanel } from '#app/payments/refund-panel.tsx'
 import { declineFromStatusReason } from '#app/payments/payment-failure.ts'
 import { getTransactionDetail } from '#app/models/transaction-report.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -23,10 +25,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Looked up in this school first: another school's id is 404 for everyone.
   const transaction = await getTransactionDetail(context.db, tenant.id, params.transactionId ?? '')
   if (!transaction) notFound()
-  await requireUser(request, context, ['owner', 'admin'])
+  const user = await requireUser(request, context, ['owner', 'admin'])
   const { hash: _hash, ...shown } = transaction
   const invoicePanel = await loadInvoicePanel(context.db, tenant.id, transaction)
-  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown, invoicePanel }
+  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown, invoicePanel, canRefund: user.role === 'owner' }
 }
 
 function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
@@ -45,7 +47,7 @@ function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
 }
 
 export default function TransactionPage() {
-  const { transaction: tx, invoicePanel } = useLoaderData<typeof loader>()
+  const { transaction: tx, invoicePanel, canRefund } = useLoaderData<typeof loader>()
   const t = useT()
   const locale = useLocale()
   const money = (minor: number) => formatMoney(minor, tx.currency, locale)
@@ -142,6 +144,8 @@ export default function TransactionPage() {
       </Card>
 
       <InvoicePanel invoice={invoicePanel} />
+
+      {canRefund ? <RefundPanel tx={tx} /> : null}
 
       {shipping ? (
         <Card data-transaction-shipping>

@@ -196,7 +196,8 @@ describe('scheduled renewals (test provider, stored card)', () => {
     expect(await membershipRow(school, membership.id)).toMatchObject({ status: 'ended', failedCharges: 3, nextChargeAt: null, endedAt: t3 })
     // Still one email; three failed attempts, no completed renewal; access ends when the paid period did.
     expect((await mails(school, student.email)).filter((m) => m.template === 'membership_payment_problem')).toHaveLength(1)
-    expect((await renewals(school, membership.id)).map((r) => r.status)).toEqual(['failed', 'failed', 'failed'])
+    // Each failed renewal says why (the card's decline, shown on the owner's transaction page).
+    expect((await renewals(school, membership.id)).map((r) => `${r.status}:${r.statusReason}`)).toEqual(['failed:decline:sale_error', 'failed:decline:sale_error', 'failed:decline:sale_error'])
     expect((await accessOf(school, clubId, student.id)).expiresAt).toBe(periodEnd)
     expect(await outcomesOf(school, membership.id, t3 + 30 * DAY)).toEqual([])
   })
