@@ -502,7 +502,7 @@ export async function applySubscriptionNotification(
         const [school, snap] = await Promise.all([getSchool(db, tenantId), renewalSnapshot(db, m)])
         if (school && snap) {
           // Once per failure streak (this batch moved the count to 1); one outbox row, the send is queued.
-          emailed = await sendPaymentProblemEmail(db, context.cloudflare.env, school, m, snap, 'provider', style)
+          emailed = await sendPaymentProblemEmail(db, context.cloudflare.env, school, m, snap, 'provider', style, n.decline ?? null)
         }
       }
       return { outcome: 'applied', membershipId: m.id, status: (await getMembership(db, tenantId, m.id))?.status, emailed }

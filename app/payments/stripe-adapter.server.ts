@@ -25,7 +25,8 @@ export const STRIPE_EVENTS: Stripe.WebhookEndpointCreateParams.EnabledEvent[] = 
  */
 export type SubscriptionNotification =
   | { kind: 'renewed'; eventKey: string; providerStatus: string; subscriptionId: string; invoiceId: string; amountPaid: number; currency: string; periodEnd: number | null }
-  | { kind: 'payment_failed' | 'deleted'; eventKey: string; providerStatus: string; subscriptionId: string }
+  | { kind: 'payment_failed'; eventKey: string; providerStatus: string; subscriptionId: string; paymentIntentId?: string | null; decline?: DeclineReason | null }
+  | { kind: 'deleted'; eventKey: string; providerStatus: string; subscriptionId: string }
   | { kind: 'ignored'; eventKey: string; providerStatus: string }
 
 /**
@@ -66,7 +67,7 @@ export function subscriptionNotificationOf(event: Stripe.Event): SubscriptionNot
   if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
     const subscriptionId = invoiceSubscription(object)
     if (!subscriptionId) return { ...base, kind: 'ignored' }
-    if (event.type === 'invoice.payment_failed') return { ...base, kind: 'payment_failed', subscriptionId }
+    if (event.type === 'invoice.payment_failed') return { ...base, kind: 'payment_failed', subscriptionId, paymentIntentId: idOf(object.payment_intent) }
     const invoiceId = idOf(object.id)
     const amountPaid = Number(object.amount_paid)
     if (object.billing_reason !== 'subscription_cycle' || !invoiceId || !Number.isInteger(amountPaid) || typeof object.currency !== 'string') return { ...base, kind: 'ignored' }
@@ -176,7 +177,14 @@ export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): Paym
     },
     async readSubscriptionNotification(request, rawBody) {
       const event = await verifyStripeEvent(rawBody, request.headers.get('Stripe-Signature'), config.webhookSecret)
-      return event ? subscriptionNotificationOf(event) : null
+      if (!event) return null
+      const n = subscriptionNotificationOf(event)
+      // A failed renewal: why, as the PaymentIntent's last error says (the invoice does not carry it).
+      if (n !== 'not_subscription' && n.kind === 'payment_failed' && n.paymentIntentId) {
+        const intent = await client.retrievePaymentIntent(n.paymentIntentId).catch(() => null)
+        return { ...n, decline: intent?.last_payment_error ? declineFromStripe(intent.last_payment_error) : null }
+      }
+      return n
     },
   }
 }

@@ -333,7 +333,7 @@ describe('Stripe subscriptions (signed webhooks)', () => {
 
   it('invoice.payment_failed → at risk with one email; customer.subscription.deleted → ended', async () => {
     const { student, membership, subscriptionId } = await subscribed()
-    const failed = mine((await control<{ deliveries: Delivery[] }>(`/subscriptions/${subscriptionId}/cycle`, { paid: false })).deliveries)[0]!
+    const failed = mine((await control<{ deliveries: Delivery[] }>(`/subscriptions/${subscriptionId}/cycle`, { paid: false, declineCode: 'insufficient_funds' })).deliveries)[0]!
     // Forged first: nothing changes.
     expect((await deliver(failed, failed.payload.replace('invoice.payment_failed', 'invoice.payment_faileD'))).status).toBe(400)
     expect((await membershipRow(school, membership.id)).status).toBe('active')
@@ -343,6 +343,8 @@ describe('Stripe subscriptions (signed webhooks)', () => {
     const sent = (await mails(school, student.email)).filter((m) => m.template === 'membership_payment_problem')
     expect(sent).toHaveLength(1)
     expect(sent[0]!.textBody).toContain('will be retried automatically')
+    // Why, as Stripe's PaymentIntent says (the invoice does not carry the decline).
+    expect(sent[0]!.textBody).toContain('Insufficient funds')
 
     const ended = mine((await control<{ deliveries: Delivery[] }>(`/subscriptions/${subscriptionId}/end`)).deliveries)[0]!
     expect((await deliver(ended, ended.payload.replace('"status": "canceled"', '"status": "canceleD"'))).status).toBe(400)
