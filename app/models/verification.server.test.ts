@@ -67,8 +67,10 @@ describe('codes', () => {
   })
 
   it('keeps a same-site redirectTo, never /verify or a script call', () => {
-    expect(afterVerificationPath('/javascript-foundations/watch')).toBe('/javascript-foundations/watch')
-    for (const bad of ['//evil.test', 'https://evil.test', '/verify', '/verify?redirectTo=/x', '/json/verification/send', '', null, '/\\evil']) expect(afterVerificationPath(bad)).toBe('/panel')
+    const origin = 'https://school.test'
+    expect(afterVerificationPath('/javascript-foundations/watch', origin)).toBe('/javascript-foundations/watch')
+    for (const bad of ['//evil.test', 'https://evil.test', '/verify', '/VERIFY', '/./verify', '/verify?redirectTo=/x', '/json/verification/send', '', null, '/\\evil', '/%09/evil.test', '/.//evil.test'])
+      expect(afterVerificationPath(bad, origin)).toBe('/panel')
   })
 })
 

@@ -14,6 +14,7 @@ import { getSmsSender, type SmsSender } from '#app/sms/sms.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { hashSecret, secretMatches } from '#app/utils/session-token.server.ts'
+import { redirectTarget, type RedirectOrigin } from '#app/utils/validation.ts'
 
 export const CODE_LENGTH = 6
 export const CODE_TTL_MS = 10 * 60_000
@@ -204,9 +205,10 @@ export async function verifyCode(db: Db, tenantId: string, { userId, sessionId, 
 // Request helpers shared by /verify (forms, no JavaScript) and its script calls (/json/verification/*).
 
 /** Where to go after verifying: a kept same-site path, never /verify itself; else /panel. */
-export function afterVerificationPath(redirectTo: unknown) {
-  const target = typeof redirectTo === 'string' ? redirectTo : ''
-  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\') || /^\/verify(?:[/?#]|$)/.test(target) || target.startsWith('/json/')) return '/panel'
+export function afterVerificationPath(redirectTo: unknown, origin: RedirectOrigin) {
+  // The shared redirect guard (issue 19 §1), then never back to /verify itself or a JSON endpoint.
+  const target = redirectTarget(redirectTo, origin)
+  if (!target || /^\/verify(?:[/?#.]|$)/i.test(target) || /^\/json\//i.test(target)) return '/panel'
   return target
 }
 

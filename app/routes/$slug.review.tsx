@@ -21,7 +21,7 @@ const ReviewSchema = z.object({
     .default('')
     .transform((s) => s.replace(/\r\n/g, '\n').trim())
     .pipe(z.string().max(REVIEW_BODY_MAX)),
-  redirectTo: z.string().max(500).optional(),
+  redirectTo: z.string().max(500).optional().catch(undefined),
   /** Set by the hydrated form: answer data to the fetcher instead of redirecting the page. */
   js: z.string().max(1).optional(),
 })
@@ -46,7 +46,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const parsed = await parseForm(ReviewSchema, request)
   const script = isDataRequest(request) || (parsed.ok ? parsed.data.js : parsed.values.js) === '1'
   const back = (state: string) => {
-    const to = new URL(safeRedirect(parsed.ok ? parsed.data.redirectTo : parsed.values.redirectTo, `/${course.slug}/watch`), 'http://x')
+    const to = new URL(safeRedirect(parsed.ok ? parsed.data.redirectTo : parsed.values.redirectTo, `/${course.slug}/watch`, request), 'http://x')
     to.searchParams.set('review', state)
     return redirect(`${to.pathname}${to.search}#course-review`, 303)
   }

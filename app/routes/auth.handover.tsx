@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = url.searchParams.get('token') ?? ''
   const used = await consumeAuthToken(context.db, tenant.id, 'login_handover', token)
   if (!used) return data({ expired: true }, { status: 404 })
-  return signIn(request, context, used.userId, safeRedirect(url.searchParams.get('next'), '/home'))
+  return signIn(request, context, used.userId, safeRedirect(url.searchParams.get('next'), '/home', request))
 }
 
 export default function HandoverExpired() {

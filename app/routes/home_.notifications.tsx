@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const link = await openNotification(context.db, tenant.id, user.id, parsed.data.id)
   if (link === null) notFound()
-  throw redirect(safeRedirect(link, '/home/notifications'), 303)
+  throw redirect(safeRedirect(link, '/home/notifications', request), 303)
 }
 
 export default function NotificationsPage() {

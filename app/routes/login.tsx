@@ -13,7 +13,8 @@ import { email, parseForm, safeRedirect } from '#app/utils/validation.ts'
 const LoginSchema = z.object({
   email: email(),
   password: z.string().min(1).max(200),
-  redirectTo: z.string().max(500).optional(),
+  // Refused targets (over-long included) fall back in safeRedirect rather than failing the login.
+  redirectTo: z.string().max(500).optional().catch(undefined),
 })
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
@@ -42,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     findAccount: () => getUserByEmail(context.db, tenant.id, email),
   })
   if (!result.ok) return formError({ form: result.error }, { email }, result.error.key === 'auth.login.throttled' ? 429 : 401)
-  return signIn(request, context, result.account.id, safeRedirect(redirectTo, homePathFor(result.account.role)))
+  return signIn(request, context, result.account.id, safeRedirect(redirectTo, homePathFor(result.account.role), request))
 }
 
 export default function LoginPage() {

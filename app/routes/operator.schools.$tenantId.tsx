@@ -25,7 +25,7 @@ import { formError } from '#app/utils/responses.server.ts'
 import { msg, parseForm, safeRedirect, type FieldErrors } from '#app/utils/validation.ts'
 
 const ActionSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.enum(['suspend', 'reactivate']), redirectTo: z.string().max(500).optional() }),
+  z.object({ intent: z.enum(['suspend', 'reactivate']), redirectTo: z.string().max(500).optional().catch(undefined) }),
   z.object({
     intent: z.literal('fees'),
     feePercent: z
@@ -100,7 +100,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await setTenantStatus(context.db, tenant.id, status)
   // This isolate forgets the school at once; others within the cache TTL (60 s).
   context.siteCache.invalidateTenant(tenant.id)
-  const back = safeRedirect(input.redirectTo, '/operator')
+  const back = safeRedirect(input.redirectTo, '/operator', request)
   const sep = back.includes('?') ? '&' : '?'
   return redirect(`${back}${sep}changed=${encodeURIComponent(tenant.id)}&to=${status}`)
 }

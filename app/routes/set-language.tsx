@@ -9,7 +9,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requirePlatform(context)
   const url = new URL(request.url)
   const lang = url.searchParams.get('lang')
-  const to = safeRedirect(url.searchParams.get('redirectTo'), '/')
+  const to = safeRedirect(url.searchParams.get('redirectTo'), '/', request)
   if (!isLocale(lang)) return redirect(to)
   const cookie = serializeCookie(LANG_COOKIE, lang, { secure: isSecureRequest(request), maxAge: 365 * 24 * 3600, httpOnly: false })
   return redirect(to, { headers: { 'Set-Cookie': cookie } })

@@ -35,18 +35,18 @@ const PHONE_PREFIX_MAX = 4
 const FormSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('send'),
-    redirectTo: z.string().max(500).optional(),
+    redirectTo: z.string().max(500).optional().catch(undefined),
   }),
   z.object({
     intent: z.literal('verify'),
     code: z.string().trim().min(1).max(CODE_MAX),
-    redirectTo: z.string().max(500).optional(),
+    redirectTo: z.string().max(500).optional().catch(undefined),
   }),
   z.object({
     intent: z.literal('save_phone'),
     prefix: z.string().max(PHONE_PREFIX_MAX),
     number: z.string().max(30),
-    redirectTo: z.string().max(500).optional(),
+    redirectTo: z.string().max(500).optional().catch(undefined),
   }),
 ])
 
@@ -60,7 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context, undefined, {
     allowUnverified: true,
   })
-  const redirectTo = afterVerificationPath(new URL(request.url).searchParams.get('redirectTo'))
+  const redirectTo = afterVerificationPath(new URL(request.url).searchParams.get('redirectTo'), request)
   // Nothing to verify (owner, admin, mode off, already verified): seed 000 §2 → on to /panel.
   if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
   const now = Date.now()
@@ -102,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch {
     /* an empty form fails the schema below */
   }
-  const redirectTo = afterVerificationPath(form.redirectTo)
+  const redirectTo = afterVerificationPath(form.redirectTo, request)
   if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
   const parsed = FormSchema.safeParse(form)
   if (!parsed.success) {

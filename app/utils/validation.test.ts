@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { email, parseWith, password, safeRedirect, text, withConfirmation } from './validation.ts'
+import { HOSTILE_REDIRECTS, SAFE_REDIRECTS } from '../../tests/integration/redirect-corpus.ts'
+import { email, parseWith, password, redirectTarget, safeRedirect, text, withConfirmation } from './validation.ts'
 
 describe('field schemas', () => {
   it('answers translation keys, not English', () => {
@@ -38,10 +39,31 @@ describe('field schemas', () => {
 })
 
 describe('safeRedirect', () => {
-  it('allows same-site paths only', () => {
-    expect(safeRedirect('/panel?x=1')).toBe('/panel?x=1')
-    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)', undefined, 42]) {
-      expect(safeRedirect(bad, '/home')).toBe('/home')
+  const ORIGIN = 'https://school.example'
+
+  it('keeps same-origin paths, as the parsed URL serialises them', () => {
+    for (const [input, target] of SAFE_REDIRECTS) expect(safeRedirect(input, '/home', ORIGIN), input).toBe(target)
+    expect(safeRedirect('/panel', '/home', new Request(`${ORIGIN}/login`))).toBe('/panel')
+    expect(safeRedirect('/panel', '/home', new URL(`${ORIGIN}/x`))).toBe('/panel')
+  })
+
+  it(`refuses every one of ${HOSTILE_REDIRECTS.length} hostile values`, () => {
+    expect(HOSTILE_REDIRECTS.length).toBeGreaterThanOrEqual(100)
+    for (const bad of HOSTILE_REDIRECTS) expect(redirectTarget(bad, ORIGIN), JSON.stringify(bad.slice(0, 80))).toBeNull()
+    for (const bad of HOSTILE_REDIRECTS) expect(safeRedirect(bad, '/home', ORIGIN)).toBe('/home')
+  })
+
+  it('refuses what is not a string, and falls back when the origin cannot be parsed', () => {
+    for (const bad of [undefined, null, 42, {}, ['/panel']]) expect(safeRedirect(bad, '/home', ORIGIN)).toBe('/home')
+    expect(safeRedirect('/panel', '/home', 'null')).toBe('/home')
+  })
+
+  it('answers only values a Location header can carry and a browser resolves on the same origin', () => {
+    for (const value of [...HOSTILE_REDIRECTS, ...SAFE_REDIRECTS.map(([input]) => input)]) {
+      const target = safeRedirect(value, '/fallback', ORIGIN)
+      expect(() => new Headers({ Location: target })).not.toThrow()
+      expect(new URL(target, ORIGIN).origin).toBe(ORIGIN)
+      expect(target).toMatch(/^\/(?![/\\])[\x21-\x7e]*$/)
     }
   })
 })

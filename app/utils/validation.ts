@@ -127,8 +127,87 @@ export async function parseForm<S extends z.ZodTypeAny>(schema: S, request: Requ
   return parseWith(schema, formToObject(formData))
 }
 
-/** Same-site relative path for post-login redirects; anything else falls back. */
-export function safeRedirect(to: unknown, fallback = '/') {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  return to
+// ---- redirect targets (issue 19 §1–2) ----------------------------------------------------------
+
+/** Longest redirect target taken from input; longer ones fall back (the forms cap the field at 500 too). */
+export const REDIRECT_MAX = 500
+
+/** The origin a redirect target must stay on: a request's, a URL's, or an origin string. */
+export type RedirectOrigin = Request | URL | string
+
+// Raw value: printable ASCII only (no control character, space, DEL or anything non-ASCII, so no
+// look-alike slash either), and no backslash, which browsers read as "/".
+const RAW_ALLOWED = /^[\x21-\x7e]*$/
+// After percent-decoding: no control or format character (\p{C}: C0, C1, bidi, zero-width), no
+// separator or whitespace (\p{Z}, \s), no backslash, and no character that looks like a slash.
+const DECODED_FORBIDDEN = /[\p{C}\p{Z}\s\\\u2044\u2215\u2571\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/u
+
+/** `%XX` escapes of ASCII bytes decoded (others left as they are): never throws. */
+function decodeAsciiEscapes(value: string) {
+  return value.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+}
+
+/** One round of percent-decoding; with a malformed UTF-8 escape in it, the ASCII escapes only. */
+function decodeOnce(value: string) {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return decodeAsciiEscapes(value)
+  }
+}
+
+/**
+ * Whether a path (as typed, or as decoded once or twice by something on the way) could take a
+ * browser off the site or break a header: a second leading slash, a backslash, a control
+ * character or whitespace anywhere.
+ */
+function isHostilePath(value: string) {
+  return value.startsWith('//') || DECODED_FORBIDDEN.test(value)
+}
+
+/** One leading "/", printable ASCII without a backslash, and nothing hostile once or twice decoded. */
+function isSafePath(value: string) {
+  if (!value.startsWith('/') || value.startsWith('//') || !RAW_ALLOWED.test(value) || value.includes('\\')) return false
+  let decoded = value
+  for (let pass = 0; pass < 2; pass++) {
+    decoded = decodeOnce(decoded)
+    if (isHostilePath(decoded)) return false
+  }
+  return true
+}
+
+/**
+ * Where to send the browser after a sign-in, a language switch, a form: a path on the request's
+ * own origin, or `fallback`. The value is refused (→ fallback) when it is not a string, is empty or
+ * longer than REDIRECT_MAX, does not start with exactly one "/", holds anything but printable ASCII
+ * or a backslash, or — percent-decoded once or twice — starts with "//" or holds a control
+ * character, whitespace, a backslash or a look-alike slash. What passes is parsed with
+ * `new URL(value, origin)`, must keep that origin, and is answered as the parsed URL's own path,
+ * query and fragment, so a Location header built from it is always valid and always on the site.
+ * `fallback` is the caller's own constant and is returned as it is.
+ */
+export function safeRedirect(to: unknown, fallback: string, origin: RedirectOrigin): string {
+  return redirectTarget(to, origin) ?? fallback
+}
+
+/** safeRedirect's check alone: the same-origin path to go to, or null when `to` is refused. */
+export function redirectTarget(to: unknown, origin: RedirectOrigin): string | null {
+  if (typeof to !== 'string' || to.length === 0 || to.length > REDIRECT_MAX) return null
+  if (!isSafePath(to)) return null
+  let base: URL
+  try {
+    base = new URL(typeof origin === 'string' ? origin : origin instanceof URL ? origin.href : origin.url)
+  } catch {
+    return null
+  }
+  let url: URL
+  try {
+    url = new URL(to, base.origin)
+  } catch {
+    return null
+  }
+  if (url.origin !== base.origin || url.username || url.password) return null
+  const target = `${url.pathname}${url.search}${url.hash}`
+  // The serialised URL again: dot segments may have collapsed into "//" ("/.//x", "/./%2f/x").
+  return isSafePath(target) ? target : null
 }
