@@ -8,7 +8,7 @@ import { getDb } from '#app/db/client.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
-import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderNotification, newNonce } from '#app/utils/security.server.ts'
+import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderNotification, newNonce, withOwnHost } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/utils/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
@@ -102,6 +102,8 @@ export default {
     const url = new URL(request.url)
     const forwarded = await forwardServiceHost(request, env, url.hostname)
     if (forwarded) return forwarded
+    // Remix's CSRF check reads X-Forwarded-Host / Host: crafted ones must not make it a 500 (issue 19 §2).
+    request = withOwnHost(request)
     const nonce = newNonce()
     const db = getDb(env.DB)
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)

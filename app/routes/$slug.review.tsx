@@ -46,7 +46,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const parsed = await parseForm(ReviewSchema, request)
   const script = isDataRequest(request) || (parsed.ok ? parsed.data.js : parsed.values.js) === '1'
   const back = (state: string) => {
-    const to = new URL(safeRedirect(parsed.ok ? parsed.data.redirectTo : parsed.values.redirectTo, `/${course.slug}/watch`, request), 'http://x')
+    // A refused form echoes at most 500 characters of a field: a value that long may be cut short, so it is not followed.
+    const asked = parsed.ok ? parsed.data.redirectTo : parsed.values.redirectTo
+    const to = new URL(safeRedirect(asked && asked.length < 500 ? asked : undefined, `/${course.slug}/watch`, request), 'http://x')
     to.searchParams.set('review', state)
     return redirect(`${to.pathname}${to.search}#course-review`, 303)
   }

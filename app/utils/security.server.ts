@@ -5,15 +5,33 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * Every mutation must come from a page of the same origin. Sec-Fetch-Site must be
  * "same-origin" — "same-site" is not enough, because schools share the platform's registrable
- * domain. Browsers without Fetch Metadata fall back to the Origin header.
+ * domain. Browsers without Fetch Metadata fall back to the Origin header. An Origin header that is
+ * present must be this request's origin whatever Sec-Fetch-Site says (issue 19 §2): a foreign or
+ * "null" Origin is refused here with our 403 page, not left to Remix's own check (an empty 500).
  */
 export function isCsrfSafe(request: Request) {
   if (SAFE_METHODS.has(request.method)) return true
+  const origin = request.headers.get('Origin')
+  if (origin !== null && origin !== new URL(request.url).origin) return false
   const site = request.headers.get('Sec-Fetch-Site')
   if (site) return site === 'same-origin'
-  const origin = request.headers.get('Origin')
-  if (!origin || origin === 'null') return false
-  return origin === new URL(request.url).origin
+  return origin !== null
+}
+
+/**
+ * The request as Remix sees it: no `X-Forwarded-Host` (nothing of ours reads it; the tenant comes
+ * from the URL's host, ADR 002) and a `Host` that is the URL's own. Remix's own CSRF check compares
+ * the Origin with those two headers and answers a mismatch, or a missing Host, with an empty 500
+ * (issue 19 §2); isCsrfSafe has already held the Origin to the URL's origin.
+ */
+export function withOwnHost<R extends Request>(request: R): R {
+  const host = new URL(request.url).host
+  if (!request.headers.has('X-Forwarded-Host') && request.headers.get('Host') === host) return request
+  const headers = new Headers(request.headers)
+  headers.delete('X-Forwarded-Host')
+  headers.set('Host', host)
+  // The same request otherwise (method, body, signal, Cloudflare's cf properties).
+  return new Request(request, { headers }) as R
 }
 
 /**
