@@ -38,6 +38,7 @@ export const NODE_TESTS = [
   'app/utils/markdown.test.ts',
   'app/utils/money.test.ts',
   'app/utils/page-cache.server.test.ts',
+  'app/utils/security.server.test.ts',
   'app/utils/validation.test.ts',
   'app/webhooks/target.test.ts',
   // Node-side tooling (local protocol peers, the demo seed): they listen on sockets and drive Node clients.
