@@ -2,8 +2,8 @@
 // submission, never trusted from the browser. The answer is what priceOrder() needs plus the id
 // recorded on the transaction (the redemption is written when it completes).
 import type { Db } from '#app/db/client.server.ts'
-import { lockoutSecondsLeft, recordLoginFailure } from '#app/models/login-throttle.server.ts'
 import { checkPromoCode } from '#app/models/promo-code.server.ts'
+import { promoLockedSeconds, recordPromoFailures } from '#app/models/rate-limit.server.ts'
 import type { PromoDiscount } from '#app/payments/pricing.ts'
 
 export type AppliedPromo = { id: string; code: string } & PromoDiscount
@@ -19,12 +19,12 @@ export async function applyPromoCode(
 ): Promise<{ ok: true; promo: AppliedPromo } | { ok: false; error: PromoError; seconds?: number }> {
   const code = normalizePromoCode(input.code)
   if (input.ip) {
-    const seconds = await promoLockoutSeconds(db, tenantId, input.ip)
+    const seconds = await promoLockoutSeconds(db, tenantId, input.ip, input.userId)
     if (seconds > 0) return { ok: false, error: 'throttled', seconds }
   }
   const result = await checkPromoCode(db, tenantId, { code, productId: input.productId, userId: input.userId, now: input.now ?? Date.now() })
   if (!result.ok) {
-    if (input.ip) await recordPromoFailure(db, tenantId, input.ip)
+    if (input.ip) await recordPromoFailure(db, tenantId, input.ip, input.userId)
     return { ok: false, error: result.error }
   }
   return { ok: true, promo: { id: result.promo.id, code, kind: result.promo.kind, value: result.promo.value } }
@@ -42,14 +42,14 @@ export const PROMO_ERROR_KEYS: Record<PromoError, string> = {
 export const promoFieldError = (r: { error: PromoError; seconds?: number }) => ({ key: PROMO_ERROR_KEYS[r.error], values: r.seconds ? { count: r.seconds } : undefined })
 
 /**
- * Guessing codes is throttled per school and IP with the login throttle's counter (10 wrong codes
- * within a minute → a minute's pause), so a code cannot be found by trying the alphabet.
+ * Guessing codes is throttled (ADR 024): per school and IP (10 wrong codes within a minute → a
+ * minute's pause, growing), per IP across schools and per signed-in buyer across IPs (30 in 15
+ * minutes), so a code cannot be found by trying the alphabet from one address or from many.
  */
 export const PROMO_MAX_FAILURES = 10
-const promoThrottleKey = (ip: string) => `promo|${ip}`
 
-/** Seconds until this IP may try a code again, or 0. */
-export const promoLockoutSeconds = (db: Db, tenantId: string, ip: string, now = Date.now()) => lockoutSecondsLeft(db, tenantId, promoThrottleKey(ip), now)
+/** Seconds until this IP (and buyer, when signed in) may try a code again, or 0. */
+export const promoLockoutSeconds = (db: Db, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => promoLockedSeconds(db, tenantId, ip, userId, now)
 
 /** Count a wrong (unknown, expired or used) code; returns the lockout seconds it caused, or 0. */
-export const recordPromoFailure = (db: Db, tenantId: string, ip: string, now = Date.now()) => recordLoginFailure(db, tenantId, promoThrottleKey(ip), now, PROMO_MAX_FAILURES)
+export const recordPromoFailure = (db: Db, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => recordPromoFailures(db, tenantId, ip, userId, now)

@@ -180,7 +180,8 @@ export const sessions = sqliteTable(
   (t) => [index('sessions_tenant_user_idx').on(t.tenantId, t.userId)],
 )
 
-// One row per throttle key (email + IP). tenant_id is 'platform' for operator logins.
+// One row per throttle key (login: email + IP, account, IP; promo, verification and signup counters; ADR 024).
+// tenant_id is the school, or 'platform' for operator logins and platform-wide (per-IP, signup) counters.
 export const loginAttempts = sqliteTable(
   'login_attempts',
   {
@@ -189,8 +190,28 @@ export const loginAttempts = sqliteTable(
     failures: integer('failures').notNull(),
     firstFailureAt: integer('first_failure_at').notNull(),
     lockedUntil: integer('locked_until'),
+    /** Lockouts so far (progressive delay, ADR 024): the next lockout lasts base × 2^lockouts, capped; forgotten after a quiet period. */
+    lockouts: integer('lockouts').notNull().default(0),
   },
   (t) => [uniqueIndex('login_attempts_tenant_key_unique').on(t.tenantId, t.throttleKey)],
+)
+
+// A new school owner's e-mail confirmation (issue 19 §4): until it is confirmed, no creator-chosen
+// text (school or owner name) is mailed to the address. Only a SHA-256 of the token is stored.
+export const signupConfirmations = sqliteTable(
+  'signup_confirmations',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    confirmedAt: integer('confirmed_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('signup_confirmations_hash_unique').on(t.tokenHash), index('signup_confirmations_tenant_user_idx').on(t.tenantId, t.userId)],
 )
 
 // One-use tokens: password reset links and the signup hand-over to the school's own host.

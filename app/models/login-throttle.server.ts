@@ -1,49 +1,145 @@
-// Login throttling per (school, email + IP), kept in D1 so every isolate sees the same count.
-import { and, eq, sql } from 'drizzle-orm'
+// Failure counters with lockouts (ADR 024), kept in D1 so every isolate and location sees the same
+// count. One row per (scope, key): scope is the school, or 'platform' for operator logins and the
+// platform-wide counters (per IP across schools, signup). Every change is one upsert statement, so
+// concurrent failures cannot both read a stale count.
+import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { loginAttempts } from '#app/db/schema.server.ts'
+
+/**
+ * A counter's rule: `max` failures within `windowMs` lock the key for `lockMs × 2^(earlier
+ * lockouts)`, at most `maxLockMs`. Each lockout starts a new window, so after it the key has
+ * `max` more tries before a longer pause; lockouts are forgotten once the last one ended
+ * `forgetMs` ago.
+ */
+export type LimitPolicy = { max: number; windowMs: number; lockMs: number; maxLockMs: number; forgetMs: number }
 
 export const MAX_LOGIN_FAILURES = 5
 export const FAILURE_WINDOW_MS = 60_000
 export const LOCKOUT_MS = 60_000
 
-/** Scope for operator logins, which belong to no school. */
+/** One e-mail from one IP (the original throttle): 5 wrong passwords a minute → 1 min, doubling to 15 min. */
+export const PAIR_POLICY: LimitPolicy = { max: MAX_LOGIN_FAILURES, windowMs: FAILURE_WINDOW_MS, lockMs: LOCKOUT_MS, maxLockMs: 15 * 60_000, forgetMs: 60 * 60_000 }
+
+/** Scope for operator logins, which belong to no school, and for platform-wide counters. */
 export const PLATFORM_SCOPE = 'platform'
 
 export function throttleKey(email: string, ip: string) {
   return `${email.trim().toLowerCase()}|${ip}`
 }
 
+export type LimitKey = { scope: string; key: string; policy: LimitPolicy }
+
 /** Seconds left on a lockout, or 0. */
 export async function lockoutSecondsLeft(db: Db, scope: string, key: string, now = Date.now()) {
-  const row = await db.query.loginAttempts.findFirst({
-    where: and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)),
-  })
-  if (!row?.lockedUntil || row.lockedUntil <= now) return 0
-  return Math.ceil((row.lockedUntil - now) / 1000)
+  return lockedSecondsAny(db, [{ scope, key }], now)
+}
+
+/** The longest lockout left among the keys (seconds), or 0: one query. */
+export async function lockedSecondsAny(db: Db, keys: Array<{ scope: string; key: string }>, now = Date.now()) {
+  if (keys.length === 0) return 0
+  const rows = await db
+    .select({ lockedUntil: loginAttempts.lockedUntil })
+    .from(loginAttempts)
+    .where(or(...keys.map((k) => and(eq(loginAttempts.tenantId, k.scope), eq(loginAttempts.throttleKey, k.key)))))
+  const until = Math.max(0, ...rows.map((r) => r.lockedUntil ?? 0))
+  return until > now ? Math.ceil((until - now) / 1000) : 0
+}
+
+function failureUpsert(db: Db, scope: string, key: string, policy: LimitPolicy, now: number) {
+  const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
+  const nextFailures = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END)`
+  const trips = sql`(${nextFailures} >= ${policy.max})`
+  // Earlier lockouts count until the last one ended `forgetMs` ago.
+  const level = sql`(CASE WHEN ${loginAttempts.lockedUntil} IS NOT NULL AND ${loginAttempts.lockedUntil} <= ${now - policy.forgetMs} THEN 0 ELSE ${loginAttempts.lockouts} END)`
+  const lockFor = sql`min(${policy.lockMs} * (1 << min(${level}, 20)), ${policy.maxLockMs})`
+  return db
+    .insert(loginAttempts)
+    .values({ tenantId: scope, throttleKey: key, failures: 1, firstFailureAt: now, lockedUntil: policy.max <= 1 ? now + policy.lockMs : null, lockouts: policy.max <= 1 ? 1 : 0 })
+    .onConflictDoUpdate({
+      target: [loginAttempts.tenantId, loginAttempts.throttleKey],
+      // SQLite evaluates every expression against the row as it was: one atomic step.
+      set: {
+        failures: sql`CASE WHEN ${trips} THEN 0 ELSE ${nextFailures} END`,
+        firstFailureAt: sql`CASE WHEN ${trips} OR ${fresh} THEN ${now} ELSE ${loginAttempts.firstFailureAt} END`,
+        lockedUntil: sql`CASE WHEN ${trips} THEN ${now} + ${lockFor} ELSE ${loginAttempts.lockedUntil} END`,
+        lockouts: sql`CASE WHEN ${trips} THEN ${level} + 1 ELSE ${level} END`,
+      },
+    })
+    .returning({ lockedUntil: loginAttempts.lockedUntil })
 }
 
 /** Count a failure atomically (one upsert); returns the lockout seconds it caused, or 0. */
 export async function recordLoginFailure(db: Db, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
-  const windowStart = now - FAILURE_WINDOW_MS
-  const fresh = sql`${loginAttempts.firstFailureAt} < ${windowStart}`
-  const nextFailures = sql`CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END`
-  const [row] = await db
-    .insert(loginAttempts)
-    .values({ tenantId: scope, throttleKey: key, failures: 1, firstFailureAt: now, lockedUntil: null })
-    .onConflictDoUpdate({
-      target: [loginAttempts.tenantId, loginAttempts.throttleKey],
-      set: {
-        failures: nextFailures,
-        firstFailureAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${loginAttempts.firstFailureAt} END`,
-        lockedUntil: sql`CASE WHEN (${nextFailures}) >= ${maxFailures} THEN ${now + LOCKOUT_MS} ELSE NULL END`,
-      },
-    })
-    .returning()
-  if (row.failures >= maxFailures && row.lockedUntil) return Math.ceil((row.lockedUntil - now) / 1000)
-  return 0
+  return recordFailures(db, [{ scope, key, policy: { ...PAIR_POLICY, max: maxFailures } }], now)
+}
+
+/**
+ * Count one failure on every key (one batch: one round trip, one transaction); returns the longest
+ * lockout now in force among them (seconds), or 0.
+ */
+export async function recordFailures(db: Db, keys: LimitKey[], now = Date.now()) {
+  if (keys.length === 0) return 0
+  const statements = keys.map((k) => failureUpsert(db, k.scope, k.key, k.policy, now))
+  const results = (await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as Array<Array<{ lockedUntil: number | null }>>
+  const until = Math.max(0, ...results.flat().map((r) => r.lockedUntil ?? 0))
+  return until > now ? Math.ceil((until - now) / 1000) : 0
 }
 
 export async function clearLoginFailures(db: Db, scope: string, key: string) {
   await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+}
+
+/** Forget several keys of one scope at once. */
+export async function clearKeys(db: Db, scope: string, keys: string[]) {
+  if (keys.length === 0) return
+  await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), inArray(loginAttempts.throttleKey, keys)))
+}
+
+/** Forget every key of a scope that starts with `prefix` (an account's e-mail+IP pairs). */
+export async function clearKeysWithPrefix(db: Db, scope: string, prefix: string) {
+  await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
+}
+
+/** A "so many per window" rule for actions that succeed (signups): no lockout, the window decides. */
+export type QuotaPolicy = { max: number; windowMs: number }
+
+/**
+ * Take one turn of a quota atomically: true when the key is under `max` within the window (the
+ * turn is counted), false when it is not (nothing is written). A conditional upsert decides races.
+ */
+export async function takeQuotaTurn(db: Db, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+  const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
+  const rows = await db
+    .insert(loginAttempts)
+    .values({ tenantId: scope, throttleKey: key, failures: 1, firstFailureAt: now, lockedUntil: null, lockouts: 0 })
+    .onConflictDoUpdate({
+      target: [loginAttempts.tenantId, loginAttempts.throttleKey],
+      set: {
+        failures: sql`CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END`,
+        firstFailureAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${loginAttempts.firstFailureAt} END`,
+      },
+      setWhere: sql`${fresh} OR ${loginAttempts.failures} < ${policy.max}`,
+    })
+    .returning({ count: loginAttempts.failures })
+  return rows.length > 0
+}
+
+/** Give back a turn taken by takeQuotaTurn (the action was refused by a later check). */
+export async function returnQuotaTurn(db: Db, scope: string, key: string) {
+  await db
+    .update(loginAttempts)
+    .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
+    .where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+}
+
+/** Seconds until a quota has a turn again, or 0. */
+export async function quotaSecondsLeft(db: Db, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+  const [row] = await db
+    .select({ count: loginAttempts.failures, since: loginAttempts.firstFailureAt })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+    .limit(1)
+  if (!row || row.count < policy.max || row.since + policy.windowMs <= now) return 0
+  return Math.ceil((row.since + policy.windowMs - now) / 1000)
 }

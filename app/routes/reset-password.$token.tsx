@@ -3,6 +3,7 @@ import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { consumeAuthToken, peekAuthToken } from '#app/models/auth-token.server.ts'
+import { clearAccountLimitsForUser } from '#app/models/rate-limit.server.ts'
 import { deleteUserSessionsQuery } from '#app/models/session.server.ts'
 import { updateUserPassword } from '#app/models/user.server.ts'
 import { signIn } from '#app/utils/auth.server.ts'
@@ -37,6 +38,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     updateUserPassword(context.db, tenant.id, token.userId, passwordHash),
     deleteUserSessionsQuery(context.db, tenant.id, token.userId),
   ])
+  // The mailbox's owner proved themselves: login limits on the account start afresh (ADR 024).
+  await clearAccountLimitsForUser(context.db, tenant.id, token.userId)
   return signIn(request, context, token.userId, '/panel')
 }
 

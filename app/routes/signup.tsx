@@ -4,14 +4,15 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useState } from 'react'
 import { z } from 'zod'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
-import { schoolWelcomeEmail } from '#app/mail/templates.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
+import { returnSignupTurn, takeSignupTurn } from '#app/models/rate-limit.server.ts'
 import { createSchool, RESERVED_SLUGS, SLUG_PATTERN, SlugTakenError } from '#app/models/school.server.ts'
+import { confirmationPath, createSignupConfirmation, platformOrigin, signupConfirmationEmail } from '#app/models/signup-confirmation.server.ts'
 import { isSlugTaken } from '#app/models/tenant.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
+import { clientIp, getLocale, getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
 import { email, msg, parseForm, text, withConfirmation } from '#app/utils/validation.ts'
 
 const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
@@ -56,6 +57,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const input = parsed.data
   if (await isSlugTaken(context.db, input.slug)) return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
+  // Signups per IP and per e-mail address (ADR 024): a refusal writes nothing.
+  const ip = clientIp(request)
+  const turn = await takeSignupTurn(context.db, ip, input.email)
+  if (!turn.ok) {
+    const minutes = Math.ceil(turn.seconds / 60)
+    const message = { key: `limits.signup.${turn.reason}_throttled`, values: { count: minutes } }
+    return formError(turn.reason === 'ip' ? { form: message } : { email: message }, echo(input), 429)
+  }
   let created
   try {
     created = await createSchool(context.db, {
@@ -69,11 +78,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
       platformHost: env.PLATFORM_HOST,
     })
   } catch (error) {
-    if (error instanceof SlugTakenError) return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
+    if (error instanceof SlugTakenError) {
+      await returnSignupTurn(context.db, ip, input.email)
+      return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
+    }
     throw error
   }
-  const home = schoolUrl(request, env.PLATFORM_HOST, input.slug)
-  await enqueueEmail(context.db, env.MAIL_QUEUE, created.tenantId, schoolWelcomeEmail({ locale: input.language, school: input.school_name, name: input.name, to: input.email, url: home }))
+  // The address is not confirmed yet: it gets fixed platform text and a link on the platform's
+  // configured host, never the school's or the owner's name. The welcome mail follows confirmation.
+  const token = await createSignupConfirmation(context.db, created.tenantId, created.ownerId)
+  const link = `${platformOrigin(env)}${confirmationPath(token)}`
+  await enqueueEmail(context.db, env.MAIL_QUEUE, created.tenantId, signupConfirmationEmail({ locale: getLocale(request, context), to: input.email, url: link }))
   // Cookies are host-only: continue on the school's own host with a one-time token.
   return redirect(schoolUrl(request, env.PLATFORM_HOST, input.slug, `/auth/handover?token=${created.handoverToken}`))
 }

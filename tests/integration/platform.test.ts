@@ -50,7 +50,9 @@ describe('creator signup', () => {
 
     // The hand-over link works once.
     expect((await appFetch(location.host, location.pathname + location.search)).status).toBe(404)
-    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE template = 'school_welcome' AND to_address = 'maria@example.com'")).toBe(1)
+    // The unconfirmed address gets the confirmation link only; the welcome (with the school's name) waits for it (ADR 024).
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE template = 'signup_confirmation' AND to_address = 'maria@example.com'")).toBe(1)
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE template = 'school_welcome' AND to_address = 'maria@example.com'")).toBe(0)
   })
 
   it('refuses taken and reserved addresses with field errors, writing nothing', async () => {

@@ -1,0 +1,72 @@
+// GET /signup/confirm/:token (platform): the new school owner's e-mail confirmation (issue 19 §4,
+// ADR 024). The page asks for a click (a POST, so mail scanners that open links confirm nothing);
+// the POST uses the link once, only then sends the welcome mail with the school's name, and comes
+// back here (303) to show the confirmed state.
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { schoolWelcomeEmail } from '#app/mail/templates.server.ts'
+import { enqueueEmail } from '#app/models/email-outbox.server.ts'
+import { confirmationPath, consumeSignupConfirmation, peekSignupConfirmation, schoolPlatformOrigin } from '#app/models/signup-confirmation.server.ts'
+import { useT } from '#app/utils/i18n-react.ts'
+import { getT, requirePlatform } from '#app/utils/request.server.ts'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requirePlatform(context)
+  const link = await peekSignupConfirmation(context.db, params.token ?? '')
+  const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
+  const schoolUrl = link?.state === 'confirmed' ? `${schoolPlatformOrigin(context.cloudflare.env, link.slug)}/login` : null
+  return data({ title, state: link?.state ?? 'invalid', schoolUrl }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
+}
+
+export async function action({ context, params }: ActionFunctionArgs) {
+  requirePlatform(context)
+  const { env } = context.cloudflare
+  const token = params.token ?? ''
+  const owner = await consumeSignupConfirmation(context.db, token)
+  if (!owner) return data({ failed: true }, { status: 404 })
+  const schoolUrl = schoolPlatformOrigin(env, owner.slug)
+  await enqueueEmail(context.db, env.MAIL_QUEUE, owner.tenantId, schoolWelcomeEmail({ locale: owner.language, school: owner.school, name: owner.name, to: owner.email, url: `${schoolUrl}/` }))
+  return redirect(confirmationPath(token), 303)
+}
+
+export default function SignupConfirmPage() {
+  const { state, schoolUrl } = useLoaderData<typeof loader>()
+  const failed = useActionData<typeof action>()?.failed
+  const t = useT()
+  const busy = useNavigation().state === 'submitting'
+  if (state === 'confirmed' && schoolUrl) {
+    return (
+      <div className="mx-auto max-w-md">
+        <PageTitle>{t('limits.confirm.done_title')}</PageTitle>
+        <Card>
+          <div className="space-y-4" role="status">
+            <p>{t('limits.confirm.done')}</p>
+            <a href={schoolUrl} className="font-semibold text-brand-700 hover:underline">
+              {t('limits.confirm.go')}
+            </a>
+          </div>
+        </Card>
+      </div>
+    )
+  }
+  return (
+    <div className="mx-auto max-w-md">
+      <PageTitle>{t('limits.confirm.title')}</PageTitle>
+      <Card>
+        {state !== 'pending' || failed ? (
+          <Alert>{t('limits.confirm.invalid')}</Alert>
+        ) : (
+          <Form method="post" className="space-y-4">
+            <p>{t('limits.confirm.intro')}</p>
+            <Button type="submit" disabled={busy} className="w-full">
+              {t('limits.confirm.submit')}
+            </Button>
+          </Form>
+        )}
+      </Card>
+    </div>
+  )
+}
