@@ -38,8 +38,10 @@ export const NODE_TESTS = [
   'app/utils/markdown.test.ts',
   'app/utils/money.test.ts',
   'app/utils/page-cache.server.test.ts',
+  'app/utils/school-origin.server.test.ts',
   'app/utils/security.server.test.ts',
   'app/utils/validation.test.ts',
+  'app/webhooks/delivery-outcome.test.ts',
   'app/webhooks/target.test.ts',
   // Node-side tooling (local protocol peers, the demo seed): they listen on sockets and drive Node clients.
   'scripts/**/*.test.ts',

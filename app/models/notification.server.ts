@@ -10,6 +10,7 @@ import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.serve
 import { getNotificationPrefs, type NotificationEvent } from '#app/models/page-settings.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 
 export type StaffEvent = {
   kind: NotificationKind
@@ -18,7 +19,10 @@ export type StaffEvent = {
   excerpt: string
   /** Path inside the school, e.g. `/home/reviews?status=pending`. */
   link: string
-  /** The request's origin (`new URL(request.url).origin`) for the email link; default https://{school host}. */
+  /**
+   * The email link's origin for notifyStaffWith (default https://{school host}). notifyStaff
+   * replaces whatever its caller passes with the school's configured origin (issue 19 §6).
+   */
   origin?: string
 }
 
@@ -93,7 +97,9 @@ export async function notifyStaff(context: AppLoadContext, tenantId: string, eve
   }
   if (!school) return
   try {
-    await notifyStaffWith({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE }, school, event)
+    // Issue 19 §6: never the request's Host (a caller may pass `new URL(request.url).origin`).
+    const origin = await schoolEmailOrigin(context, tenantId)
+    await notifyStaffWith({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE }, school, { ...event, origin })
   } catch (error) {
     // A notification must never undo the student's comment or review.
     console.error(JSON.stringify({ event: 'notify_staff_failed', tenantId, kind: event.kind, error: String(error) }))

@@ -170,7 +170,10 @@ export async function importStudents(db: Db, tenantId: string, emails: string[],
   return { created, existing: unique.filter((e) => !createdEmails.has(e)), duplicates }
 }
 
-/** Email each new student the link to `/invitation/{token}` on the host the owner used, in the school's language. */
+/**
+ * Email each new student the link to `/invitation/{token}`, in the school's language. `origin` must be
+ * the school's configured one (`schoolEmailOrigin`, app/utils/school-origin.server.ts), never the request's (issue 19 §6).
+ */
 export async function sendInvitations(db: Db, queue: Queue<MailJob> | undefined, tenant: Pick<Tenant, 'id' | 'name' | 'language'>, origin: string, invited: InvitedStudent[]) {
   for (const student of invited) {
     const url = new URL(`/invitation/${student.token}`, origin).toString()

@@ -12,8 +12,10 @@ import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
 import { getTransaction, type Buyer } from '#app/models/transaction.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 
-export async function afterSale(context: AppLoadContext, tenantId: string, transactionId: string, origin: string) {
+/** `_requestOrigin` is ignored (issue 19 §6): e-mailed links use the school's configured origin. */
+export async function afterSale(context: AppLoadContext, tenantId: string, transactionId: string, _requestOrigin?: string) {
   try {
     const tx = await getTransaction(context.db, tenantId, transactionId)
     if (!tx || tx.status !== 'completed') return
@@ -24,6 +26,7 @@ export async function afterSale(context: AppLoadContext, tenantId: string, trans
     const locale = school.language as Locale
     const buyer = JSON.parse(tx.buyer || '{}') as Partial<Buyer>
     const total = formatMoney(tx.totalAmount, tx.currency, locale)
+    const origin = await schoolEmailOrigin(context, tenantId)
     if (buyer.email) {
       await enqueueEmail(
         context.db,
@@ -43,7 +46,7 @@ export async function afterSale(context: AppLoadContext, tenantId: string, trans
         }),
       )
     }
-    await notifyStaff(context, tenantId, { kind: 'sale', subjectId: tx.id, actorName: buyer.name ?? '', excerpt: `${tx.productTitle} · ${total}`, link: `/home/transactions/${tx.id}`, origin })
+    await notifyStaff(context, tenantId, { kind: 'sale', subjectId: tx.id, actorName: buyer.name ?? '', excerpt: `${tx.productTitle} · ${total}`, link: `/home/transactions/${tx.id}` })
   } catch (error) {
     console.error(JSON.stringify({ event: 'after_sale_failed', tenantId, transactionId, error: String(error) }))
   }

@@ -30,9 +30,9 @@ import {
   statementRecipient,
   type FeeStatement,
 } from '#app/models/fee-statement.server.ts'
-import { isDevelopment, type Env } from '#app/utils/env.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import { activePrimaryHostname, originForHost, primaryHost } from '#app/utils/school-origin.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
-import { schoolOrigin } from './membership-billing.server.ts'
 
 /** Statements are written while the day of the month (UTC) is at most this. */
 export const STATEMENT_WINDOW_DAYS = 3
@@ -50,7 +50,7 @@ export const DEFAULT_FEE_VAT_RATE = 23
  */
 export type PlatformInvoicingVars = { PLATFORM_INVOICING_PROVIDER?: string; PLATFORM_INVOICING_CREDENTIALS?: string; PLATFORM_INVOICING_VAT_RATE?: string }
 
-export type FeeStatementEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'DEV_PEERS'> & PlatformInvoicingVars
+export type FeeStatementEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'DEV_PEERS' | 'PUBLIC_PORT'> & PlatformInvoicingVars
 
 export type FeeStatementSummary = { month: string; written: number; emailed: number; invoiced: number; invoiceFailed: number }
 
@@ -117,8 +117,8 @@ async function emailStatement(db: Db, env: FeeStatementEnv, statement: FeeStatem
   if (!(await claimFeeStatementEmail(db, statement.tenantId, statement.id, now))) return false
   const recipient = await statementRecipient(db, statement.tenantId)
   if (!recipient) return false
-  const protocol = isDevelopment(env) ? 'http:' : 'https:'
-  const origin = await schoolOrigin(db, statement.tenantId, `${recipient.slug}.${env.PLATFORM_HOST}`, protocol)
+  // Issue 19 §6: the school's configured primary host and this deployment's scheme (and dev port).
+  const origin = originForHost(env, primaryHost(env, { slug: recipient.slug, primaryHostname: await activePrimaryHostname(db, statement.tenantId) }))
   await enqueueEmail(db, env.MAIL_QUEUE, statement.tenantId, feeStatementEmail({ locale: recipient.language, to: recipient.email, name: recipient.name, school: recipient.school, statement, url: `${origin}/home/balance/statements` }))
   return true
 }

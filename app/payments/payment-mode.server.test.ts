@@ -1,6 +1,6 @@
 // Issue 18 §2: which deployments take test payments, and which credentials are test ones.
 import { describe, expect, it } from 'vitest'
-import { isStripeTestKey, testPaymentsAllowed, usesTestCredentials } from './payment-mode.server.ts'
+import { isStripeTestKey, testPaymentsAllowed, testProviderSecret, usesTestCredentials } from './payment-mode.server.ts'
 
 describe('testPaymentsAllowed', () => {
   it('always allows them in development and tests, whatever ALLOW_TEST_PAYMENTS says', () => {
@@ -17,8 +17,28 @@ describe('testPaymentsAllowed', () => {
   })
 
   it('treats any other or missing ENVIRONMENT as production (fails closed)', () => {
-    for (const ENVIRONMENT of ['staging', '', 'Production', 'dev']) expect(testPaymentsAllowed({ ENVIRONMENT }), ENVIRONMENT).toBe(false)
+    for (const ENVIRONMENT of ['staging', 'prod', '', 'Production', 'dev', 'Development', ' test']) expect(testPaymentsAllowed({ ENVIRONMENT }), ENVIRONMENT).toBe(false)
     expect(testPaymentsAllowed({ ENVIRONMENT: 'staging', ALLOW_TEST_PAYMENTS: 'true' })).toBe(true)
+  })
+})
+
+describe('testProviderSecret (issue 19 §7: the built-in test provider needs an explicit setting)', () => {
+  const SECRET = 'coursefront_dev_test_payments_secret_0000'
+
+  it('is on in development and tests only with its secret configured', () => {
+    for (const ENVIRONMENT of ['development', 'test']) {
+      expect(testProviderSecret({ ENVIRONMENT, TEST_PAYMENTS_SECRET: SECRET })).toBe(SECRET)
+      for (const TEST_PAYMENTS_SECRET of [undefined, '', '   ', 'short']) expect(testProviderSecret({ ENVIRONMENT, TEST_PAYMENTS_SECRET }), String(TEST_PAYMENTS_SECRET)).toBeNull()
+    }
+  })
+
+  it('is off for production and every unknown ENVIRONMENT, even with the secret, unless ALLOW_TEST_PAYMENTS is "true"', () => {
+    for (const ENVIRONMENT of ['production', 'staging', 'prod', '', 'Production', 'DEVELOPMENT', 'dev', 'test ', 'preview']) {
+      expect(testProviderSecret({ ENVIRONMENT, TEST_PAYMENTS_SECRET: SECRET }), JSON.stringify(ENVIRONMENT)).toBeNull()
+      expect(testProviderSecret({ ENVIRONMENT, TEST_PAYMENTS_SECRET: SECRET, ALLOW_TEST_PAYMENTS: 'yes' }), JSON.stringify(ENVIRONMENT)).toBeNull()
+    }
+    expect(testProviderSecret({ ENVIRONMENT: 'staging', TEST_PAYMENTS_SECRET: SECRET, ALLOW_TEST_PAYMENTS: 'true' })).toBe(SECRET)
+    expect(testProviderSecret({ ENVIRONMENT: 'staging', ALLOW_TEST_PAYMENTS: 'true' })).toBeNull()
   })
 })
 

@@ -9,6 +9,7 @@ import { getUserByEmail } from '#app/models/user.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { emailUrl, schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 import { email, parseForm } from '#app/utils/validation.ts'
 
 const ForgotSchema = z.object({ email: email() })
@@ -32,7 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return formError({ form: { key: 'auth.forgot.once_per_minute' } }, { email: parsed.data.email }, 429)
   }
   const token = await createAuthToken(context.db, tenant.id, user.id, 'password_reset')
-  const url = new URL(`/reset-password/${token}`, request.url).toString()
+  // Issue 19 §6: the school's configured origin, never this request's Host (a crafted port or host).
+  const url = emailUrl(await schoolEmailOrigin(context), `/reset-password/${token}`)
   await enqueueEmail(
     context.db,
     context.cloudflare.env.MAIL_QUEUE,

@@ -15,6 +15,7 @@ import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { formToObject, parseWith, type FieldErrors } from '#app/utils/validation.ts'
+import { isCappedTarget, shownDelivery } from '#app/webhooks/delivery-outcome.ts'
 import { deliveriesQueue } from '#app/webhooks/forms.server.ts'
 
 const DONE = ['test', 'redeliver', 'enabled', 'disabled'] as const
@@ -43,24 +44,32 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const query = ListQuery.parse({ page: url.searchParams.get('page') ?? 1 })
   const log = await listWebhookDeliveries(context.db, tenant.id, webhook.id, { page: query.page })
+  const capped = isCappedTarget(webhook.url)
   return {
     title: `${webhook.url} · ${getT(request, context)('webhooks.title')}`,
     done: DONE.find((d) => d === url.searchParams.get('done')) ?? null,
     webhook: { id: webhook.id, event: webhook.event, url: webhook.url, enabled: webhook.enabled, secretHint: webhook.secretHint, createdAt: webhook.createdAt },
     page: log.page,
     pageCount: log.pageCount,
-    deliveries: log.deliveries.map((d) => ({
-      id: d.id,
-      eventId: d.eventId,
-      eventType: d.eventType,
-      isTest: d.isTest,
-      status: d.status,
-      attempts: d.attempts,
-      lastStatusCode: d.lastStatusCode,
-      lastDurationMs: d.lastDurationMs,
-      lastError: d.lastError,
-      time: d.deliveredAt ?? d.updatedAt,
-    })),
+    // Issue 19 §8: a private/loopback target (development only) shows an outcome class only; no
+    // row ever shows the stored error text itself, only its catalogue message.
+    deliveries: log.deliveries.map((d) =>
+      shownDelivery(
+        {
+          id: d.id,
+          eventId: d.eventId,
+          eventType: d.eventType,
+          isTest: d.isTest,
+          status: d.status,
+          attempts: d.attempts,
+          lastStatusCode: d.lastStatusCode,
+          lastDurationMs: d.lastDurationMs,
+          lastError: d.lastError,
+          time: d.deliveredAt ?? d.updatedAt,
+        },
+        capped,
+      ),
+    ),
   }
 }
 
@@ -172,10 +181,12 @@ export default function WebhookPage() {
                   return (
                     <tr key={d.id} data-delivery-row={d.id} data-delivery-status={status}>
                       <td className="py-2 pr-4">
-                        <span className={cx('rounded px-2 py-0.5 text-xs font-semibold', BADGE[status])} title={d.lastError ?? undefined}>
-                          {t(`webhooks.status.${status}`)}
-                        </span>
-                        {d.lastError && status !== 'delivered' ? <span className="mt-1 block max-w-xs truncate text-xs text-slate-500">{d.lastError}</span> : null}
+                        <span className={cx('rounded px-2 py-0.5 text-xs font-semibold', BADGE[status])}>{t(`webhooks.status.${status}`)}</span>
+                        {d.outcome && status !== 'delivered' ? (
+                          <span className="mt-1 block max-w-xs text-xs text-slate-600" data-delivery-outcome>
+                            {t(d.outcome.key, { code: d.outcome.code ?? '' })}
+                          </span>
+                        ) : null}
                       </td>
                       <td className="py-2 pr-4">
                         {t(`webhooks.event.${d.eventType}`)}

@@ -9,6 +9,7 @@ import { seatAccessEmail, seatInvitationEmail } from '#app/mail/seat-emails.serv
 import { INVITEE_NAME_MAX, inviteSeat } from '#app/models/access-invitation.server.ts'
 import { isStaffRole } from '#app/models/course-access.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
+import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
 import { getTransactionByHash, type Transaction } from '#app/models/transaction.server.ts'
 import { getUserById } from '#app/models/user.server.ts'
@@ -52,7 +53,8 @@ export type InviteAnswer = { ok: true; invitationId: string; email: string } | {
  */
 export async function inviteToSeat(
   context: AppLoadContext,
-  origin: string,
+  /** Ignored (issue 19 §6): links use the school's configured origin, not the request's. */
+  _requestOrigin: string,
   tenant: Pick<Tenant, 'id' | 'name' | 'language'>,
   tx: Transaction & { productId: string },
   input: { name: string; email: string },
@@ -93,6 +95,7 @@ export async function inviteToSeat(
     buyer,
     product: productTitle,
   }
+  const origin = await schoolEmailOrigin(context, tenant.id)
   if (result.created) {
     const url = new URL(`/invitation/${result.created.token}`, origin).toString()
     await enqueueEmail(

@@ -122,6 +122,7 @@ export type SubmitLeadResult =
 
 /** The whole POST /lead: block lookup, validation, throttle, store, notify. Nothing is written on any refusal. */
 export async function submitLead(
+  /** `origin`: the school's configured one (`schoolEmailOrigin`), never the request's (issue 19 §6). */
   deps: { db: Db; queue: Queue<MailJob> | undefined; origin: string; mailingQueue?: Queue<MailingJob> },
   tenant: { id: string; name: string; language: Locale },
   ip: string,

@@ -48,7 +48,17 @@ export interface Env {
    */
   BUNNY_PEER_ORIGIN?: string
   PLATFORM_HOST: string
+  /**
+   * development | test | production (any other value is treated as production: every dev-only
+   * surface — /dev/*, the dev peers, pay.{host} forwarding, test payments without
+   * ALLOW_TEST_PAYMENTS — is closed).
+   */
   ENVIRONMENT: string
+  /**
+   * Development and tests only: the port the local stack serves on, for links in e-mails
+   * (app/utils/school-origin.server.ts). Never read from a request; ignored in production.
+   */
+  PUBLIC_PORT?: string
   /** 'off' turns the edge page cache off (ADR 015); anything else leaves it on. */
   PAGE_CACHE?: string
   MAIL_TRANSPORT: string
@@ -101,6 +111,7 @@ export interface Env {
   WEBHOOK_DELIVERIES_QUEUE?: Queue<WebhookDeliveryJob>
 }
 
+/** Only the two known dev values: an unknown, misspelt or empty ENVIRONMENT fails closed. */
 export function isDevelopment(env: Pick<Env, 'ENVIRONMENT'>) {
   return env.ENVIRONMENT === 'development' || env.ENVIRONMENT === 'test'
 }

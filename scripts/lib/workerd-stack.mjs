@@ -57,7 +57,8 @@ export async function startWorkerdStack({ port, persistTo, logFile, appVars = {}
       name: workerName(config),
       modules: [{ type: 'ESModule', path: join(dir, file) }],
       modulesRoot: dir,
-      bindings: { ...workerOptions.bindings, ...(isApp ? appVars : {}) },
+      // PUBLIC_PORT: e-mailed links in development name the port this stack listens on (issue 19 §6).
+      bindings: { ...workerOptions.bindings, ...(isApp ? { PUBLIC_PORT: String(port), ...appVars } : {}) },
     }
   })
 

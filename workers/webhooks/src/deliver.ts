@@ -17,6 +17,8 @@ import {
 import { openSecret } from '#app/utils/secret-box.server.ts'
 import { signWebhookBody, SIGNATURE_HEADER } from '#app/webhooks/signature.ts'
 import { checkWebhookTarget, isProductionEnvironment } from '#app/webhooks/target.ts'
+// Issue 19 §8: what the owner's delivery log may say about an attempt (capped for private targets).
+import { DEV_PEERS_HOST_SUFFIX, ERROR_MAX, loggedAttempt, type PostResult } from '#app/webhooks/delivery-outcome.ts'
 import { logEvent, parseDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
 
 export const USER_AGENT = 'Coursefront-Webhooks/1'
@@ -24,15 +26,13 @@ export const DELIVERY_TIMEOUT_MS = 10_000
 const BASE_DELAY_SECONDS = 60
 // Cloudflare Queues accept at most 12 hours of delay.
 const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60
-const ERROR_MAX = 500
 
 /** 60 s, 120 s, 240 s, … for attempt 1, 2, 3, … (capped at the queue's 12 h). */
 export function backoffSeconds(attempt: number) {
   return Math.min(BASE_DELAY_SECONDS * 2 ** Math.max(0, attempt - 1), MAX_QUEUE_DELAY_SECONDS)
 }
 
-/** Host of the local webhook receiver (workers/dev-peers), reached through DEV_PEERS outside production. */
-export const DEV_PEERS_HOST_SUFFIX = '.dev-peers.internal'
+export { DEV_PEERS_HOST_SUFFIX }
 
 export type DeliveryDeps = {
   /** The outbound fetch (tests wrap it); the default sends dev-peer targets through DEV_PEERS. */
@@ -109,14 +109,17 @@ async function processDelivery(msg: Message<unknown>, env: WebhooksWorkerEnv, de
       return
     }
 
-    const result = await post(target.url.toString(), body, secret, { eventId: row.eventId, webhookId: webhook.id, attempt }, deps.fetch ?? defaultFetch(env), deps.timeoutMs ?? DELIVERY_TIMEOUT_MS, now)
-    await recordDeliveryAttempt(db, row.tenantId, row.id, result, now())
+    const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS
+    const result = await post(target.url.toString(), body, secret, { eventId: row.eventId, webhookId: webhook.id, attempt }, deps.fetch ?? defaultFetch(env), timeoutMs, now)
+    const logged = loggedAttempt(result, target.url, timeoutMs)
+    await recordDeliveryAttempt(db, row.tenantId, row.id, logged, now())
     if (result.delivered) {
       logEvent('webhook_delivered', { ...ids, attempt, status: result.statusCode, durationMs: result.durationMs })
       msg.ack()
     } else {
       const delaySeconds = backoffSeconds(attempt)
-      logEvent('webhook_delivery_retry', { ...ids, attempt, status: result.statusCode, error: result.error, delaySeconds })
+      // The worker's own log (operators) keeps the runtime's text, bounded; the owner's log does not.
+      logEvent('webhook_delivery_retry', { ...ids, attempt, status: result.statusCode, error: logged.error, detail: result.detail?.slice(0, ERROR_MAX) ?? null, delaySeconds })
       msg.retry({ delaySeconds })
     }
   } catch (error) {
@@ -135,7 +138,7 @@ async function post(
   send: (request: Request) => Promise<Response>,
   timeoutMs: number,
   now: () => number,
-) {
+): Promise<PostResult> {
   const started = now()
   const timestamp = Math.floor(started / 1000)
   const request = new Request(url, {
@@ -159,10 +162,10 @@ async function post(
     await res.body?.cancel()
     const durationMs = Math.max(0, now() - started)
     const delivered = res.status >= 200 && res.status < 300
-    return { delivered, statusCode: res.status, durationMs, error: delivered ? null : `HTTP ${res.status}` }
+    return { delivered, statusCode: res.status, durationMs, failure: delivered ? null : 'http', detail: null }
   } catch (error) {
     const durationMs = Math.max(0, now() - started)
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-    return { delivered: false, statusCode: null, durationMs, error: (timedOut ? `Timed out after ${timeoutMs / 1000} s` : `Request failed: ${String(error)}`).slice(0, ERROR_MAX) }
+    return { delivered: false, statusCode: null, durationMs, failure: timedOut ? 'timeout' : 'connection', detail: String(error).slice(0, ERROR_MAX) }
   }
 }
