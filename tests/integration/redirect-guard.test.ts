@@ -180,4 +180,40 @@ describe('crafted requests answer 4xx, never 5xx, and write nothing', () => {
       expect(res.status, path).toBeLessThan(500)
     }
   })
+  it('odd hosts, cookies, languages and bodies', async () => {
+    for (const host of [school.host.toUpperCase(), `${school.host}.`, `xn--80ak6aa92e.${PLATFORM}`, `${'a'.repeat(63)}.${PLATFORM}`, '127.0.0.1', '[::1]', `${PLATFORM}:1`, `media.${school.host}`]) {
+      for (const path of ['/', '/login', '/set-language?lang=pl&redirectTo=/%09/evil.example']) {
+        const res = await appFetch(host, path)
+        expect(res.status, `${host}${path}`).toBeLessThan(500)
+      }
+    }
+    const crafted: Array<Record<string, string>> = [
+      { Cookie: 'session=%ff%00; lang=%; __Host-session=' + 'x'.repeat(5000) },
+      { Cookie: 'lang=xx; session=..%2f..%2f' },
+      { 'Accept-Language': 'xx;q=abc, *;q=, ;;;,pl-PL;q=2' },
+      { 'Accept-Language': 'a'.repeat(5000) },
+      { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    ]
+    for (const headers of crafted) {
+      for (const path of ['/', '/login', '/panel', '/set-language?lang=pl&redirectTo=%0d%0a']) {
+        expect((await appFetch(school.host, path, { headers })).status, `${path} ${Object.keys(headers).join()}`).toBeLessThan(500)
+        expect((await appFetch(PLATFORM, path, { headers })).status, `platform ${path} ${Object.keys(headers).join()}`).toBeLessThan(500)
+      }
+    }
+    const s = await createTestStudent(school.tenantId)
+    const bodies: Array<{ body: string; type?: string }> = [
+      { body: '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\n', type: 'multipart/form-data; boundary=x' },
+      { body: 'garbage', type: 'multipart/form-data' },
+      { body: JSON.stringify({ email: s.email, password: s.password, redirectTo: '/%09/evil.example' }), type: 'application/json' },
+      { body: `email=${encodeURIComponent(s.email)}&password=%ff%fe&redirectTo=%0d%0a`, type: 'application/x-www-form-urlencoded' },
+      { body: 'email=%&password=%&redirectTo=%', type: 'application/x-www-form-urlencoded' },
+      { body: `email=${encodeURIComponent(s.email)}&password=${encodeURIComponent(s.password)}` },
+    ]
+    for (const { body, type } of bodies) {
+      const res = await appFetch(school.host, '/login', { method: 'POST', body, headers: { ...(type ? { 'Content-Type': type } : {}), ...ownIp() } })
+      expect(res.status, `${type} ${body.slice(0, 40)}`).toBeGreaterThanOrEqual(400)
+      expect(res.status, `${type} ${body.slice(0, 40)}`).toBeLessThan(500)
+    }
+    expect(await sessionsOf(s.id)).toBe(0)
+  })
 })
