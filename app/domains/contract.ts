@@ -7,7 +7,12 @@ export type DnsRecordView = {
   /** Fully qualified record name, e.g. `_cf-custom-hostname.kurs.example.com`. */
   name: string
   value: string
-  purpose: 'route' | 'ownership' | 'certificate'
+  /**
+   * route: sends visitors here; ownership: this school's own proof (`_coursefront.{host}`, one per
+   * claim: the first school whose record is found gets the hostname); provider: Cloudflare's TXT
+   * for the hostname; certificate: Cloudflare's certificate validation.
+   */
+  purpose: 'route' | 'ownership' | 'provider' | 'certificate'
   /** Whether the last DNS-over-HTTPS lookup saw this record; null before the first lookup. */
   seen: boolean | null
 }
@@ -24,7 +29,10 @@ export type DomainView = {
   apex: boolean
   /** For a custom domain: what the creator must set at their DNS provider. Empty for the subdomain. */
   records: DnsRecordView[]
-  /** Translation key of the reason when status is `failed` (e.g. `domains.problem.timeout`). */
+  /**
+   * Translation key of the reason when status is `failed` (e.g. `domains.problem.timeout`;
+   * `domains.problem.taken` when another school proved ownership first — nothing more is said).
+   */
   problem: string | null
   /** Last technical error (DNS or Cloudflare unreachable, 5xx, …); the worker retries later. */
   lastError: string | null

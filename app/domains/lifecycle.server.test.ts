@@ -7,11 +7,14 @@ const config: LifecycleConfig = { cnameTarget: 'Customers.Coursefront.com.', ape
 const observed = (o: Partial<{ cname: string | null; a: string[]; aaaa: string[]; txt: Record<string, string[]> }>) => ({ cname: null, a: [], aaaa: [], txt: {}, ...o })
 
 describe('computeStatus', () => {
-  const base = { current: 'pending_dns' as const, routed: true, cfStatus: 'active', sslStatus: 'active' }
+  const base = { current: 'pending_dns' as const, routed: true, owned: true, cfStatus: 'active', sslStatus: 'active' }
   it.each([
     [{ routed: false, cfStatus: 'pending', sslStatus: 'pending_validation' }, 'pending_dns', null],
     [{ cfStatus: 'pending', sslStatus: 'pending_validation' }, 'pending_ownership', null],
     [{ sslStatus: 'pending_issuance' }, 'pending_certificate', null],
+    // Routed and active at Cloudflare, but this school's ownership record was not found first.
+    [{ owned: false }, 'pending_ownership', null],
+    [{ owned: false, routed: false }, 'pending_dns', null],
     [{}, 'active', null],
     [{ cfStatus: 'active_redeploying' }, 'active', null],
     [{ cfStatus: 'blocked' }, 'failed', 'domains.problem.blocked'],
@@ -44,19 +47,22 @@ describe('checks', () => {
 
   it('lists the records to set, with what the last lookup saw', () => {
     const domain = {
+      id: 'dom_1',
       kind: 'custom',
       hostname: 'kurs.szkola.pl',
       ownershipTxtName: '_cf-custom-hostname.kurs.szkola.pl',
       ownershipTxtValue: 'owner-token',
       sslValidationRecords: JSON.stringify([{ name: '_acme-challenge.kurs.szkola.pl', value: 'dcv-token' }]),
-      dnsObserved: JSON.stringify(observed({ cname: 'customers.coursefront.com', txt: { '_cf-custom-hostname.kurs.szkola.pl': ['owner-token'], '_acme-challenge.kurs.szkola.pl': ['old'] } })),
+      dnsObserved: JSON.stringify(observed({ cname: 'customers.coursefront.com', txt: { '_cf-custom-hostname.kurs.szkola.pl': ['owner-token'], '_coursefront.kurs.szkola.pl': ['coursefront-verification=dom_other'], '_acme-challenge.kurs.szkola.pl': ['old'] } })),
     } as Domain
     expect(domainRecords(domain, config)).toEqual([
       { type: 'CNAME', name: 'kurs.szkola.pl', value: 'customers.coursefront.com', purpose: 'route', seen: true },
-      { type: 'TXT', name: '_cf-custom-hostname.kurs.szkola.pl', value: 'owner-token', purpose: 'ownership', seen: true },
+      // This school's own record (another school's value under the same name does not count).
+      { type: 'TXT', name: '_coursefront.kurs.szkola.pl', value: 'coursefront-verification=dom_1', purpose: 'ownership', seen: false },
+      { type: 'TXT', name: '_cf-custom-hostname.kurs.szkola.pl', value: 'owner-token', purpose: 'provider', seen: true },
       { type: 'TXT', name: '_acme-challenge.kurs.szkola.pl', value: 'dcv-token', purpose: 'certificate', seen: false },
     ])
-    expect(domainRecords({ ...domain, dnsObserved: null }, config).map((r) => r.seen)).toEqual([null, null, null])
+    expect(domainRecords({ ...domain, dnsObserved: null }, config).map((r) => r.seen)).toEqual([null, null, null, null])
     expect(domainRecords({ ...domain, kind: 'platform_subdomain' }, config)).toEqual([])
   })
 })

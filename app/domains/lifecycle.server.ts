@@ -3,14 +3,20 @@
 //   pending_ownership    Cloudflare's `status` is not active yet
 //   pending_certificate  Cloudflare's `ssl.status` is not active yet
 //   active               both active (and the routing record seen)
-//   failed               blocked / moved / certificate timed out, or 24 h without success
+//   failed               blocked / moved / certificate timed out, or 24 h without success, or
+//                        the hostname was proven by another school first (domains.problem.taken)
+// Ownership between schools (issue 19 §5): every claim has its own TXT record
+// (`_coursefront.{hostname}` = `coursefront-verification={domain id}`). Several schools may claim
+// one name; the first whose record is found takes it (claimHostname, decided by the unique index)
+// and only that claim can pass `pending_ownership`. The others fail with `domains.problem.taken`
+// at their next check; an unproven claim expires (failed, timeout) after the 24 h window.
 // Adapter errors (DNS or Cloudflare unreachable, 5xx, 429, timeouts, malformed JSON) change
 // nothing but `lastError` and the next check time.
 import type { Db } from '#app/db/client.server.ts'
 import type { Domain, DomainStatus } from '#app/db/schema.server.ts'
 import { isLocale } from '#app/i18n/i18n.ts'
 import { domainProblemEmail } from '#app/mail/templates.server.ts'
-import { claimProblemNotification, deleteTenantDomain, getTenantDomain, updateDomain } from '#app/models/domain.server.ts'
+import { claimHostname, claimProblemNotification, countOtherClaims, deleteTenantDomain, findDomainByHostname, getTenantDomain, updateDomain } from '#app/models/domain.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { listUsers } from '#app/models/user.server.ts'
@@ -80,6 +86,19 @@ export function isRouted(observed: DnsObserved, config: LifecycleConfig) {
   return ips.every((ip) => ours.has(ip))
 }
 
+/**
+ * This school's own ownership record for the domain. Distinct per claim (the row id), so it tells
+ * two schools claiming one name apart; Cloudflare's TXT is per hostname and cannot.
+ */
+export function claimRecord(domain: Pick<Domain, 'id' | 'hostname'>): StoredValidationRecord {
+  return { name: `_coursefront.${domain.hostname}`, value: `coursefront-verification=${domain.id}` }
+}
+
+export function claimSeen(observed: DnsObserved, domain: Pick<Domain, 'id' | 'hostname'>) {
+  const record = claimRecord(domain)
+  return (observed.txt[normaliseName(record.name)] ?? []).includes(record.value)
+}
+
 /** The records a creator must set, and whether the last lookup saw each (null before any). */
 export function domainRecords(domain: Domain, config: LifecycleConfig): DnsRecordView[] {
   if (domain.kind !== 'custom') return []
@@ -93,8 +112,10 @@ export function domainRecords(domain: Domain, config: LifecycleConfig): DnsRecor
     const target = normaliseName(config.cnameTarget)
     records.push({ type: 'CNAME', name: domain.hostname, value: target, purpose: 'route', seen: observed ? observed.cname === target : null })
   }
+  const claim = claimRecord(domain)
+  records.push({ type: 'TXT', name: claim.name, value: claim.value, purpose: 'ownership', seen: txtSeen(claim.name, claim.value) })
   if (domain.ownershipTxtName && domain.ownershipTxtValue) {
-    records.push({ type: 'TXT', name: domain.ownershipTxtName, value: domain.ownershipTxtValue, purpose: 'ownership', seen: txtSeen(domain.ownershipTxtName, domain.ownershipTxtValue) })
+    records.push({ type: 'TXT', name: domain.ownershipTxtName, value: domain.ownershipTxtValue, purpose: 'provider', seen: txtSeen(domain.ownershipTxtName, domain.ownershipTxtValue) })
   }
   for (const r of validationRecordsOf(domain)) records.push({ type: 'TXT', name: r.name, value: r.value, purpose: 'certificate', seen: txtSeen(r.name, r.value) })
   return records
@@ -115,12 +136,13 @@ export function problemFor(cfStatus: string | null, sslStatus: string | null) {
  * lookup that misses the routing record (resolver caches differ); Cloudflare reports a domain
  * that really left as `moved`.
  */
-export function computeStatus(input: { current: DomainStatus; routed: boolean; cfStatus: string | null; sslStatus: string | null }): { status: DomainStatus; problem: string | null } {
+export function computeStatus(input: { current: DomainStatus; routed: boolean; owned: boolean; cfStatus: string | null; sslStatus: string | null }): { status: DomainStatus; problem: string | null } {
   const problem = problemFor(input.cfStatus, input.sslStatus)
   if (problem) return { status: 'failed', problem }
   const routed = input.routed || input.current === 'active'
   if (!routed) return { status: 'pending_dns', problem: null }
-  if (!CF_ACTIVE.has(input.cfStatus ?? '')) return { status: 'pending_ownership', problem: null }
+  // Only the school holding the hostname (its ownership record found first) gets further.
+  if (!input.owned || !CF_ACTIVE.has(input.cfStatus ?? '')) return { status: 'pending_ownership', problem: null }
   if (input.sslStatus !== 'active') return { status: 'pending_certificate', problem: null }
   return { status: 'active', problem: null }
 }
@@ -188,13 +210,15 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
   if (domain.kind !== 'custom') return domain
   const now = deps.now?.() ?? Date.now()
   const reason = opts.reason ?? 'check'
+  // Proven by another school: this claim is over, and Cloudflare's hostname is theirs to manage.
+  if (await heldByAnotherSchool(deps.db, domain)) return loseClaim(deps, domain, now, reason)
 
   let ch: CustomHostname
   let observed: DnsObserved
   try {
     ch = await currentCustomHostname(deps.cloudflare, domain)
     const known = validationRecordsFrom(ch)
-    const txtNames = [ch.ownership_verification?.name ?? domain.ownershipTxtName, ...(known.length ? known : validationRecordsOf(domain)).map((r) => r.name)].filter((n): n is string => !!n)
+    const txtNames = [claimRecord(domain).name, ch.ownership_verification?.name ?? domain.ownershipTxtName, ...(known.length ? known : validationRecordsOf(domain)).map((r) => r.name)].filter((n): n is string => !!n)
     observed = await observeDns(deps.doh, domain.hostname, txtNames)
   } catch (error) {
     if (!isAdapterError(error)) throw error
@@ -208,7 +232,15 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
     return { ...domain, ...patch }
   }
 
-  const { status: computed, problem: computedProblem } = computeStatus({ current: domain.verificationStatus, routed: isRouted(observed, deps.config), cfStatus: ch.status, sslStatus: ch.ssl.status })
+  // The first school whose own record is found takes the hostname; a holder keeps it.
+  let owned = (await findDomainByHostname(deps.db, domain.hostname))?.id === domain.id
+  if (!owned && claimSeen(observed, domain)) {
+    const claim = await claimHostname(deps.db, domain, now)
+    if (claim === 'lost') return loseClaim(deps, domain, now, reason)
+    owned = true
+    logDomainEvent('domain_claimed', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, reason })
+  }
+  const { status: computed, problem: computedProblem } = computeStatus({ current: domain.verificationStatus, routed: isRouted(observed, deps.config), owned, cfStatus: ch.status, sslStatus: ch.ssl.status })
   let status = computed
   let problem = computedProblem
   const started = domain.verificationStartedAt ?? domain.createdAt
@@ -241,9 +273,39 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
   if (changed) {
     logDomainEvent('domain_status_changed', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, from: domain.verificationStatus, to: status, problem, reason, cfStatus: ch.status, sslStatus: ch.ssl.status })
   }
+  // Another school may have proven the name while this check ran: then this claim is over now
+  // (otherwise the winner's claim already made it due again, see claimHostname).
+  if (!owned && status !== 'failed' && (await heldByAnotherSchool(deps.db, domain))) return loseClaim(deps, { ...domain, ...patch } as Domain, now, reason)
   const updated = { ...domain, ...patch } as Domain
   if (status === 'failed' && problem === 'domains.problem.timeout') await notifyOwners(deps, updated, now)
   return updated
+}
+
+/** Another school holds the hostname (and has not failed): this claim cannot succeed. */
+async function heldByAnotherSchool(db: Db, domain: Pick<Domain, 'id' | 'hostname'>) {
+  const holder = await findDomainByHostname(db, domain.hostname)
+  return !!holder && holder.id !== domain.id && holder.verificationStatus !== 'failed'
+}
+
+/**
+ * The claim failed because another school proved ownership first. Nothing of theirs is stored
+ * on this row or shown to this school: only the problem key. No more checks until "check again".
+ */
+async function loseClaim(deps: LifecycleDeps, domain: Domain, now: number, reason: string): Promise<Domain> {
+  const patch: Partial<Domain> = {
+    ...checkBookkeeping(domain, now),
+    verificationStatus: 'failed',
+    problem: 'domains.problem.taken',
+    lastError: null,
+    cfStatus: null,
+    sslStatus: null,
+    nextCheckAt: null,
+  }
+  await updateDomain(deps.db, domain.tenantId, domain.id, patch, { from: domain.verificationStatus, detail: `${reason}: domains.problem.taken` })
+  if (domain.verificationStatus !== 'failed') {
+    logDomainEvent('domain_status_changed', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, from: domain.verificationStatus, to: 'failed', problem: 'domains.problem.taken', reason })
+  }
+  return { ...domain, ...patch } as Domain
 }
 
 /** Emails every owner of the school, once per problem (problemNotifiedAt). */
@@ -284,8 +346,9 @@ export async function checkAgain(deps: LifecycleDeps, domain: Domain): Promise<D
     current = { ...domain, ...reset }
     logDomainEvent('domain_status_changed', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, from: 'failed', to: 'pending_dns', reason: 'restart' })
   }
-  // The no-change PATCH also resets Cloudflare's validation backoff; pointless once active.
-  if (current.cfHostnameId && domain.verificationStatus !== 'active') {
+  // The no-change PATCH also resets Cloudflare's validation backoff; pointless once active, and
+  // not ours to send when another school holds the hostname (the check below says so).
+  if (current.cfHostnameId && domain.verificationStatus !== 'active' && !(await heldByAnotherSchool(deps.db, current))) {
     try {
       await deps.cloudflare.refreshValidation(current.cfHostnameId)
     } catch (error) {
@@ -304,9 +367,13 @@ export async function checkAgain(deps: LifecycleDeps, domain: Domain): Promise<D
 
 export type RemoveResult = { ok: true } | { ok: false; error: AdapterError }
 
-/** Deletes the custom hostname at Cloudflare, then the row. A Cloudflare failure keeps both. */
+/**
+ * Deletes the custom hostname at Cloudflare, then the row. A Cloudflare failure keeps both.
+ * Cloudflare has one custom hostname per name: while another school holds or claims the same
+ * name, only the row goes.
+ */
 export async function removeDomain(deps: LifecycleDeps, domain: Domain): Promise<RemoveResult> {
-  if (domain.cfHostnameId) {
+  if (domain.cfHostnameId && (await countOtherClaims(deps.db, domain.hostname, domain.id)) === 0) {
     try {
       await deps.cloudflare.delete(domain.cfHostnameId)
     } catch (error) {

@@ -1,25 +1,116 @@
-// Domains of a school. Every function takes the tenant explicitly, except the two marked
+// Domains of a school. Every function takes the tenant explicitly, except those marked
 // platform-level (hostname uniqueness across schools, the domains worker's due-list).
-import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm'
+//
+// Claims (issue 19 §5). `domains.hostname` has a unique index over every row (migration 0001).
+// A custom domain that has not proven ownership yet is stored under its *claim key*
+// `{hostname}#{tenantId}` ('#' never occurs in a hostname), so several schools may claim one name
+// while none has proven it. The school whose ownership TXT record is found first swaps its key
+// for the bare hostname (`claimHostname`): the unique index decides that race in one statement.
+// Only a row stored under the bare hostname can become active, and routing (tenant.server.ts)
+// looks up the bare hostname of active rows only. Every reader here returns the real hostname.
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { domainEvents, domains, type Domain, type DomainStatus } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 
 export const PENDING_STATUSES: DomainStatus[] = ['pending_dns', 'pending_ownership', 'pending_certificate']
 
+const CLAIM_SEPARATOR = '#'
+/** How an unproven claim is stored: unique per (hostname, school), never equal to a hostname. */
+export const claimKey = (hostname: string, tenantId: string) => `${hostname}${CLAIM_SEPARATOR}${tenantId}`
+/** The hostname a stored value stands for (a bare hostname, or a claim key). */
+export const realHostname = (stored: string) => stored.split(CLAIM_SEPARATOR)[0]
+/** Rows stored for this hostname: the holder (bare name) and every school's claim key. */
+const storedFor = (hostname: string) =>
+  // '#' + 1 is '$': the range holds exactly the values that start with `{hostname}#`.
+  or(eq(domains.hostname, hostname), and(gte(domains.hostname, `${hostname}${CLAIM_SEPARATOR}`), lt(domains.hostname, `${hostname}$`)))!
+
+function withRealHostname<T extends { hostname: string }>(row: T): T {
+  return { ...row, hostname: realHostname(row.hostname) }
+}
+
 export async function listTenantDomains(db: Db, tenantId: string) {
-  return db.select().from(domains).where(eq(domains.tenantId, tenantId)).orderBy(asc(domains.createdAt))
+  const rows = await db.select().from(domains).where(eq(domains.tenantId, tenantId)).orderBy(asc(domains.createdAt))
+  return rows.map(withRealHostname)
 }
 
 export async function getTenantDomain(db: Db, tenantId: string, domainId: string) {
   const rows = await db.select().from(domains).where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId))).limit(1)
+  return rows[0] ? withRealHostname(rows[0]) : undefined
+}
+
+/**
+ * Platform-level: the row that holds this hostname (stored under the bare name: the school that
+ * proved ownership, or a domain connected before claims existed). Unproven claims are not holders.
+ */
+export async function findDomainByHostname(db: Db, hostname: string) {
+  const rows = await db
+    .select({ id: domains.id, tenantId: domains.tenantId, verificationStatus: domains.verificationStatus })
+    .from(domains)
+    .where(eq(domains.hostname, hostname))
+    .limit(1)
   return rows[0]
 }
 
-/** Platform-level: is this hostname connected to any school (ours or another)? */
-export async function findDomainByHostname(db: Db, hostname: string) {
-  const rows = await db.select({ id: domains.id, tenantId: domains.tenantId }).from(domains).where(eq(domains.hostname, hostname)).limit(1)
-  return rows[0]
+/**
+ * May this school add the hostname? Not when it already has it (in any state), nor when another
+ * school holds it in any state but `failed` (a failed holder — expired, moved away — yields to the
+ * next school that proves ownership). Another school's unproven claim never blocks.
+ */
+export async function isHostnameTakenFor(db: Db, tenantId: string, hostname: string) {
+  const rows = await db
+    .select({ tenantId: domains.tenantId, hostname: domains.hostname, verificationStatus: domains.verificationStatus })
+    .from(domains)
+    .where(and(storedFor(hostname), or(eq(domains.tenantId, tenantId), eq(domains.hostname, hostname))))
+  return rows.some((r) => r.tenantId === tenantId || r.verificationStatus !== 'failed')
+}
+
+/** Platform-level: how many rows besides this one stand for the hostname (held or claimed, any school). */
+export async function countOtherClaims(db: Db, hostname: string, exceptDomainId: string) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(domains)
+    .where(and(storedFor(hostname), ne(domains.id, exceptDomainId)))
+  return Number(rows[0]?.n ?? 0)
+}
+
+export type ClaimResult = 'held' | 'won' | 'lost'
+
+/**
+ * The domain's ownership TXT record was found: take the bare hostname. One D1 batch (a single
+ * transaction): first a `failed` holder of another school steps back to its claim key, then this
+ * row's key becomes the bare name. Another live holder makes the second statement violate the
+ * unique index, the whole batch rolls back, and the claim is `lost`; of two schools proving at
+ * the same moment, exactly one wins.
+ */
+export async function claimHostname(db: Db, domain: Pick<Domain, 'id' | 'tenantId' | 'hostname'>, now = Date.now()): Promise<ClaimResult> {
+  const holder = await findDomainByHostname(db, domain.hostname)
+  if (holder?.id === domain.id) return 'held'
+  try {
+    await db.batch([
+      db
+        .update(domains)
+        .set({ hostname: sql`${domains.hostname} || ${CLAIM_SEPARATOR} || ${domains.tenantId}`, isPrimary: false, updatedAt: now })
+        .where(and(eq(domains.hostname, domain.hostname), ne(domains.tenantId, domain.tenantId), eq(domains.verificationStatus, 'failed'))),
+      db
+        .update(domains)
+        .set({ hostname: domain.hostname, updatedAt: now })
+        .where(and(eq(domains.tenantId, domain.tenantId), eq(domains.id, domain.id), eq(domains.hostname, claimKey(domain.hostname, domain.tenantId)))),
+      // The other claims are over: their next check (the cron's next run) tells their schools.
+      db
+        .update(domains)
+        .set({ nextCheckAt: now })
+        .where(and(gte(domains.hostname, `${domain.hostname}${CLAIM_SEPARATOR}`), lt(domains.hostname, `${domain.hostname}$`), inArray(domains.verificationStatus, PENDING_STATUSES))),
+    ])
+  } catch (error) {
+    if (isHostnameUniqueViolation(error)) return 'lost'
+    throw error
+  }
+  return (await findDomainByHostname(db, domain.hostname))?.id === domain.id ? 'won' : 'lost'
+}
+
+function isHostnameUniqueViolation(error: unknown) {
+  return /UNIQUE constraint failed: domains\.hostname/.test(`${(error as Error)?.message} ${(error as { cause?: Error })?.cause?.message}`)
 }
 
 export function buildCustomDomain(tenantId: string, hostname: string, fields: Partial<Domain> = {}, now = Date.now()) {
@@ -44,15 +135,19 @@ function eventRow(tenantId: string, domain: Pick<Domain, 'id' | 'hostname'>, fro
 }
 
 /**
- * Insert a custom domain and its first event in one batch. Returns null when the hostname is
- * taken (the unique index decides between two schools racing for it).
+ * Insert a custom domain (as an unproven claim, under its claim key) and its first event in one
+ * batch. Returns null when this school already claims the hostname (the unique index decides
+ * between two requests racing for it).
  */
 export async function insertCustomDomain(db: Db, row: ReturnType<typeof buildCustomDomain>) {
   try {
-    await db.batch([db.insert(domains).values(row), db.insert(domainEvents).values(eventRow(row.tenantId, row, null, row.verificationStatus, 'created'))])
+    await db.batch([
+      db.insert(domains).values({ ...row, hostname: claimKey(row.hostname, row.tenantId) }),
+      db.insert(domainEvents).values(eventRow(row.tenantId, row, null, row.verificationStatus, 'created')),
+    ])
     return row
   } catch (error) {
-    if (/UNIQUE constraint failed: domains\.hostname/.test(`${(error as Error)?.message} ${(error as { cause?: Error })?.cause?.message}`)) return null
+    if (isHostnameUniqueViolation(error)) return null
     throw error
   }
 }
@@ -62,6 +157,8 @@ export async function updateDomain(db: Db, tenantId: string, domainId: string, p
   const set = { ...patch, updatedAt: Date.now() }
   delete (set as Partial<Domain>).id
   delete (set as Partial<Domain>).tenantId
+  // The stored hostname (bare or claim key) changes only through insertCustomDomain/claimHostname.
+  delete (set as Partial<Domain>).hostname
   const update = db.update(domains).set(set).where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId)))
   if (change && patch.verificationStatus && patch.verificationStatus !== change.from) {
     const domain = await getTenantDomain(db, tenantId, domainId)
@@ -77,7 +174,7 @@ export async function deleteTenantDomain(db: Db, tenantId: string, domainId: str
     .delete(domains)
     .where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId), eq(domains.kind, 'custom')))
     .returning({ id: domains.id, hostname: domains.hostname })
-  return deleted[0]
+  return deleted[0] ? withRealHostname(deleted[0]) : undefined
 }
 
 /** One primary host per school (or none): the others redirect to it. */
@@ -98,12 +195,13 @@ export async function listDomainEvents(db: Db, tenantId: string, domainId: strin
 
 /** Platform-level, for the domains worker's cron: pending domains whose next check is due, and active ones due a health check. */
 export async function listDueDomainsAcrossTenants(db: Db, now = Date.now(), limit = 50) {
-  return db
+  const rows = await db
     .select()
     .from(domains)
     .where(and(eq(domains.kind, 'custom'), inArray(domains.verificationStatus, [...PENDING_STATUSES, 'active']), lte(domains.nextCheckAt, now)))
     .orderBy(asc(domains.nextCheckAt))
     .limit(limit)
+  return rows.map(withRealHostname)
 }
 
 /** The active primary host of a school, if it has one. */
@@ -119,12 +217,13 @@ export async function getActivePrimaryHostname(db: Db, tenantId: string) {
 
 /** Development tools only (platform-level): custom domains of every school still being set up. */
 export async function listUnfinishedCustomDomainsForDevTools(db: Db, limit = 20) {
-  return db
+  const rows = await db
     .select({ id: domains.id, tenantId: domains.tenantId, hostname: domains.hostname, status: domains.verificationStatus })
     .from(domains)
     .where(and(eq(domains.kind, 'custom'), ne(domains.verificationStatus, 'active')))
     .orderBy(desc(domains.createdAt))
     .limit(limit)
+  return rows.map(withRealHostname)
 }
 
 export async function countTenantCustomDomains(db: Db, tenantId: string) {

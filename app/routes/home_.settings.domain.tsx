@@ -7,7 +7,7 @@ import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import type { DomainView } from '#app/domains/contract.ts'
 import { domainsService } from '#app/domains/domains-service.server.ts'
 import { checkCustomHostname } from '#app/domains/hostname.ts'
-import { findDomainByHostname } from '#app/models/domain.server.ts'
+import { isHostnameTakenFor } from '#app/models/domain.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDateTime, fromNow } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
@@ -44,7 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Checked here for a fast answer in the page's language; the worker checks again.
   const check = checkCustomHostname(parsed.data.hostname, context.cloudflare.env.PLATFORM_HOST)
   if (!check.ok) return formError({ hostname: { key: check.error } }, { hostname: parsed.data.hostname })
-  if (await findDomainByHostname(context.db, check.hostname)) return formError({ hostname: { key: 'domains.error.taken' } }, { hostname: parsed.data.hostname }, 409)
+  // Another school's unproven claim does not block; the ownership TXT decides (the worker).
+  if (await isHostnameTakenFor(context.db, tenant.id, check.hostname)) return formError({ hostname: { key: 'domains.error.taken' } }, { hostname: parsed.data.hostname }, 409)
   const result = await domainsService(context.cloudflare.env, tenant.id).add(check.hostname)
   if (!result.ok) return formError({ hostname: { key: result.error } }, { hostname: parsed.data.hostname }, result.status >= 500 ? 502 : result.status)
   context.siteCache.invalidateHost(check.hostname)

@@ -26,7 +26,8 @@ describe('peer failures during a check', () => {
   ] as const)('%s: state unchanged, lastError recorded, retried later', async (_label, fault, message) => {
     const school = await createTestSchool()
     const added = await addDomain(school.tenantId, 'kurs.szkola-ani.pl')
-    await setRecords(added, ['route'])
+    // Routed, and this school's ownership record set: only Cloudflare stands between it and the certificate.
+    await setRecords(added, ['route', 'ownership'])
     const now = Date.now() + MIN
     await runCron(now)
     const before = await row(school.tenantId, added.id)

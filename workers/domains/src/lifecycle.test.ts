@@ -19,11 +19,14 @@ describe('domain lifecycle', () => {
     expect(added.records.map((r) => [r.type, r.purpose, r.seen])).toEqual([
       ['CNAME', 'route', null],
       ['TXT', 'ownership', null],
+      ['TXT', 'provider', null],
       ['TXT', 'certificate', null],
     ])
     expect(added.records[0]).toMatchObject({ name: 'kurs.szkola-ani.pl', value: 'customers.coursefront.localhost' })
-    expect(added.records[1].name).toBe('_cf-custom-hostname.kurs.szkola-ani.pl')
-    expect(added.records[2].name).toBe('_acme-challenge.kurs.szkola-ani.pl')
+    // This school's own ownership record: one per claim.
+    expect(added.records[1]).toMatchObject({ name: '_coursefront.kurs.szkola-ani.pl', value: `coursefront-verification=${added.id}` })
+    expect(added.records[2].name).toBe('_cf-custom-hostname.kurs.szkola-ani.pl')
+    expect(added.records[3].name).toBe('_acme-challenge.kurs.szkola-ani.pl')
     expect(added.events).toMatchObject([{ fromStatus: null, toStatus: 'pending_dns' }])
     const [ch] = await peers.customHostnames()
     expect(ch).toMatchObject({ hostname: 'kurs.szkola-ani.pl', status: 'pending' })
@@ -33,7 +36,7 @@ describe('domain lifecycle', () => {
     await runCron(t0 + MIN)
     let view = await viewOf(school.tenantId, added.id)
     expect(view.status).toBe('pending_dns')
-    expect(view.records.map((r) => r.seen)).toEqual([false, false, false])
+    expect(view.records.map((r) => r.seen)).toEqual([false, false, false, false])
     expect(view.lastCheckedAt).toBe(t0 + MIN)
     expect(view.nextCheckAt).toBeGreaterThan(t0 + MIN)
 
@@ -41,32 +44,38 @@ describe('domain lifecycle', () => {
     await runCron(t0 + HOUR)
     view = await viewOf(school.tenantId, added.id)
     expect(view.status).toBe('pending_ownership')
-    expect(view.records.map((r) => r.seen)).toEqual([true, false, false])
+    expect(view.records.map((r) => r.seen)).toEqual([true, false, false, false])
 
+    // Cloudflare accepts the hostname once it is routed, but the school's own record is missing.
     await runCron(t0 + 2 * HOUR)
+    expect((await row(school.tenantId, added.id))?.cfStatus).toBe('active')
+    expect((await viewOf(school.tenantId, added.id)).status).toBe('pending_ownership')
+
+    await setRecords(view, ['ownership'])
+    await runCron(t0 + 3 * HOUR)
     view = await viewOf(school.tenantId, added.id)
     expect(view.status).toBe('pending_certificate')
 
-    await setRecords(view, ['ownership', 'certificate'])
+    await setRecords(view, ['provider', 'certificate'])
     const seen: string[] = []
-    for (let hour = 3; hour <= 6; hour++) {
+    for (let hour = 4; hour <= 7; hour++) {
       await runCron(t0 + hour * HOUR)
       seen.push((await viewOf(school.tenantId, added.id)).status)
     }
     expect(seen).toEqual(['pending_certificate', 'pending_certificate', 'active', 'active'])
     view = await viewOf(school.tenantId, added.id)
     expect(view).toMatchObject({ status: 'active', lastError: null })
-    // Active domains get a health check every 6 hours (activated at t0 + 5 h).
-    expect(view.nextCheckAt).toBe(t0 + 5 * HOUR + 6 * HOUR)
+    // Active domains get a health check every 6 hours (activated at t0 + 6 h).
+    expect(view.nextCheckAt).toBe(t0 + 6 * HOUR + 6 * HOUR)
     // The certificate record stays listed (and seen) after Cloudflare drops it.
-    expect(view.records.map((r) => r.seen)).toEqual([true, true, true])
+    expect(view.records.map((r) => r.seen)).toEqual([true, true, true, true])
     expect(view.events.map((e) => e.toStatus).reverse()).toEqual(['pending_dns', 'pending_ownership', 'pending_certificate', 'active'])
     const stored = await row(school.tenantId, added.id)
     expect(stored).toMatchObject({ cfStatus: 'active', sslStatus: 'active' })
-    expect(stored?.activatedAt).toBe(t0 + 5 * HOUR)
+    expect(stored?.activatedAt).toBe(t0 + 6 * HOUR)
     // Between health checks an active domain costs the cron nothing.
     const requests = (await peers.requests('cloudflare')).length
-    await runCron(t0 + 7 * HOUR)
+    await runCron(t0 + 8 * HOUR)
     expect((await peers.requests('cloudflare')).length).toBe(requests)
   })
 

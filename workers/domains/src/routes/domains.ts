@@ -22,9 +22,9 @@ import {
 import {
   buildCustomDomain,
   countTenantCustomDomains,
-  findDomainByHostname,
   getTenantDomain,
   insertCustomDomain,
+  isHostnameTakenFor,
   listTenantDomains,
   PENDING_STATUSES,
   setPrimaryDomain,
@@ -92,7 +92,9 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
     const check = checkCustomHostname(body.hostname, config.PLATFORM_HOST)
     if (!check.ok) return error(c, 400, check.error)
     if (!(await getTenantById(db, tenantId))) return error(c, 404, 'domains.error.not_found')
-    if (await findDomainByHostname(db, check.hostname)) return error(c, 409, 'domains.error.taken')
+    // Taken: this school has it already, or another school proved it (another school's unproven
+    // claim does not block: the ownership TXT decides, see app/domains/lifecycle.server.ts).
+    if (await isHostnameTakenFor(db, tenantId, check.hostname)) return error(c, 409, 'domains.error.taken')
     if ((await countTenantCustomDomains(db, tenantId)) >= MAX_CUSTOM_DOMAINS) return error(c, 409, 'domains.error.limit')
 
     // Cloudflare first: if it is down, nothing is stored and the creator simply tries again.
@@ -115,8 +117,8 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
       ownershipTxtValue: ch.ownership_verification?.value ?? null,
       sslValidationRecords: validation.length ? JSON.stringify(validation) : null,
     })
-    // Two schools racing for one name: the unique index decides. The loser leaves the custom
-    // hostname alone — it is the winner's now (it adopted it as a duplicate).
+    // Stored as this school's unproven claim (unique per school and name). Another school's claim
+    // of the same name shares Cloudflare's custom hostname (adopted above as a duplicate).
     const inserted = await insertCustomDomain(db, row)
     if (!inserted) return error(c, 409, 'domains.error.taken')
     logEvent('domain_status_changed', { tenantId, domainId: row.id, hostname: row.hostname, from: null, to: row.verificationStatus, reason: 'created', cfHostnameId: ch.id })
