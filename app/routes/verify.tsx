@@ -21,9 +21,10 @@ import {
   sendVerificationCode,
   verifyCode,
 } from '#app/models/verification.server.ts'
+import { recordVerifyFailures, verifyLockedSeconds } from '#app/models/rate-limit.server.ts'
 import { homePathFor, requireUser } from '#app/utils/auth.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
-import { getT, requireSchool } from '#app/utils/request.server.ts'
+import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
 import { formToObject } from '#app/utils/validation.ts'
 
 // For the form (the component cannot import the .server model; the same values are checked there).
@@ -112,12 +113,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const input = parsed.data
   if (input.intent === 'verify') {
+    // Wrong codes also count per account (across sessions) and per IP (across accounts): ADR 024.
+    const ip = clientIp(request)
+    const locked = await verifyLockedSeconds(context.db, tenant.id, user.id, ip)
+    if (locked > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: locked }) }, { status: 429 })
     const ok = await verifyCode(context.db, tenant.id, {
       userId: user.id,
       sessionId: user.sessionId,
       code: input.code,
     })
     if (ok) throw redirect(redirectTo)
+    const lockout = await recordVerifyFailures(context.db, tenant.id, user.id, ip)
+    if (lockout > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: lockout }) }, { status: 429 })
     return data<ActionResult>({ ok: false, intent: 'verify', message: t('verification.error.code') }, { status: 422 })
   }
   if (input.intent === 'save_phone') {

@@ -33,10 +33,27 @@ browserTest('creator signup produces a working school with the owner signed in',
   await logIn(page, host, school.owner.email, school.owner.password)
   await expectUrl(page, host, '/home')
 
-  // The welcome email is in the dev mail viewer.
+  // The unconfirmed address got only the confirmation link (no school or owner name, ADR 024) …
   await visit(page, platformUrl('/dev/mail'))
-  const row = page.locator('tbody tr', { hasText: school.owner.email })
-  await expectText(row, `Your school ${school.name} is ready`)
+  const rows = page.locator('tbody tr', { hasText: school.owner.email })
+  assert.equal(await rows.count(), 1)
+  await expectText(rows, 'Confirm your email address')
+  await rows.getByRole('link').click()
+  const text = (await page.getByTestId('mail-text').textContent()) ?? ''
+  assert.ok(!text.includes(school.name) && !text.includes(school.owner.name) && !text.includes(school.slug))
+  const link = new URL(text.match(/https?:\/\/\S+/)![0])
+  assert.equal(link.hostname, 'localhost')
+  // … which asks for a click (keyboard here) before anything happens …
+  await visit(page, platformUrl(link.pathname))
+  await expectText(heading(page), 'Confirm your email address')
+  await page.getByRole('button', { name: 'Confirm my email address' }).focus()
+  await page.keyboard.press('Enter')
+  await expectText(page.getByRole('status'), 'Your school’s welcome email is on its way.')
+  await expectUrl(page, 'localhost', link.pathname)
+
+  // … and then the welcome email with the school's name follows.
+  await visit(page, platformUrl('/dev/mail'))
+  await expectText(page.locator('tbody tr', { hasText: school.owner.email }).first(), `Your school ${school.name} is ready`)
 })
 
 browserTest('signup refuses a school address that is already taken', async ({ page }) => {

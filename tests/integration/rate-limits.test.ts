@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
@@ -75,6 +75,45 @@ describe('operator login limits', () => {
     for (let i = 0; i < 30; i++) await loginAs(PLATFORM, `ghost-${i}@coursefront.test`, 'nope', ip, '/operator/login')
     const sprayed = await loginAs(PLATFORM, 'ghost-x@coursefront.test', 'nope', ip, '/operator/login')
     expect(sprayed.status).toBe(429)
+  })
+})
+
+describe('verification-code limits', () => {
+  const call = (school: TestSchool, path: string, cookie: string, json: Record<string, string> = {}, ip = '198.19.0.1') =>
+    appFetch(school.host, path, { method: 'POST', cookie, headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...from(ip) }, body: JSON.stringify(json) })
+  const mailedCode = async (school: TestSchool, to: string) => {
+    const row = await env.DB.prepare("SELECT text_body AS body FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1").bind(school.tenantId, to).first<{ body: string }>()
+    return /\b(\d{6})\b/.exec(row!.body)![1]
+  }
+
+  it('stops guessing one account across sessions and IPs, with and without JavaScript', async () => {
+    const school = await createTestSchool()
+    await env.DB.prepare("UPDATE tenants SET login_verification = 'email' WHERE id = ?").bind(school.tenantId).run()
+    const student = await createTestStudent(school.tenantId)
+    // Two sessions, each with its own code and its own 5 tries: 10 wrong codes in all, from 10 addresses.
+    for (let s = 0; s < 2; s++) {
+      const cookie = await login(school.host, student.email, student.password)
+      expect((await call(school, '/json/verification/send', cookie)).status).toBe(200)
+      const code = await mailedCode(school, student.email)
+      const wrong = code === '000000' ? '111111' : '000000'
+      for (let i = 0; i < 5; i++) {
+        const res = await call(school, '/json/verification/verify', cookie, { code: wrong }, `198.19.${s}.${i}`)
+        if (s === 1 && i === 4) {
+          expect(res.status).toBe(429)
+          expect(res.headers.get('Retry-After')).toBe('900')
+          expect(await res.json()).toMatchObject({ success: false, message: 'Too many wrong codes. Try again in 900 seconds.' })
+        } else expect(res.status).toBe(422)
+      }
+    }
+    // A third session's right code waits too, from any address, by script or by the plain form.
+    const cookie = await login(school.host, student.email, student.password)
+    expect((await call(school, '/json/verification/send', cookie)).status).toBe(200)
+    const code = await mailedCode(school, student.email)
+    expect((await call(school, '/json/verification/verify', cookie, { code }, '192.0.2.77')).status).toBe(429)
+    const form = await appFetch(school.host, '/verify', { form: { intent: 'verify', code }, cookie, headers: from('192.0.2.78') })
+    expect(form.status).toBe(429)
+    expect(await form.text()).toContain('Too many wrong codes. Try again in')
+    expect(await count('SELECT count(*) AS n FROM sessions WHERE tenant_id = ? AND login_verified_at IS NOT NULL', school.tenantId)).toBe(0)
   })
 })
 
