@@ -24,6 +24,13 @@ const workerName = (config) => {
   return name
 }
 
+/** A development SCHOOL_URL_TEMPLATE (`http://{slug}.localhost:8787`) with this stack's port; nothing for other workers. */
+function schoolUrlTemplateOn(bindings, port) {
+  const template = bindings?.SCHOOL_URL_TEMPLATE
+  if (typeof template !== 'string' || !/^http:\/\/[^/]+:\d+$/.test(template)) return {}
+  return { SCHOOL_URL_TEMPLATE: template.replace(/:\d+$/, `:${port}`) }
+}
+
 /**
  * Start the stack on 127.0.0.1:`port`. `appVars` override the app's [vars] (like `wrangler dev
  * --var`); `echo` also prints each log line. Every log line (requests as "METHOD /path STATUS (ms)", the workers' console output,
@@ -57,8 +64,9 @@ export async function startWorkerdStack({ port, persistTo, logFile, appVars = {}
       name: workerName(config),
       modules: [{ type: 'ESModule', path: join(dir, file) }],
       modulesRoot: dir,
-      // PUBLIC_PORT: e-mailed links in development name the port this stack listens on (issue 19 §6).
-      bindings: { ...workerOptions.bindings, ...(isApp ? { PUBLIC_PORT: String(port), ...appVars } : {}) },
+      // E-mailed links in development name the port this stack listens on (issue 19 §6): the app's
+      // PUBLIC_PORT, and the port of the domains worker's configured SCHOOL_URL_TEMPLATE.
+      bindings: { ...workerOptions.bindings, ...(isApp ? { PUBLIC_PORT: String(port), ...appVars } : {}), ...schoolUrlTemplateOn(workerOptions.bindings, port) },
     }
   })
 
