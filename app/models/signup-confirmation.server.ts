@@ -29,7 +29,7 @@ export function schoolPlatformOrigin(env: Pick<Env, 'PLATFORM_HOST' | 'ENVIRONME
   return `${origin.protocol}//${slug}.${origin.host}`
 }
 
-export const confirmationPath = (token: string) => `/signup/confirm/${token}`
+export const confirmationPath = (token: string) => `/signup/confirm?token=${encodeURIComponent(token)}`
 
 /** The row to insert with the school (same batch) and the token for the link. */
 export function buildSignupConfirmation(tenantId: string, userId: string, now = Date.now()) {

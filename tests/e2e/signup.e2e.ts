@@ -44,12 +44,12 @@ browserTest('creator signup produces a working school with the owner signed in',
   const link = new URL(text.match(/https?:\/\/\S+/)![0])
   assert.equal(link.hostname, 'localhost')
   // … which asks for a click (keyboard here) before anything happens …
-  await visit(page, platformUrl(link.pathname))
+  await visit(page, platformUrl(link.pathname + link.search))
   await expectText(heading(page), 'Confirm your email address')
   await page.getByRole('button', { name: 'Confirm my email address' }).focus()
   await page.keyboard.press('Enter')
   await expectText(page.getByRole('status'), 'Your school’s welcome email is on its way.')
-  await expectUrl(page, 'localhost', link.pathname)
+  await expectUrl(page, 'localhost', link.pathname + link.search)
 
   // … and then the welcome email with the school's name follows.
   await visit(page, platformUrl('/dev/mail'))

@@ -1,8 +1,9 @@
-// GET /signup/confirm/:token (platform): the new school owner's e-mail confirmation (issue 19 §4,
+// GET /signup/confirm?token= (platform): the new school owner's e-mail confirmation (issue 19 §4,
 // ADR 024). The page asks for a click (a POST, so mail scanners that open links confirm nothing);
 // the POST uses the link once, only then sends the welcome mail with the school's name, and comes
 // back here (303) to show the confirmed state.
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { z } from 'zod'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { schoolWelcomeEmail } from '#app/mail/templates.server.ts'
@@ -13,18 +14,31 @@ import { getT, requirePlatform } from '#app/utils/request.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  requirePlatform(context)
-  const link = await peekSignupConfirmation(context.db, params.token ?? '')
-  const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
-  const schoolUrl = link?.state === 'confirmed' ? `${schoolPlatformOrigin(context.cloudflare.env, link.slug)}/login` : null
-  return data({ title, state: link?.state ?? 'invalid', schoolUrl }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
+const TokenSchema = z.object({ token: z.string().max(100) })
+const tokenOf = (values: unknown) => {
+  const parsed = TokenSchema.safeParse(values)
+  return parsed.success ? parsed.data.token : ''
 }
 
-export async function action({ context, params }: ActionFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requirePlatform(context)
+  const token = tokenOf(Object.fromEntries(new URL(request.url).searchParams))
+  const link = await peekSignupConfirmation(context.db, token)
+  const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
+  const schoolUrl = link?.state === 'confirmed' ? `${schoolPlatformOrigin(context.cloudflare.env, link.slug)}/login` : null
+  return data({ title, state: link?.state ?? 'invalid', schoolUrl, token: link ? token : '' }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
   requirePlatform(context)
   const { env } = context.cloudflare
-  const token = params.token ?? ''
+  let form: unknown = {}
+  try {
+    form = Object.fromEntries(await request.formData())
+  } catch {
+    /* no form: no token */
+  }
+  const token = tokenOf(form)
   const owner = await consumeSignupConfirmation(context.db, token)
   if (!owner) return data({ failed: true }, { status: 404 })
   const schoolUrl = schoolPlatformOrigin(env, owner.slug)
@@ -33,7 +47,7 @@ export async function action({ context, params }: ActionFunctionArgs) {
 }
 
 export default function SignupConfirmPage() {
-  const { state, schoolUrl } = useLoaderData<typeof loader>()
+  const { state, schoolUrl, token } = useLoaderData<typeof loader>()
   const failed = useActionData<typeof action>()?.failed
   const t = useT()
   const busy = useNavigation().state === 'submitting'
@@ -59,7 +73,8 @@ export default function SignupConfirmPage() {
         {state !== 'pending' || failed ? (
           <Alert>{t('limits.confirm.invalid')}</Alert>
         ) : (
-          <Form method="post" className="space-y-4">
+          <Form method="post" action={`/signup/confirm?token=${encodeURIComponent(token)}`} className="space-y-4">
+            <input type="hidden" name="token" value={token} />
             <p>{t('limits.confirm.intro')}</p>
             <Button type="submit" disabled={busy} className="w-full">
               {t('limits.confirm.submit')}
