@@ -232,9 +232,13 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
     return { ...domain, ...patch }
   }
 
-  // The first school whose own record is found takes the hostname; a holder keeps it.
-  let owned = (await findDomainByHostname(deps.db, domain.hostname))?.id === domain.id
-  if (!owned && claimSeen(observed, domain)) {
+  // The first school whose own record is found takes the hostname. The holder goes on while its
+  // record is there (an active domain keeps going without it: those connected before claims have
+  // none); a row stored under the bare name from before claims proves nothing by that alone.
+  const seen = claimSeen(observed, domain)
+  const holds = (await findDomainByHostname(deps.db, domain.hostname))?.id === domain.id
+  let owned = holds && (seen || domain.verificationStatus === 'active')
+  if (!holds && seen) {
     const claim = await claimHostname(deps.db, domain, now)
     if (claim === 'lost') return loseClaim(deps, domain, now, reason)
     owned = true

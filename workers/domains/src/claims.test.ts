@@ -141,4 +141,18 @@ describe('unproven claims expire', () => {
     const again = await api<{ domain: DomainView }>(first.tenantId, 'POST', `/${old.id}/check`)
     expect(again.body.domain).toMatchObject({ status: 'failed', problem: 'domains.problem.taken' })
   })
+
+  it('a pending domain stored before claims existed gets no further without its ownership record', async () => {
+    const legacy = await createTestSchool()
+    const added = await addDomain(legacy.tenantId, HOST)
+    // As stored before issue 19: the bare hostname, whatever the state.
+    await env.DB.prepare('UPDATE domains SET hostname = ? WHERE id = ?').bind(HOST, added.id).run()
+    await setRecords(added, ['route', 'provider', 'certificate'])
+    const t0 = Date.now()
+    for (let hour = 1; hour <= 6; hour++) await runCron(t0 + hour * HOUR)
+    expect((await viewOf(legacy.tenantId, added.id)).status).toBe('pending_ownership')
+    await setRecords(added, ['ownership'])
+    await untilActive(legacy.tenantId, added.id, t0 + 6 * HOUR)
+    expect((await viewOf(legacy.tenantId, added.id)).status).toBe('active')
+  })
 })
