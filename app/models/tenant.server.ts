@@ -73,7 +73,3 @@ export async function setTenantStatus(db: Db, tenantId: string, status: TenantSt
   return updated.length > 0
 }
 
-export async function listDomainsForTenant(db: Db, tenantId: string) {
-  return db.query.domains.findMany({ where: eq(domains.tenantId, tenantId), orderBy: domains.createdAt })
-}
-

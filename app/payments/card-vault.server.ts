@@ -10,7 +10,7 @@
 // development and tests without the variable, the fixed development key below is used; in
 // production without it the card form is unavailable (never a key anyone could read here).
 import { z } from 'zod'
-import type { Env } from '#app/utils/env.server.ts'
+import { isDevelopment, type Env } from '#app/utils/env.server.ts'
 import { cardComplete, cardStates, cardValid, CYPHER_MAX_LENGTH, detectBrand, fromB64url, OAEP, type CardFields } from './card.ts'
 
 /** Development and tests only: committed on purpose like the other development values. */
@@ -27,7 +27,8 @@ function privateJwk(env: VaultEnv): JsonWebKey | null {
       return null
     }
   }
-  return env.ENVIRONMENT === 'production' ? null : DEVELOPMENT_KEY
+  // The public development key only where the deployment says it is development or test — never by default (issue 19 §7).
+  return isDevelopment(env) ? DEVELOPMENT_KEY : null
 }
 
 /** The public half the card form encrypts with; null when this deployment has no vault key. */

@@ -34,7 +34,8 @@ import { membershipPaymentProblemEmail, type PaymentProblemKind } from '#app/mai
 import { dispatchAppEvents, eventQueues, sweepUnsentAppEvents } from '#app/models/app-event.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { createTransaction, getTransaction, getTransactionByProviderRef, type Buyer } from '#app/models/transaction.server.ts'
-import { isDevelopment, type Env } from '#app/utils/env.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import { schoolEmailOriginById } from '#app/utils/school-origin.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { SCHEDULED_PROVIDERS } from './membership-start.server.ts'
@@ -276,13 +277,10 @@ export type RenewalOutcome = {
 
 export type RenewalReport = { now: number; renewed: number; failed: number; ended: number; skipped: number; outcomes: RenewalOutcome[] }
 
-/** How links in the emails are built: `origin` when a request on the school's host gave it; else the development trigger's protocol and port. */
-export type OriginStyle = { origin?: string; protocol?: string; port?: string }
-
-type BillingEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'EVENTS_QUEUE' | 'INVOICING_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'TEST_PAYMENTS_SECRET'>
+type BillingEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'EVENTS_QUEUE' | 'INVOICING_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT' | 'TEST_PAYMENTS_SECRET'>
 
 /** One due membership: claim, charge, then one batch. */
-async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, style: OriginStyle): Promise<RenewalOutcome> {
+async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Promise<RenewalOutcome> {
   const base = { membershipId: m.id, tenantId: m.tenantId }
   const [school, snap] = await Promise.all([getSchool(db, m.tenantId), renewalSnapshot(db, m)])
   if (!school || !snap || m.currentPeriodEnd === null || m.periodMonths <= 0) return { ...base, result: 'skipped', reason: 'gone' }
@@ -337,7 +335,7 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   ])
   let emailed = false
   if (moved.length && m.failedCharges === 0) {
-    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', style, decline)
+    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', decline)
   }
   return {
     ...base,
@@ -351,14 +349,14 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number, sty
   }
 }
 
-async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, style: OriginStyle, decline: DeclineReason | null = null) {
+async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, decline: DeclineReason | null = null) {
   const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
   const [user] = await db.select({ name: users.name, email: users.email }).from(users).where(and(eq(users.tenantId, m.tenantId), eq(users.id, m.userId))).limit(1)
   const to = user?.email ?? buyer.email
   if (!to) return false
-  // Without a request (the cron): https in production, http in development (the port is unknown there).
-  const protocol = style.protocol ?? (isDevelopment(env) ? 'http:' : 'https:')
-  const origin = style.origin ?? (await schoolOrigin(db, m.tenantId, `${school.slug}.${env.PLATFORM_HOST}`, protocol, style.port))
+  // The school's configured address and the deployment's scheme, never a request's Host (issue 19 §6).
+  const origin = await schoolEmailOriginById(db, env, m.tenantId)
+  if (!origin) return false
   const url = kind === 'pay_link' ? `${origin}/${snap.productSlug}/checkout` : `${origin}/panel`
   await enqueueEmail(
     db,
@@ -421,7 +419,7 @@ async function listDueMemberships(db: Db, now: number, limit: number, only: Only
 }
 
 /** The scheduled run: end what is over, charge what is due. Safe to run concurrently. */
-export async function runMembershipRenewals(env: BillingEnv, now = Date.now(), options: { limit?: number; style?: OriginStyle } & Only = {}): Promise<RenewalReport> {
+export async function runMembershipRenewals(env: BillingEnv, now = Date.now(), options: { limit?: number } & Only = {}): Promise<RenewalReport> {
   const db = getDb(env.DB)
   const outcomes: RenewalOutcome[] = (await endFinishedMemberships(db, now, options)).map((r) => ({
     membershipId: r.id,
@@ -432,7 +430,7 @@ export async function runMembershipRenewals(env: BillingEnv, now = Date.now(), o
   }))
   for (const m of await listDueMemberships(db, now, options.limit ?? RENEWALS_PER_RUN, options)) {
     try {
-      outcomes.push(await renewOne(db, env, m, now, options.style ?? {}))
+      outcomes.push(await renewOne(db, env, m, now))
     } catch (error) {
       // One broken membership must not stop the others; its claim (if any) keeps it from double charges.
       console.error(JSON.stringify({ event: 'membership_renewal_failed', tenantId: m.tenantId, membershipId: m.id, error: String(error) }))
@@ -461,7 +459,6 @@ export async function applySubscriptionNotification(
   tenantId: string,
   provider: PaymentProvider,
   n: SubscriptionNotification,
-  style: OriginStyle = {},
   now = Date.now(),
 ): Promise<SubscriptionOutcome> {
   if (n.kind === 'ignored') return { outcome: 'ignored' }
@@ -502,7 +499,7 @@ export async function applySubscriptionNotification(
         const [school, snap] = await Promise.all([getSchool(db, tenantId), renewalSnapshot(db, m)])
         if (school && snap) {
           // Once per failure streak (this batch moved the count to 1); one outbox row, the send is queued.
-          emailed = await sendPaymentProblemEmail(db, context.cloudflare.env, school, m, snap, 'provider', style, n.decline ?? null)
+          emailed = await sendPaymentProblemEmail(db, context.cloudflare.env, school, m, snap, 'provider', n.decline ?? null)
         }
       }
       return { outcome: 'applied', membershipId: m.id, status: (await getMembership(db, tenantId, m.id))?.status, emailed }

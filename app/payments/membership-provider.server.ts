@@ -6,8 +6,9 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { Membership } from '#app/models/membership.server.ts'
 import { getIntegration, openCredentials } from '#app/models/payment-integration.server.ts'
 import { stripeClient } from './stripe.server.ts'
+import { isDevelopment as isDevelopmentEnv } from '#app/utils/env.server.ts'
 
-const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
+const isDevelopment = (context: AppLoadContext) => isDevelopmentEnv(context.cloudflare.env)
 
 function peerFetch(context: AppLoadContext) {
   const peers = context.cloudflare.env.DEV_PEERS

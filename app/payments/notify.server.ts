@@ -36,7 +36,7 @@ export async function applyNotification(context: AppLoadContext, tenantId: strin
     const subscription = await adapter.readSubscriptionNotification(request, rawBody)
     if (!subscription) return answer({ error: 'invalid_signature' }, 400)
     if (subscription !== 'not_subscription') {
-      const result = await applySubscriptionNotification(context, tenantId, adapter.provider, subscription, { origin: new URL(request.url).origin })
+      const result = await applySubscriptionNotification(context, tenantId, adapter.provider, subscription)
       if (result.outcome === 'unknown') console.warn(JSON.stringify({ event: 'subscription_notification_unknown', tenantId, provider, type: subscription.providerStatus }))
       return answer({ received: true, duplicate: result.outcome === 'duplicate', ignored: result.outcome === 'ignored' || result.outcome === 'unknown', membership: result.status ?? null })
     }

@@ -8,12 +8,13 @@ import { isStripeTestKey, testPaymentsAllowed } from './payment-mode.server.ts'
 import { PAYU_PRODUCTION_URL, PAYU_SANDBOX_URL, type PayuFetch } from './payu.server.ts'
 import { STRIPE_EVENTS } from './stripe-adapter.server.ts'
 import { stripeClient } from './stripe.server.ts'
+import { isDevelopment as isDevelopmentEnv } from '#app/utils/env.server.ts'
 
 /** A provider that does not answer within this long counts as unreachable (the owner is waiting). */
 const CHECK_TIMEOUT_MS = 15_000
 
 /** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are payment-mode's call. */
-export const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
+export const isDevelopment = (context: AppLoadContext) => isDevelopmentEnv(context.cloudflare.env)
 
 /** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */
 export function peerFetch(context: AppLoadContext): PayuFetch | undefined {

@@ -16,6 +16,7 @@ import { testProviderAdapter } from './test-provider.server.ts'
 import { isPlatformIntegration, PLATFORM_INTEGRATION, PLATFORM_PAYU_CURRENCIES, platformFetch, platformPayuConfig, platformRouting, platformStripeConfig } from './platform-accounts.server.ts'
 import { collectorOf } from './confirm.ts'
 import type { Collector } from '#app/db/schema.server.ts'
+import { isDevelopment as isDevelopmentEnv } from '#app/utils/env.server.ts'
 
 export const BUILT_IN_TEST_INTEGRATION = 'test'
 
@@ -29,7 +30,7 @@ export type ResolvedProvider = {
 }
 
 /** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are testAllowed's call. */
-const isDevelopment = (context: AppLoadContext) => context.cloudflare.env.ENVIRONMENT !== 'production'
+const isDevelopment = (context: AppLoadContext) => isDevelopmentEnv(context.cloudflare.env)
 const testAllowed = (context: AppLoadContext) => testPaymentsAllowed(context.cloudflare.env)
 
 /** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */

@@ -47,7 +47,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (fields.has('membership_id')) errors.membership_id = 'membership_id must be a membership id'
     return json({ errors }, 400)
   }
-  const url = new URL(request.url)
-  const report = await runMembershipRenewals(env, parsed.data.now ?? Date.now(), { style: { protocol: url.protocol, port: url.port }, membershipId: parsed.data.membership_id })
+  const report = await runMembershipRenewals(env, parsed.data.now ?? Date.now(), { membershipId: parsed.data.membership_id })
   return json(report)
 }

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
-import { listDomainsForTenant } from '#app/models/tenant.server.ts'
+import { listTenantDomains } from '#app/models/domain.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
   await requireUser(request, context, ['owner', 'admin'])
   const [domains, counts, students, team] = await Promise.all([
-    listDomainsForTenant(context.db, tenant.id),
+    listTenantDomains(context.db, tenant.id),
     countUsersByRole(context.db, tenant.id),
     listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),
     listUsers(context.db, tenant.id, { limit: 20 }).then((all) => all.filter((u) => u.role !== 'student')),

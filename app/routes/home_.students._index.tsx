@@ -12,6 +12,7 @@ import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { email, parseForm, text, type FieldErrors } from '#app/utils/validation.ts'
 import { Pager } from '#app/components/pager.tsx'
+import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 
 const SEARCH_MAX = 100
 // 50 addresses of at most 254 characters, with line ends and some slack for blank lines.
@@ -51,7 +52,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = await parseForm(ActionSchema, request)
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const input = parsed.data
-  const origin = new URL(request.url).origin
+  // E-mailed links use the school's configured address, never this request's Host (issue 19 §6).
+  const origin = await schoolEmailOrigin(context)
 
   if (input.intent === 'add') {
     const student = await addStudent(context.db, tenant.id, { name: input.name, email: input.email })

@@ -6,6 +6,7 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
 import { submitLead } from '#app/storefront/lead-submission.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
 import { clientIp, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
 
 export async function loader() {
   notFound()
@@ -19,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const json = wantsJson(request)
   const body = await readBody(request)
   if (!body) return json ? jsonAnswer({ ok: false, errors: { form: 'validation.invalid' } }, 400) : new Response('Bad Request', { status: 400 })
-  const result = await submitLead({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE, mailingQueue: context.cloudflare.env.MAILING_QUEUE, origin: new URL(request.url).origin }, tenant, clientIp(request), body)
+  const result = await submitLead({ db: context.db, queue: context.cloudflare.env.MAIL_QUEUE, mailingQueue: context.cloudflare.env.MAILING_QUEUE, origin: await schoolEmailOrigin(context) }, tenant, clientIp(request), body)
   if (!result.ok && result.status === 404) notFound()
   const blockId = String(body.block_id)
   if (json) return result.ok ? jsonAnswer({ ok: true }) : jsonAnswer({ ok: false, errors: result.errors }, result.status)
