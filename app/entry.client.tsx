@@ -3,13 +3,14 @@ import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { CATALOGUE_META_NAME, CatalogueProvider } from './i18n/catalogue-context.tsx'
 import type { Catalogue } from './i18n/translate.ts'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 // Seed 000 §7: any script call answered 419 (expired session or failed CSRF check) sends the
 // user to /login. Patching fetch covers Remix's own data requests and our JSON calls alike.
 const originalFetch = window.fetch.bind(window)
 window.fetch = async (...args: Parameters<typeof fetch>) => {
   const response = await originalFetch(...args)
-  if (response.status === 419 && window.location.pathname !== '/login') window.location.assign('/login')
+  if (response.status === 419) goToLogin()
   return response
 }
 

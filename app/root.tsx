@@ -30,6 +30,7 @@ import { getCreatorCode } from '#app/models/page-settings.server.ts'
 import { getCurrentOperator } from '#app/utils/operator-auth.server.ts'
 import { getLocale } from '#app/utils/request.server.ts'
 import { allowsCreatorScripts, CREATOR_SCRIPTS_MEMO_KEY, creatorScriptBlocks, type CreatorScript } from '#app/utils/security.server.ts'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** A route that is a conversion (the page after a payment) exports `handle = { creatorConversion: true }`. */
 type CreatorHandle = { creatorConversion?: boolean }
@@ -253,7 +254,7 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500
   useEffect(() => {
     // Seed 000 §7: an expired session (419) sends the user to /login.
-    if (status === 419) window.location.assign('/login')
+    if (status === 419) goToLogin()
   }, [status])
   if (status !== 404 && status !== 419) console.error(error)
   const title = status === 404 ? t('error.not_found.title') : status === 419 ? t('error.session_expired') : t('error.generic.title')

@@ -9,6 +9,7 @@ import { useEffect, useId, useMemo, useState } from 'react'
 import { cardComplete, cardStates, cardValid, detectBrand, encryptCard, formatCardNumber, LOGO_BRANDS, monthOptions, yearOptions, type FieldState } from '#app/payments/card.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { Alert, Button, cx } from './ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 type ServerErrors = Partial<Record<'cypher' | 'sale' | 'membership', string[]>>
 
@@ -76,7 +77,7 @@ export function CardForm({ membershipId, onCancel, onSaved }: { membershipId: st
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
         body: new URLSearchParams({ cypher, membership_id: membershipId }).toString(),
       })
-      if (res.status === 419) return window.location.assign('/login')
+      if (res.status === 419) return goToLogin()
       const body = (await res.json().catch(() => null)) as { ok?: boolean; errors?: ServerErrors } | null
       if (res.ok && body?.ok) {
         onSaved?.()

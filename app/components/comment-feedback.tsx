@@ -8,6 +8,7 @@ import { firstError, type CallResult } from '#app/comments/client.ts'
 import { COMMENT_MAX_LENGTH } from '#app/comments/contract.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { useToast } from './toast.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 export type FailureKind = 'comment' | 'reply' | 'review' | 'other'
 
@@ -24,7 +25,7 @@ export function useCommentFailure() {
       }
       if (result.status === 419) {
         toast({ tone: 'info', title: t('comments.toast.expired_title'), text: t('comments.toast.expired_text') })
-        setTimeout(() => window.location.assign('/login'), EXPIRED_REDIRECT_MS)
+        setTimeout(() => goToLogin(), EXPIRED_REDIRECT_MS)
         return
       }
       if (result.status === 422) {

@@ -12,6 +12,7 @@ import { SURVEY_REASONS, SURVEY_RETURN_INTENTS } from '#app/membership/survey.ts
 import { useT } from '#app/utils/i18n-react.ts'
 import { CardForm } from './card-form.tsx'
 import { Alert, Button, cx } from './ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** Seed 000 §9 "Cancel-survey lock 3 s". */
 export const SURVEY_LOCK_MS = 3000
@@ -209,7 +210,7 @@ function ConfirmCancel({ id, open, onClose, onCanceled }: { id: string; open: bo
     setError(null)
     try {
       const res = await fetch('/my/membership/cancel', { method: 'POST', headers: scriptHeaders, body: new URLSearchParams({ membership_id: id, confirm: CONFIRM_WORD }).toString() })
-      if (res.status === 419) return window.location.assign('/login')
+      if (res.status === 419) return goToLogin()
       const body = (await res.json().catch(() => null)) as { status?: string; survey?: boolean; errors?: Errors } | null
       if (!res.ok) return setError(Object.values(body?.errors ?? {}).flat()[0] ?? t('membership.error.generic'))
       // Seed 000 §4: STARTED reloads the page; otherwise the survey opens.
@@ -281,7 +282,7 @@ function SurveyFields({ id, serverErrors = {}, plain = false, onClose }: { id: s
         headers: scriptHeaders,
         body: new URLSearchParams([...form.entries()].map(([k, v]) => [k, String(v)])).toString(),
       })
-      if (res.status === 419) return window.location.assign('/login')
+      if (res.status === 419) return goToLogin()
       const body = (await res.json().catch(() => null)) as { ok?: boolean; errors?: Errors } | null
       if (res.ok && body?.ok) {
         setErrors({})

@@ -5,6 +5,7 @@ import { Link } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
 import { useT } from '#app/utils/i18n-react.ts'
 import { Button, cx } from './ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 export type LectureProgressState = { note: string; starred: boolean; completed: boolean }
 type Neighbour = { id: string; title: string } | null
@@ -18,7 +19,7 @@ export async function postLectureCall(action: string, body: FormData | Record<st
   try {
     const res = await fetch(action, init)
     if (res.status === 401 || res.status === 419) {
-      window.location.assign(`/login?redirectTo=${encodeURIComponent(window.location.pathname)}`)
+      goToLogin(`/login?redirectTo=${encodeURIComponent(window.location.pathname)}`)
       return null
     }
     if (!res.ok) return null

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { loadRecentSearches, saveRecentSearch, SEARCH_DEBOUNCE_MS, SEARCH_LOADING_CLEAR_MS, SEARCH_QUERY_MAX } from '#app/storefront/recent-searches.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { cx } from './ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 export type SearchCourse = { id: string; title: string; slug: string; cover_photo: string | null }
 
@@ -91,7 +92,7 @@ export function SearchModal({ triggerClassName }: { triggerClassName?: string })
         })
         if (seq.current !== mine) return
         if (res.status === 419) {
-          window.location.assign('/login')
+          goToLogin()
           return
         }
         if (res.status === 422) {

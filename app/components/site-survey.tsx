@@ -7,6 +7,7 @@ import { renderMarkdown } from '#app/utils/markdown.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { kebabCase, SurveyQuestionField, type ClientSurveyQuestion, type SurveyAnswerValue } from './survey-fields.tsx'
 import { Button } from './ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** Seed 000 §9: survey postponement 24 h. */
 export const SURVEY_POSTPONE_MS = 24 * 60 * 60 * 1000
@@ -96,7 +97,7 @@ export function SiteSurvey({ surveyId }: { surveyId: string | null }) {
     try {
       const res = await fetch('/survey/submit', { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ survey_id: survey.id, response: answers }) })
       if (res.status === 419) {
-        window.location.assign('/login')
+        goToLogin()
         return
       }
       const body = (await res.json().catch(() => ({}))) as { errors?: Record<string, string[]>; responded_at?: string }

@@ -3,6 +3,7 @@
 import imageCompression from 'browser-image-compression'
 import type { CompleteBody, InitiateBody, MediaErrorBody } from './contract.ts'
 import { extensionAllowed, extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type CompressionSettings, type UploadContext } from './policy.ts'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 export class UploadError extends Error {
   constructor(
@@ -22,7 +23,7 @@ const knownKey = (key: unknown): key is string => typeof key === 'string' && /^(
 
 function sessionExpired(): never {
   // XHR is not covered by the fetch patch in entry.client.tsx: same 419 rule (seed 000 §7).
-  if (window.location.pathname !== '/login') window.location.assign('/login')
+  goToLogin()
   throw new UploadError('error.session_expired_reload', undefined, 419)
 }
 

@@ -89,7 +89,7 @@ export async function notifyStaffWith(
 /** Tell the school's owners and admins: one in-app notification each, and an email where their preferences say so. */
 export async function notifyStaff(context: AppLoadContext, tenantId: string, event: StaffEvent): Promise<void> {
   let school: { id: string; name: string; language: Locale; hostname: string } | null = null
-  if (context.site.kind === 'school' && context.site.tenant.id === tenantId) {
+  if (context.site?.kind === 'school' && context.site.tenant.id === tenantId) {
     school = { id: tenantId, name: context.site.tenant.name, language: context.site.tenant.language, hostname: context.site.primaryHostname ?? context.site.hostname }
   } else {
     const [row] = await context.db.select({ name: tenants.name, language: tenants.language, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)

@@ -89,6 +89,15 @@ export async function isSignupConfirmed(db: Db, tenantId: string, userId: string
   return rows.some((r) => r.at !== null)
 }
 
+/** Is the owner still to confirm the address they signed up with? (Schools made before confirmations existed have no rows: no.) */
+export async function awaitsSignupConfirmation(db: Db, tenantId: string, userId: string) {
+  const rows = await db
+    .select({ at: signupConfirmations.confirmedAt })
+    .from(signupConfirmations)
+    .where(and(eq(signupConfirmations.tenantId, tenantId), eq(signupConfirmations.userId, userId)))
+  return rows.length > 0 && rows.every((r) => r.at === null)
+}
+
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }

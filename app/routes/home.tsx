@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { Link, useLoaderData } from '@remix-run/react'
-import { Card, PageTitle } from '#app/components/ui.tsx'
+import { Form, Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { InstructorNav } from '#app/components/instructor-nav.tsx'
 import { listTenantDomains } from '#app/models/domain.server.ts'
+import { awaitsSignupConfirmation } from '#app/models/signup-confirmation.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -13,22 +14,48 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
-  await requireUser(request, context, ['owner', 'admin'])
-  const [domains, counts, students, team] = await Promise.all([
+  const user = await requireUser(request, context, ['owner', 'admin'])
+  const [domains, counts, students, team, confirmPending] = await Promise.all([
     listTenantDomains(context.db, tenant.id),
     countUsersByRole(context.db, tenant.id),
     listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),
     listUsers(context.db, tenant.id, { limit: 20 }).then((all) => all.filter((u) => u.role !== 'student')),
+    user.role === 'owner' ? awaitsSignupConfirmation(context.db, tenant.id, user.id) : false,
   ])
   const port = new URL(request.url).port
   return {
     title: `${getT(request, context)('home.title')} · ${tenant.name}`,
     school: tenant.name,
     domains: domains.map((d) => ({ hostname: d.hostname, kind: d.kind, status: d.verificationStatus, port })),
+    // The owner has not confirmed the address they signed up with (issue 19 §4): a banner and a resend button.
+    confirm: confirmPending ? { email: user.email } : null,
     studentCount: counts.student ?? 0,
     students,
     team,
   }
+}
+
+function ConfirmBanner({ confirm }: { confirm: { email: string } | null }) {
+  const t = useT()
+  const [params] = useSearchParams()
+  const outcome = params.get('confirm')
+  if (!confirm) return null
+  return (
+    <Card data-confirm-email>
+      <h2 className="text-lg font-semibold">{t('limits.confirm_banner.title')}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t('limits.confirm_banner.text', { email: confirm.email })}</p>
+      {outcome === 'sent' || outcome === 'limited' ? (
+        <div className="mt-3" data-confirm-outcome={outcome} role="status">
+          <Alert tone={outcome === 'sent' ? 'success' : undefined}>{t(outcome === 'sent' ? 'limits.confirm_banner.sent' : 'limits.confirm_banner.limited', { email: confirm.email })}</Alert>
+        </div>
+      ) : null}
+      <Form method="post" action="/home/confirm-email" className="mt-3">
+        <Button type="submit" variant="secondary">
+          {t('limits.confirm_banner.resend')}
+        </Button>
+      </Form>
+    </Card>
+  )
 }
 
 export default function InstructorHome() {
@@ -39,6 +66,7 @@ export default function InstructorHome() {
     <div className="space-y-6">
       <InstructorNav />
       <PageTitle subtitle={t('home.live', { name: data.school })}>{t('home.title')}</PageTitle>
+      <ConfirmBanner confirm={data.confirm} />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="text-lg font-semibold">{t('home.addresses')}</h2>

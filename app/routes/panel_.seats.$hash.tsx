@@ -18,6 +18,7 @@ import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { formToObject, parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** What a redirect back from /home/access-manager may say (anything else is ignored). */
 const BackSchema = z.object({
@@ -113,7 +114,7 @@ export default function SeatsPage() {
         },
       })
       const body = (await res.json().catch(() => ({}))) as { message?: string }
-      if (res.status === 419) return window.location.assign('/login')
+      if (res.status === 419) return goToLogin()
       setScriptNotice(res.ok ? { tone: 'success', text: t('seats.deleted') } : { tone: 'error', text: body.message ?? t('seats.error.generic') })
       revalidator.revalidate()
     } catch {

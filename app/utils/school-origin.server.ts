@@ -70,8 +70,9 @@ export async function schoolEmailOriginById(db: Db, env: OriginEnv, tenantId: st
  */
 export async function schoolEmailOrigin(context: Pick<AppLoadContext, 'site' | 'db' | 'cloudflare'>, tenantId?: string): Promise<string> {
   const env = context.cloudflare.env
-  const site = context.site
-  if (site.kind === 'school' && (tenantId === undefined || site.tenant.id === tenantId)) {
+  // No site at all (a job without a request): by tenant id, from the database.
+  const site = context.site as AppLoadContext['site'] | undefined
+  if (site?.kind === 'school' && (tenantId === undefined || site.tenant.id === tenantId)) {
     return originForHost(env, primaryHost(env, { slug: site.tenant.slug, primaryHostname: site.primaryHostname }))
   }
   if (tenantId === undefined) throw new Error('schoolEmailOrigin: not a school request and no tenant given')

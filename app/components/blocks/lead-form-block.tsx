@@ -11,6 +11,7 @@ import { MARKDOWN_CLASSES } from '#app/storefront/widgets/markdown-classes.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { cx } from '../ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** Seed 000 §5: non-space text, at sign, non-space text, dot, non-space text. */
 export const LEAD_EMAIL_PATTERN = /^\S+@\S+\.\S+$/
@@ -134,7 +135,7 @@ export function LeadFormBlock({ id, props, context }: { id: string; props: Block
     try {
       const res = await fetch('/lead', { method: 'POST', body: new URLSearchParams(form as unknown as Record<string, string>), headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } })
       if (res.status === 419) {
-        window.location.assign('/login')
+        goToLogin()
         return
       }
       const body = (await res.json().catch(() => null)) as { ok?: boolean; errors?: Record<string, string> } | null

@@ -9,6 +9,7 @@ import { formatDateTime, fromNow } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { UserAvatar } from '../user-avatar.tsx'
 import { cx } from '../ui.tsx'
+import { goToLogin } from '#app/utils/go-to-login.ts'
 
 /** Seed 000 §7: loaded when the block is within 250 px of view. */
 export const REVIEWS_ROOT_MARGIN = '250px'
@@ -71,7 +72,7 @@ export function ReviewsBlock({ id, props, context }: { id: string; props: BlockP
           body: JSON.stringify({ course_id: props.productId, length: props.pageSize }),
         })
         if (res.status === 419) {
-          window.location.assign('/login')
+          goToLogin()
           return
         }
         if (!res.ok) throw new Error(`reviews ${res.status}`)

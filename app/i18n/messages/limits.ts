@@ -22,6 +22,11 @@ export const limits = defineMessages(
     'limits.confirm.done': 'Thank you. Your school’s welcome email is on its way.',
     'limits.confirm.go': 'Go to your school',
     'limits.confirm.invalid': 'This confirmation link is invalid or has expired.',
+    'limits.confirm_banner.title': 'Confirm your email address',
+    'limits.confirm_banner.text': 'We sent a confirmation link to {email}. Your school works meanwhile; its welcome email waits for the confirmation.',
+    'limits.confirm_banner.resend': 'Send the link again',
+    'limits.confirm_banner.sent': 'A new confirmation link is on its way to {email}.',
+    'limits.confirm_banner.limited': 'You asked for the link several times already. Please try again in an hour, and check your spam folder.',
   },
   {
     'limits.verification.throttled_one': 'Zbyt wiele błędnych kodów. Spróbuj ponownie za {count} sekundę.',
@@ -48,5 +53,10 @@ export const limits = defineMessages(
     'limits.confirm.done': 'Dziękujemy. Powitalna wiadomość Twojej szkoły jest już w drodze.',
     'limits.confirm.go': 'Przejdź do swojej szkoły',
     'limits.confirm.invalid': 'Ten link potwierdzający jest nieprawidłowy lub wygasł.',
+    'limits.confirm_banner.title': 'Potwierdź swój adres e-mail',
+    'limits.confirm_banner.text': 'Wysłaliśmy link potwierdzający na adres {email}. Szkoła działa już teraz; jej powitalna wiadomość czeka na potwierdzenie.',
+    'limits.confirm_banner.resend': 'Wyślij link ponownie',
+    'limits.confirm_banner.sent': 'Nowy link potwierdzający jest w drodze na adres {email}.',
+    'limits.confirm_banner.limited': 'Link był już wysyłany kilka razy. Spróbuj ponownie za godzinę i sprawdź folder spam.',
   },
 )
