@@ -10,6 +10,7 @@
 
 /** Pure code, plain Node. */
 export const NODE_TESTS = [
+  'tests/layers.test.ts',
   'app/checkout/checkout.server.test.ts',
   'app/comments/client.test.ts',
   'app/components/user-avatar.test.ts',
