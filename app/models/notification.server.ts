@@ -10,7 +10,7 @@ import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.serve
 import { getNotificationPrefs, type NotificationEvent } from '#app/models/page-settings.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 
 export type StaffEvent = {
   kind: NotificationKind

@@ -12,7 +12,7 @@ import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
 import { getTransaction, type Buyer } from '#app/models/transaction.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
-import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 
 /** `_requestOrigin` is ignored (issue 19 §6): e-mailed links use the school's configured origin. */
 export async function afterSale(context: AppLoadContext, tenantId: string, transactionId: string, _requestOrigin?: string) {

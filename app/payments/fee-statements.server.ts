@@ -31,7 +31,8 @@ import {
   type FeeStatement,
 } from '#app/models/fee-statement.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
-import { activePrimaryHostname, originForHost, primaryHost } from '#app/utils/school-origin.server.ts'
+import { activePrimaryHostname } from '#app/models/school-address.server.ts'
+import { originForHost, primaryHost } from '#app/utils/school-origin.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 
 /** Statements are written while the day of the month (UTC) is at most this. */

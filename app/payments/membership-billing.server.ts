@@ -35,7 +35,7 @@ import { dispatchAppEvents, eventQueues, sweepUnsentAppEvents } from '#app/model
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { createTransaction, getTransaction, getTransactionByProviderRef, type Buyer } from '#app/models/transaction.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
-import { schoolEmailOriginById } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOriginById } from '#app/models/school-address.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { SCHEDULED_PROVIDERS } from './membership-start.server.ts'

@@ -9,7 +9,8 @@ import { getUserByEmail } from '#app/models/user.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
-import { emailUrl, schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
+import { emailUrl } from '#app/utils/school-origin.server.ts'
 import { email, parseForm } from '#app/utils/validation.ts'
 
 const ForgotSchema = z.object({ email: email() })

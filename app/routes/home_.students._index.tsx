@@ -12,7 +12,7 @@ import { getT, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { email, parseForm, text, type FieldErrors } from '#app/utils/validation.ts'
 import { Pager } from '#app/components/pager.tsx'
-import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 
 const SEARCH_MAX = 100
 // 50 addresses of at most 254 characters, with line ends and some slack for blank lines.

@@ -6,7 +6,7 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
 import { submitLead } from '#app/storefront/lead-submission.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
 import { clientIp, notFound, requireSchool } from '#app/utils/request.server.ts'
-import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 
 export async function loader() {
   notFound()

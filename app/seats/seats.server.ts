@@ -9,7 +9,7 @@ import { seatAccessEmail, seatInvitationEmail } from '#app/mail/seat-emails.serv
 import { INVITEE_NAME_MAX, inviteSeat } from '#app/models/access-invitation.server.ts'
 import { isStaffRole } from '#app/models/course-access.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
-import { schoolEmailOrigin } from '#app/utils/school-origin.server.ts'
+import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
 import { getTransactionByHash, type Transaction } from '#app/models/transaction.server.ts'
 import { getUserById } from '#app/models/user.server.ts'
