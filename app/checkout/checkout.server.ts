@@ -13,7 +13,8 @@ import { getProductPage, offersByIds } from '#app/models/storefront.server.ts'
 import { createTransaction, setProviderRef, settleTransaction, type Transaction } from '#app/models/transaction.server.ts'
 import { feeSettingsFor, platformFee, priceOrder, QUANTITY_MAX, type PriceBreakdown, type PromoDiscount } from '#app/payments/pricing.ts'
 import { afterSale } from '#app/payments/after-sale.server.ts'
-import { ensurePlatformStripeWebhooks, platformOrigin } from '#app/payments/marketplace.server.ts'
+import { ensurePlatformStripeWebhooks } from '#app/payments/marketplace.server.ts'
+import { platformOrigin } from '#app/utils/school-origin.server.ts'
 import { PLATFORM_INTEGRATION } from '#app/payments/platform-accounts.server.ts'
 import { resolveCheckoutProvider } from '#app/payments/registry.server.ts'
 import type { SchoolTenant } from '#app/utils/site.server.ts'
@@ -242,7 +243,7 @@ export async function placeOrder(
   if (breakdown.total > 0 && !provider) return input.integration ? { kind: 'field', field: 'integration', key: 'checkout.error.method' } : { kind: 'error', key: 'checkout.error.no_provider' }
   // The platform's Stripe webhooks exist before its first marketplace sale (created once, ADR 023).
   if (provider?.integration.id === PLATFORM_INTEGRATION.stripe) {
-    const hooks = await ensurePlatformStripeWebhooks(context, platformOrigin(context, request))
+    const hooks = await ensurePlatformStripeWebhooks(context, platformOrigin(context.cloudflare.env))
     if (!hooks.ok) console.warn(JSON.stringify({ event: 'platform_webhooks_unavailable', tenantId: tenant.id, reason: hooks.reason }))
   }
   const fee = platformFee(breakdown.total, feeSettingsFor(tenant.currency, (await getFeeOverride(context.db, tenant.id)) ?? { feeBasisPoints: null, feeFixed: null }))

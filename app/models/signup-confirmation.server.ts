@@ -6,28 +6,10 @@ import type { Db } from '#app/db/client.server.ts'
 import { signupConfirmations, tenants, users } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
-import { isDevelopment, type Env } from '#app/utils/env.server.ts'
 import { newId, sha256Hex } from '#app/utils/ids.server.ts'
 
 export const CONFIRMATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const TOKEN_PATTERN = /^[a-z2-7]{20,80}$/
-
-/**
- * The platform's public origin, from configuration only (never the request's Host): https and
- * PLATFORM_HOST in production; in development and tests the scheme is http and the port is the
- * local stack's PUBLIC_PORT when set.
- */
-export function platformOrigin(env: Pick<Env, 'PLATFORM_HOST' | 'ENVIRONMENT'> & { PUBLIC_PORT?: string }) {
-  if (!isDevelopment(env)) return `https://${env.PLATFORM_HOST}`
-  const port = env.PUBLIC_PORT && /^\d{1,5}$/.test(env.PUBLIC_PORT) ? `:${env.PUBLIC_PORT}` : ''
-  return `http://${env.PLATFORM_HOST}${port}`
-}
-
-/** The school's own address on the platform, from configuration (see platformOrigin). */
-export function schoolPlatformOrigin(env: Pick<Env, 'PLATFORM_HOST' | 'ENVIRONMENT'> & { PUBLIC_PORT?: string }, slug: string) {
-  const origin = new URL(platformOrigin(env))
-  return `${origin.protocol}//${slug}.${origin.host}`
-}
 
 export const confirmationPath = (token: string) => `/signup/confirm?token=${encodeURIComponent(token)}`
 

@@ -10,16 +10,11 @@ import { getPlatformWebhook, recordPlatformWebhook } from '#app/models/platform-
 import { STRIPE_EVENTS } from './stripe-adapter.server.ts'
 import { stripeClient } from './stripe.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
+import { platformOrigin } from '#app/utils/school-origin.server.ts'
 import { payuClient } from './payu.server.ts'
 import { PLATFORM_PAYU_CURRENCIES, platformFetch, platformPayuConfig, platformStripeConfig } from './platform-accounts.server.ts'
 
 export type OnboardingFailure = { ok: false; reason: 'not_configured' | 'unavailable' | 'refused' }
-
-/** The platform host on this request's scheme and port (development runs on a port). */
-export function platformOrigin(context: AppLoadContext, request: Request) {
-  const url = new URL(request.url)
-  return `${url.protocol}//${context.cloudflare.env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}`
-}
 
 /** Where Stripe sends the platform account's events and its connected accounts' events. */
 export const PLATFORM_STRIPE_WEBHOOK_PATH: Record<PlatformWebhookPurpose, string> = {
@@ -82,12 +77,11 @@ export async function platformWebhookSecret(context: AppLoadContext, provider: P
  */
 export async function startStripeOnboarding(
   context: AppLoadContext,
-  request: Request,
   school: { id: string; name: string; origin: string; ownerEmail: string },
 ): Promise<{ ok: true; url: string } | OnboardingFailure> {
   const client = platformStripe(context)
   if (!client) return { ok: false, reason: 'not_configured' }
-  const hooks = await ensurePlatformStripeWebhooks(context, platformOrigin(context, request))
+  const hooks = await ensurePlatformStripeWebhooks(context, platformOrigin(context.cloudflare.env))
   if (!hooks.ok) return hooks
   try {
     let account = await getPayoutAccount(context.db, school.id, 'stripe')

@@ -15,7 +15,7 @@ const SETTINGS = '/home/settings/payments'
 async function toStripe(request: Request, context: LoaderFunctionArgs['context']) {
   const tenant = requireSchool(context)
   const user = await requireUser(request, context, ['owner'])
-  const started = await startStripeOnboarding(context, request, { id: tenant.id, name: tenant.name, origin: canonicalOrigin(request, context), ownerEmail: user.email })
+  const started = await startStripeOnboarding(context, { id: tenant.id, name: tenant.name, origin: canonicalOrigin(request, context), ownerEmail: user.email })
   if (!started.ok) {
     console.warn(JSON.stringify({ event: 'connect_onboarding_failed', tenantId: tenant.id, reason: started.reason }))
     return redirect(`${SETTINGS}?error=marketplace.error.${started.reason}`)

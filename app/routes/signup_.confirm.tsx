@@ -8,7 +8,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { schoolWelcomeEmail } from '#app/mail/templates.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
-import { confirmationPath, consumeSignupConfirmation, peekSignupConfirmation, schoolPlatformOrigin } from '#app/models/signup-confirmation.server.ts'
+import { confirmationPath, consumeSignupConfirmation, peekSignupConfirmation } from '#app/models/signup-confirmation.server.ts'
+import { schoolEmailOriginById } from '#app/models/school-address.server.ts'
+import { originForHost, primaryHost } from '#app/utils/school-origin.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { getT, requirePlatform } from '#app/utils/request.server.ts'
 
@@ -25,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = tokenOf(Object.fromEntries(new URL(request.url).searchParams))
   const link = await peekSignupConfirmation(context.db, token)
   const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
-  const schoolUrl = link?.state === 'confirmed' ? `${schoolPlatformOrigin(context.cloudflare.env, link.slug)}/login` : null
+  const schoolUrl = link?.state === 'confirmed' ? `${originForHost(context.cloudflare.env, primaryHost(context.cloudflare.env, { slug: link.slug }))}/login` : null
   return data({ title, state: link?.state ?? 'invalid', schoolUrl, token: link ? token : '' }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
 }
 
@@ -41,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = tokenOf(form)
   const owner = await consumeSignupConfirmation(context.db, token)
   if (!owner) return data({ failed: true }, { status: 404 })
-  const schoolUrl = schoolPlatformOrigin(env, owner.slug)
+  const schoolUrl = (await schoolEmailOriginById(context.db, env, owner.tenantId)) ?? originForHost(env, primaryHost(env, { slug: owner.slug }))
   await enqueueEmail(context.db, env.MAIL_QUEUE, owner.tenantId, schoolWelcomeEmail({ locale: owner.language, school: owner.school, name: owner.name, to: owner.email, url: `${schoolUrl}/` }))
   return redirect(confirmationPath(token), 303)
 }

@@ -34,6 +34,11 @@ export function originForHost(env: Pick<Env, 'ENVIRONMENT' | 'PUBLIC_PORT'>, hos
   return `${deploymentProtocol(env)}//${host}${port ? `:${port}` : ''}`
 }
 
+/** The platform's own public origin (signup confirmation, the platform's provider webhooks): PLATFORM_HOST on the deployment's scheme. */
+export function platformOrigin(env: Pick<Env, 'ENVIRONMENT' | 'PUBLIC_PORT' | 'PLATFORM_HOST'>): string {
+  return originForHost(env, env.PLATFORM_HOST)
+}
+
 /** The school's configured primary host: its active primary domain, else `{slug}.{PLATFORM_HOST}`. */
 export function primaryHost(env: Pick<Env, 'PLATFORM_HOST'>, school: { slug: string; primaryHostname?: string | null }): string {
   return school.primaryHostname || `${school.slug}.${env.PLATFORM_HOST}`
