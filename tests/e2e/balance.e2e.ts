@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { DEFAULT_FEE_BASIS_POINTS, DEFAULT_FEE_FIXED, platformFee } from '#app/payments/pricing.ts'
-import { browserTest, choosePayment, expectText, expectUrl, heading, newSchool, signUp, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, choosePayment, expectText, expectUrl, heading, newSchool, signUp, snap, subdomain, unique, url, visit, publishPaidCourse } from './support.ts'
 
 const PRICE = 10_000
 const FEE = platformFee(PRICE, { basisPoints: DEFAULT_FEE_BASIS_POINTS, fixed: DEFAULT_FEE_FIXED.PLN! })
@@ -61,18 +61,7 @@ browserTest('a school with a sale held by Coursefront and one it collected itsel
 
   // A paid course, published.
   const title = unique('Budgeting course')
-  await visit(page, url(host, '/home/products/new?kind=course'))
-  await page.locator('form[data-step="1"] [name="title"]').fill(title)
-  await page.getByRole('button', { name: 'Continue' }).click()
-  const step2 = page.locator('form[data-step="2"]')
-  await step2.waitFor()
-  await step2.locator('[name="price"]').fill(String(PRICE / 100))
-  await step2.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+\?created=1$/)
-  const slug = await page.locator('form [name="slug"]').inputValue()
-  assert.ok(slug, 'the product has a slug')
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.waitForURL(/done=published/)
+  const slug = await publishPaidCourse(page, host, title, String(PRICE / 100))
 
   // Two buyers: one through the test provider (Coursefront's account), one through the school's PayU.
   const buyer = await (await newContext()).newPage()

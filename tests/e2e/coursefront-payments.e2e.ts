@@ -3,7 +3,7 @@
 // its account.updated webhook on the platform host), a buyer pays by card through the platform's
 // Stripe, the sale is split at Stripe, and the owner refunds it from the transaction's page.
 import assert from 'node:assert/strict'
-import { browserTest, choosePayment, expectText, expectUrl, newSchool, signUp, snap, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, choosePayment, expectText, expectUrl, newSchool, signUp, snap, subdomain, unique, url, visit, publishPaidCourse } from './support.ts'
 
 browserTest('a school sets up Stripe payouts, sells through Coursefront payments split at Stripe, and refunds the sale', async ({ page, newContext }) => {
   const school = newSchool('en')
@@ -26,17 +26,7 @@ browserTest('a school sets up Stripe payouts, sells through Coursefront payments
 
   // A paid course, published.
   const title = unique('Card course')
-  await visit(page, url(host, '/home/products/new?kind=course'))
-  await page.locator('form[data-step="1"] [name="title"]').fill(title)
-  await page.getByRole('button', { name: 'Continue' }).click()
-  const step2 = page.locator('form[data-step="2"]')
-  await step2.waitFor()
-  await step2.locator('[name="price"]').fill('49')
-  await step2.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+\?created=1$/)
-  const slug = await page.locator('form [name="slug"]').inputValue()
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.waitForURL(/done=published/)
+  const slug = await publishPaidCourse(page, host, title, '49')
 
   // A buyer pays by card through Coursefront payments (the platform's Stripe).
   const buyer = await (await newContext()).newPage()

@@ -6,7 +6,7 @@
 // course. The school switches to Polish and the next declined buyer reads the Polish text.
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { browserTest, choosePayment, expectText, expectUrl, newSchool, signUp, subdomain, unique, url, visit } from './support.ts'
+import { browserTest, choosePayment, expectText, expectUrl, newSchool, signUp, subdomain, unique, url, visit, publishPaidCourse } from './support.ts'
 
 const INSUFFICIENT_FUNDS = '4000000000009995'
 const PAYS = '4242424242424242'
@@ -44,18 +44,7 @@ browserTest('a declined card shows the seed’s reason in the school’s languag
   await expectUrl(page, host, '/home/settings/page?saved=1')
 
   // A paid course, published.
-  await visit(page, url(host, '/home/products/new?kind=course'))
-  await page.locator('form[data-step="1"] [name="title"]').fill(unique('Decline course'))
-  await page.getByRole('button', { name: 'Continue' }).click()
-  const step2 = page.locator('form[data-step="2"]')
-  await step2.waitFor()
-  await step2.locator('[name="price"]').fill('39')
-  await step2.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+\?created=1$/)
-  const slug = await page.locator('form [name="slug"]').inputValue()
-  assert.ok(slug, 'the product has a slug')
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.waitForURL(/done=published/)
+  const slug = await publishPaidCourse(page, host, unique('Decline course'), '39')
 
   // Insufficient funds: the failure page says so, with what to do, and the way back.
   const declined = await (await newContext()).newPage()

@@ -353,3 +353,23 @@ export function newSchool(language: 'en' | 'pl' = 'en'): NewSchool {
     owner: { name: 'Ewa Testowa', email: `${slug}@example.com`, password: 'owner-pass-123' },
   }
 }
+
+/**
+ * The owner, signed in on `host`, creates a paid course (the two-step form, English labels) and
+ * publishes it; returns its slug.
+ */
+export async function publishPaidCourse(page: Page, host: string, title: string, price: string) {
+  await visit(page, url(host, '/home/products/new?kind=course'))
+  await page.locator('form[data-step="1"] [name="title"]').fill(title)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  const step2 = page.locator('form[data-step="2"]')
+  await step2.waitFor()
+  await step2.locator('[name="price"]').fill(price)
+  await step2.getByRole('button', { name: 'Create product' }).click()
+  await page.waitForURL(/\/home\/products\/[a-z2-7]+\?created=1$/)
+  const slug = await page.locator('form [name="slug"]').inputValue()
+  if (!slug) throw new Error('the new product has no slug')
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await page.waitForURL(/done=published/)
+  return slug
+}
