@@ -1,34 +1,55 @@
 // One transaction of the school (issue 8 item 8): the order's figures, the buyer's, invoice and
 // shipping snapshots, the consent times and the provider events that moved it; for the owner, the
 // refund form of a sale collected through Coursefront (issue 18).
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { Link, useLoaderData } from '@remix-run/react'
-import type { ReactNode } from 'react'
-import { InstructorNav } from '#app/components/instructor-nav.tsx'
-import { InvoicePanel } from '#app/components/invoice-panel.tsx'
-import { InvoiceBadge, StatusBadge } from '#app/components/transaction-table.tsx'
-import { Card, PageTitle } from '#app/components/ui.tsx'
-import { loadInvoicePanel } from '#app/invoicing/invoice-panel.server.ts'
-import { RefundPanel } from '#app/payments/refund-panel.tsx'
-import { declineFromStatusReason } from '#app/payments/payment-failure.ts'
-import { getTransactionDetail } from '#app/models/transaction-report.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
-import { formatDateTime } from '#app/utils/dates.ts'
-import { useLocale, useT } from '#app/utils/i18n-react.ts'
-import { formatMoney } from '#app/utils/money.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { InstructorNav } from "#app/components/instructor-nav.tsx";
+import { InvoicePanel } from "#app/components/invoice-panel.tsx";
+import {
+  InvoiceBadge,
+  StatusBadge,
+} from "#app/components/transaction-table.tsx";
+import { Card, PageTitle } from "#app/components/ui.tsx";
+import { loadInvoicePanel } from "#app/invoicing/invoice-panel.server.ts";
+import { RefundPanel } from "#app/payments/refund-panel.tsx";
+import { declineFromStatusReason } from "#app/payments/payment-failure.ts";
+import { getTransactionDetail } from "#app/models/transaction-report.server.ts";
+import { requireUser } from "#app/auth/auth.server.ts";
+import { formatDateTime } from "#app/utils/dates.ts";
+import { useLocale, useT } from "#app/utils/i18n-react.ts";
+import { formatMoney } from "#app/utils/money.ts";
+import { getT, notFound, requireSchool } from "#app/utils/request.server.ts";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.title },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const tenant = requireSchool(context)
+  const tenant = requireSchool(context);
   // Looked up in this school first: another school's id is 404 for everyone.
-  const transaction = await getTransactionDetail(context.db, tenant.id, params.transactionId ?? '')
-  if (!transaction) notFound()
-  const user = await requireUser(request, context, ['owner', 'admin'])
-  const { hash: _hash, ...shown } = transaction
-  const invoicePanel = await loadInvoicePanel(context.db, tenant.id, transaction)
-  return { title: `${transaction.productTitle} · ${getT(request, context)('money.transactions.title')} · ${tenant.name}`, transaction: shown, invoicePanel, canRefund: user.role === 'owner' }
+  const transaction = await getTransactionDetail(
+    context.db,
+    tenant.id,
+    params.transactionId ?? ""
+  );
+  if (!transaction) notFound();
+  const user = await requireUser(request, context, ["owner", "admin"]);
+  const { hash: _hash, ...shown } = transaction;
+  const invoicePanel = await loadInvoicePanel(
+    context.db,
+    tenant.id,
+    transaction
+  );
+  return {
+    title: `${transaction.productTitle} · ${getT(
+      request,
+      context
+    )("money.transactions.title")} · ${tenant.name}`,
+    transaction: shown,
+    invoicePanel,
+    canRefund: user.role === "owner",
+  };
 }
 
 function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
@@ -43,80 +64,151 @@ function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
           </div>
         ))}
     </dl>
-  )
+  );
 }
 
 export default function TransactionPage() {
-  const { transaction: tx, invoicePanel, canRefund } = useLoaderData<typeof loader>()
-  const t = useT()
-  const locale = useLocale()
-  const money = (minor: number) => formatMoney(minor, tx.currency, locale)
-  const invoice = tx.invoiceDetails
-  const shipping = tx.shipping
+  const {
+    transaction: tx,
+    invoicePanel,
+    canRefund,
+  } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = useLocale();
+  const money = (minor: number) => formatMoney(minor, tx.currency, locale);
+  const invoice = tx.invoiceDetails;
+  const shipping = tx.shipping;
   // A declined payment: why, in the seed's words (issue 18 §3), with what the buyer was told to do.
-  const decline = tx.status === 'failed' ? declineFromStatusReason(tx.statusReason) : null
+  const decline =
+    tx.status === "failed" ? declineFromStatusReason(tx.statusReason) : null;
   return (
     <div className="space-y-6">
       <InstructorNav />
-      <Link to="/home/transactions" className="text-sm font-medium text-brand-700 hover:underline">
-        ← {t('money.transaction.back')}
+      <Link
+        to="/home/transactions"
+        className="text-sm font-medium text-brand-700 hover:underline"
+      >
+        ← {t("money.transaction.back")}
       </Link>
-      <PageTitle subtitle={formatDateTime(tx.createdAt)}>{tx.productTitle}</PageTitle>
+      <PageTitle subtitle={formatDateTime(tx.createdAt)}>
+        {tx.productTitle}
+      </PageTitle>
 
       <Card data-transaction-summary>
-        <h2 className="text-lg font-semibold">{t('money.transaction.summary')}</h2>
+        <h2 className="text-lg font-semibold">
+          {t("money.transaction.summary")}
+        </h2>
         <Rows
           rows={[
-            [t('money.col.status'), <StatusBadge key="s" status={tx.status} />],
-            tx.status === 'mismatch' && [
-              t('money.transaction.why'),
+            [t("money.col.status"), <StatusBadge key="s" status={tx.status} />],
+            tx.status === "mismatch" && [
+              t("money.transaction.why"),
               <span key="why" data-status-reason>
-                {t('money.transaction.mismatch_explained')} <code className="text-xs">{tx.statusReason}</code>
+                {t("money.transaction.mismatch_explained")}{" "}
+                <code className="text-xs">{tx.statusReason}</code>
               </span>,
             ],
-            tx.status === 'failed' && tx.statusReason === 'expired' && [t('money.transaction.why'), <span key="why" data-status-reason>{t('money.transaction.expired_explained')}</span>],
+            tx.status === "failed" &&
+              tx.statusReason === "expired" && [
+                t("money.transaction.why"),
+                <span key="why" data-status-reason>
+                  {t("money.transaction.expired_explained")}
+                </span>,
+              ],
             decline && [
-              t('money.transaction.why'),
+              t("money.transaction.why"),
               <span key="why" data-status-reason data-decline={decline}>
-                <strong className="font-semibold">{t(`payment.failure.${decline}`)}</strong>
-                <span className="block text-slate-600">{t(`payment.failure.${decline}.hint`)}</span>
+                <strong className="font-semibold">
+                  {t(`payment.failure.${decline}`)}
+                </strong>
+                <span className="block text-slate-600">
+                  {t(`payment.failure.${decline}.hint`)}
+                </span>
               </span>,
             ],
-            [t('money.transaction.collector'), <span key="c" data-collector={tx.collector}>{t(`money.collector.${tx.collector}`)}</span>],
-            tx.collector === 'platform' && tx.holdUntil ? [t('money.transaction.hold_until'), formatDateTime(tx.holdUntil)] : false,
-            [t('money.col.invoice'), <InvoiceBadge key="i" status={tx.invoiceStatus} />],
-            [t('money.transaction.unit'), money(tx.unitAmount)],
-            [t('money.transaction.quantity'), tx.quantity],
-            tx.discountAmount > 0 && [t('money.transaction.discount'), `− ${money(tx.discountAmount)}`],
-            tx.bumpAmount > 0 && [t('money.transaction.bump'), money(tx.bumpAmount)],
-            tx.shippingAmount > 0 && [t('money.transaction.shipping_amount'), money(tx.shippingAmount)],
-            [t('money.transaction.total'), <strong key="t">{money(tx.totalAmount)}</strong>],
-            [t('money.transaction.vat'), money(tx.vatAmount)],
-            [t('money.transaction.fee'), money(tx.feeAmount)],
-            [t('money.transaction.net'), money(tx.totalAmount - tx.feeAmount)],
-            [t('money.col.provider'), t(`money.provider.${tx.provider ?? 'none'}`)],
-            tx.providerRef ? [t('money.transaction.provider_ref'), <code key="r" className="text-xs">{tx.providerRef}</code>] : false,
-            [t('money.transaction.created'), formatDateTime(tx.createdAt)],
-            tx.completedAt ? [t('money.transaction.completed'), formatDateTime(tx.completedAt)] : false,
+            [
+              t("money.transaction.collector"),
+              <span key="c" data-collector={tx.collector}>
+                {t(`money.collector.${tx.collector}`)}
+              </span>,
+            ],
+            tx.collector === "platform" && tx.holdUntil
+              ? [
+                  t("money.transaction.hold_until"),
+                  formatDateTime(tx.holdUntil),
+                ]
+              : false,
+            [
+              t("money.col.invoice"),
+              <InvoiceBadge key="i" status={tx.invoiceStatus} />,
+            ],
+            [t("money.transaction.unit"), money(tx.unitAmount)],
+            [t("money.transaction.quantity"), tx.quantity],
+            tx.discountAmount > 0 && [
+              t("money.transaction.discount"),
+              `− ${money(tx.discountAmount)}`,
+            ],
+            tx.bumpAmount > 0 && [
+              t("money.transaction.bump"),
+              money(tx.bumpAmount),
+            ],
+            tx.shippingAmount > 0 && [
+              t("money.transaction.shipping_amount"),
+              money(tx.shippingAmount),
+            ],
+            [
+              t("money.transaction.total"),
+              <strong key="t">{money(tx.totalAmount)}</strong>,
+            ],
+            [t("money.transaction.vat"), money(tx.vatAmount)],
+            [t("money.transaction.fee"), money(tx.feeAmount)],
+            [t("money.transaction.net"), money(tx.totalAmount - tx.feeAmount)],
+            [
+              t("money.col.provider"),
+              t(`money.provider.${tx.provider ?? "none"}`),
+            ],
+            tx.providerRef
+              ? [
+                  t("money.transaction.provider_ref"),
+                  <code key="r" className="text-xs">
+                    {tx.providerRef}
+                  </code>,
+                ]
+              : false,
+            [t("money.transaction.created"), formatDateTime(tx.createdAt)],
+            tx.completedAt
+              ? [
+                  t("money.transaction.completed"),
+                  formatDateTime(tx.completedAt),
+                ]
+              : false,
           ]}
         />
       </Card>
 
       <Card data-transaction-buyer>
-        <h2 className="text-lg font-semibold">{t('money.transaction.buyer')}</h2>
+        <h2 className="text-lg font-semibold">
+          {t("money.transaction.buyer")}
+        </h2>
         <Rows
           rows={[
-            [t('money.transaction.name'), tx.buyer.name || '—'],
-            [t('money.transaction.email'), tx.buyer.email || '—'],
-            tx.buyer.phone ? [t('money.transaction.phone'), tx.buyer.phone] : false,
+            [t("money.transaction.name"), tx.buyer.name || "—"],
+            [t("money.transaction.email"), tx.buyer.email || "—"],
+            tx.buyer.phone
+              ? [t("money.transaction.phone"), tx.buyer.phone]
+              : false,
             [
-              t('money.transaction.student_page'),
+              t("money.transaction.student_page"),
               tx.userId ? (
-                <Link key="u" to={`/home/students/${tx.userId}`} className="text-brand-700 hover:underline">
-                  {t('money.transaction.student_page')}
+                <Link
+                  key="u"
+                  to={`/home/students/${tx.userId}`}
+                  className="text-brand-700 hover:underline"
+                >
+                  {t("money.transaction.student_page")}
                 </Link>
               ) : (
-                t('money.buyer.deleted')
+                t("money.buyer.deleted")
               ),
             ],
           ]}
@@ -124,22 +216,37 @@ export default function TransactionPage() {
       </Card>
 
       <Card data-transaction-invoice>
-        <h2 className="text-lg font-semibold">{t('money.transaction.invoice')}</h2>
+        <h2 className="text-lg font-semibold">
+          {t("money.transaction.invoice")}
+        </h2>
         {invoice ? (
           <Rows
             rows={[
-              [t('money.transaction.invoice_type'), t(`money.transaction.invoice_type.${invoice.type === 'company' ? 'company' : 'person'}`)],
-              [t('money.transaction.name'), invoice.name],
-              invoice.companyName ? [t('money.transaction.company'), invoice.companyName] : false,
-              invoice.vatNumber ? [t('money.transaction.vat_number'), invoice.vatNumber] : false,
-              [t('money.transaction.address'), invoice.address],
-              [t('money.transaction.postal_code'), invoice.postalCode],
-              [t('money.transaction.city'), invoice.city],
-              [t('money.transaction.country'), invoice.country],
+              [
+                t("money.transaction.invoice_type"),
+                t(
+                  `money.transaction.invoice_type.${
+                    invoice.type === "company" ? "company" : "person"
+                  }`
+                ),
+              ],
+              [t("money.transaction.name"), invoice.name],
+              invoice.companyName
+                ? [t("money.transaction.company"), invoice.companyName]
+                : false,
+              invoice.vatNumber
+                ? [t("money.transaction.vat_number"), invoice.vatNumber]
+                : false,
+              [t("money.transaction.address"), invoice.address],
+              [t("money.transaction.postal_code"), invoice.postalCode],
+              [t("money.transaction.city"), invoice.city],
+              [t("money.transaction.country"), invoice.country],
             ]}
           />
         ) : (
-          <p className="mt-2 text-slate-600">{t('money.transaction.invoice_none')}</p>
+          <p className="mt-2 text-slate-600">
+            {t("money.transaction.invoice_none")}
+          </p>
         )}
       </Card>
 
@@ -149,50 +256,102 @@ export default function TransactionPage() {
 
       {shipping ? (
         <Card data-transaction-shipping>
-          <h2 className="text-lg font-semibold">{t('money.transaction.shipping')}</h2>
+          <h2 className="text-lg font-semibold">
+            {t("money.transaction.shipping")}
+          </h2>
           <Rows
             rows={[
-              [t('money.transaction.shipment_type'), t(`money.transaction.shipment.${shipping.shipmentType === 'courier' ? 'courier' : 'parcel_locker'}`)],
-              shipping.parcelLockerCode ? [t('money.transaction.parcel_locker'), shipping.parcelLockerCode] : false,
-              shipping.address ? [t('money.transaction.address'), shipping.address] : false,
-              shipping.postalCode ? [t('money.transaction.postal_code'), shipping.postalCode] : false,
-              shipping.city ? [t('money.transaction.city'), shipping.city] : false,
+              [
+                t("money.transaction.shipment_type"),
+                t(
+                  `money.transaction.shipment.${
+                    shipping.shipmentType === "courier"
+                      ? "courier"
+                      : "parcel_locker"
+                  }`
+                ),
+              ],
+              shipping.parcelLockerCode
+                ? [
+                    t("money.transaction.parcel_locker"),
+                    shipping.parcelLockerCode,
+                  ]
+                : false,
+              shipping.address
+                ? [t("money.transaction.address"), shipping.address]
+                : false,
+              shipping.postalCode
+                ? [t("money.transaction.postal_code"), shipping.postalCode]
+                : false,
+              shipping.city
+                ? [t("money.transaction.city"), shipping.city]
+                : false,
             ]}
           />
         </Card>
       ) : null}
 
       <Card data-transaction-consents>
-        <h2 className="text-lg font-semibold">{t('money.transaction.consents')}</h2>
+        <h2 className="text-lg font-semibold">
+          {t("money.transaction.consents")}
+        </h2>
         <Rows
           rows={[
-            [t('money.transaction.terms_at'), formatDateTime(tx.termsAcceptedAt)],
-            [t('money.transaction.waiver_at'), tx.withdrawalWaiverAt ? formatDateTime(tx.withdrawalWaiverAt) : t('money.transaction.not_given')],
+            [
+              t("money.transaction.terms_at"),
+              formatDateTime(tx.termsAcceptedAt),
+            ],
+            [
+              t("money.transaction.waiver_at"),
+              tx.withdrawalWaiverAt
+                ? formatDateTime(tx.withdrawalWaiverAt)
+                : t("money.transaction.not_given"),
+            ],
           ]}
         />
       </Card>
 
       <Card data-transaction-events>
-        <h2 className="text-lg font-semibold">{t('money.transaction.events')}</h2>
+        <h2 className="text-lg font-semibold">
+          {t("money.transaction.events")}
+        </h2>
         {tx.events.length === 0 ? (
-          <p className="mt-2 text-slate-600">{t('money.transaction.events_empty')}</p>
+          <p className="mt-2 text-slate-600">
+            {t("money.transaction.events_empty")}
+          </p>
         ) : (
           <table className="mt-3 min-w-full divide-y divide-slate-200 text-sm">
             <thead className="text-left text-slate-600">
               <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.transaction.event_received')}</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.col.provider')}</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">{t('money.transaction.event_status')}</th>
-                <th scope="col" className="py-2 font-semibold">{t('money.transaction.event_id')}</th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t("money.transaction.event_received")}
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t("money.col.provider")}
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t("money.transaction.event_status")}
+                </th>
+                <th scope="col" className="py-2 font-semibold">
+                  {t("money.transaction.event_id")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {tx.events.map((e) => (
                 <tr key={e.id}>
-                  <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(e.receivedAt)}</td>
-                  <td className="py-2 pr-4">{t(`money.provider.${e.provider}`)}</td>
-                  <td className="py-2 pr-4 font-mono text-xs">{e.providerStatus}</td>
-                  <td className="py-2 font-mono text-xs break-all">{e.eventKey}</td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {formatDateTime(e.receivedAt)}
+                  </td>
+                  <td className="py-2 pr-4">
+                    {t(`money.provider.${e.provider}`)}
+                  </td>
+                  <td className="py-2 pr-4 font-mono text-xs">
+                    {e.providerStatus}
+                  </td>
+                  <td className="py-2 font-mono text-xs break-all">
+                    {e.eventKey}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -200,5 +359,5 @@ export default function TransactionPage() {
         )}
       </Card>
     </div>
-  )
+  );
 }
