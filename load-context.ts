@@ -1,20 +1,20 @@
-import type { Db } from "#app/db/client.server.ts";
-import type { Env } from "#app/utils/env.server.ts";
-import type { Site, SiteCache } from "#app/domains/site.server.ts";
+import type { Db } from '#app/db/client.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import type { Site, SiteCache } from '#app/domains/site.server.ts'
 
-declare module "@remix-run/cloudflare" {
+declare module '@remix-run/cloudflare' {
   interface AppLoadContext {
-    cloudflare: { env: Env; ctx: Omit<ExecutionContext, "props"> };
-    db: Db;
+    cloudflare: { env: Env; ctx: Omit<ExecutionContext, 'props'> }
+    db: Db
     /** Which school (or the platform) this request's Host belongs to. Never from client input. */
-    site: Site;
+    site: Site
     /** The isolate's tenant cache, so actions can invalidate it after changing a tenant. */
-    siteCache: SiteCache;
+    siteCache: SiteCache
     /** CSP nonce for this response's inline scripts. */
-    nonce: string;
+    nonce: string
     /** Per-request memo (signed-in user, …) shared by the loaders of one request. */
-    memo: Map<string, unknown>;
+    memo: Map<string, unknown>
   }
 }
 
-export {};
+export {}

@@ -1,145 +1,69 @@
 // Worker entry of the app: resolve the site from Host, refuse cross-site mutations, hand the
 // request to Remix, and put security headers on every answer.
-import {
-  createRequestHandler,
-  type AppLoadContext,
-  type ServerBuild,
-} from "@remix-run/cloudflare";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/cloudflare'
 // Built by `remix vite:build` (npm run build) into one self-contained ESM bundle.
 // @ts-ignore the bundle exists only after the build; it has no type declarations
-import * as build from "./build/server/index.js";
-import { getDb } from "#app/db/client.server.ts";
-import { mediaOrigins } from "#app/media/origins.server.ts";
-import { videoOrigins } from "#app/media/videos-service.server.ts";
-import { isDevelopment, type Env } from "#app/utils/env.server.ts";
-import {
-  applySecurityHeaders,
-  CREATOR_SCRIPTS_MEMO_KEY,
-  isCsrfSafe,
-  isProviderNotification,
-  newNonce,
-  withOwnHost,
-} from "#app/utils/security.server.ts";
-import { SiteCache } from "#app/domains/site.server.ts";
-import { VIDEO_EMBED_FRAME_ORIGINS } from "#app/storefront/widgets/embed-origins.ts";
-import {
-  bumpContentVersion,
-  getContentVersion,
-} from "#app/models/content-version.server.ts";
-import { runScheduledBilling } from "#app/payments/membership-billing.server.ts";
-import { recheckPendingTransactions } from "#app/payments/pending-check.server.ts";
-import { runMonthlyFeeStatements } from "#app/payments/fee-statements.server.ts";
-import { recheckPayuRegistrations } from "#app/payments/marketplace.server.ts";
-import {
-  contentVersionFor,
-  forgetContentVersion,
-  invalidatesSchoolPages,
-  isPageCacheCandidate,
-  pageCacheKey,
-  readCachedPage,
-  storeCachedPage,
-} from "#app/utils/page-cache.server.ts";
-import {
-  csrfFailedResponse,
-  statusPageLocale,
-  suspendedSchoolPage,
-  unknownHostPage,
-} from "#app/utils/status-pages.server.ts";
+import * as build from './build/server/index.js'
+import { getDb } from '#app/db/client.server.ts'
+import { mediaOrigins } from '#app/media/origins.server.ts'
+import { videoOrigins } from '#app/media/videos-service.server.ts'
+import { isDevelopment, type Env } from '#app/utils/env.server.ts'
+import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderNotification, newNonce, withOwnHost } from '#app/utils/security.server.ts'
+import { SiteCache } from '#app/domains/site.server.ts'
+import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
+import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
+import { runScheduledBilling } from '#app/membership/membership-billing.server.ts'
+import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
+import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
+import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
+import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
+import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
-const siteCache = new SiteCache();
+const siteCache = new SiteCache()
 
-function shouldRedirectToPrimary(
-  request: Request,
-  hostname: string,
-  primaryHostname: string | null
-) {
-  return (
-    Boolean(primaryHostname) &&
-    primaryHostname !== hostname &&
-    (request.method === "GET" || request.method === "HEAD")
-  );
+function shouldRedirectToPrimary(request: Request, hostname: string, primaryHostname: string | null) {
+  return Boolean(primaryHostname) && primaryHostname !== hostname && (request.method === 'GET' || request.method === 'HEAD')
 }
-const handleRemix = createRequestHandler(build as unknown as ServerBuild);
+const handleRemix = createRequestHandler(build as unknown as ServerBuild)
 
 /**
  * media.{PLATFORM_HOST}: public images and signed private files, served by the media worker
  * (GET/HEAD only, without the visitor's cookies), and Bunny Stream's webhook (POST /webhooks/bunny). s3.{PLATFORM_HOST}, development only: the S3 peer that takes presigned
  * uploads (workers/dev-peers); pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted payment pages. Neither is a site: no session, no CSRF check, no Remix.
  */
-async function forwardServiceHost(
-  request: Request,
-  env: Env,
-  hostname: string
-): Promise<Response | null> {
+async function forwardServiceHost(request: Request, env: Env, hostname: string): Promise<Response | null> {
   if (hostname === `media.${env.PLATFORM_HOST}` && env.MEDIA_WORKER) {
     // Bunny Stream's webhook: the body and its signature headers, nothing else (verified there).
-    if (new URL(request.url).pathname === "/webhooks/bunny") {
-      if (request.method !== "POST")
-        return new Response(null, { status: 405, headers: { Allow: "POST" } });
-      const headers = new Headers();
-      for (const name of [
-        "content-type",
-        "x-bunnystream-signature",
-        "x-bunnystream-signature-version",
-        "x-bunnystream-signature-algorithm",
-      ]) {
-        const value = request.headers.get(name);
-        if (value) headers.set(name, value);
+    if (new URL(request.url).pathname === '/webhooks/bunny') {
+      if (request.method !== 'POST') return new Response(null, { status: 405, headers: { Allow: 'POST' } })
+      const headers = new Headers()
+      for (const name of ['content-type', 'x-bunnystream-signature', 'x-bunnystream-signature-version', 'x-bunnystream-signature-algorithm']) {
+        const value = request.headers.get(name)
+        if (value) headers.set(name, value)
       }
-      return env.MEDIA_WORKER.fetch(
-        new Request(request.url, {
-          method: "POST",
-          headers,
-          body: request.body,
-        })
-      );
+      return env.MEDIA_WORKER.fetch(new Request(request.url, { method: 'POST', headers, body: request.body }))
     }
-    if (request.method !== "GET" && request.method !== "HEAD")
-      return new Response(null, {
-        status: 405,
-        headers: { Allow: "GET, HEAD" },
-      });
-    const headers = new Headers();
-    for (const name of [
-      "accept",
-      "if-none-match",
-      "if-modified-since",
-      "range",
-    ]) {
-      const value = request.headers.get(name);
-      if (value) headers.set(name, value);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
+    const headers = new Headers()
+    for (const name of ['accept', 'if-none-match', 'if-modified-since', 'range']) {
+      const value = request.headers.get(name)
+      if (value) headers.set(name, value)
     }
-    return env.MEDIA_WORKER.fetch(
-      new Request(request.url, { method: request.method, headers })
-    );
+    return env.MEDIA_WORKER.fetch(new Request(request.url, { method: request.method, headers }))
   }
-  if (
-    hostname === `s3.${env.PLATFORM_HOST}` &&
-    isDevelopment(env) &&
-    env.DEV_PEERS
-  )
-    return env.DEV_PEERS.fetch(request);
+  if (hostname === `s3.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) return env.DEV_PEERS.fetch(request)
   // pay.{PLATFORM_HOST}, development only: the PayU and Stripe peers' hosted pages — payment, PayU
   // Marketplace registration, Stripe Connect onboarding — and nothing else of the peers.
-  if (
-    hostname === `pay.${env.PLATFORM_HOST}` &&
-    isDevelopment(env) &&
-    env.DEV_PEERS
-  ) {
-    if (!PEER_HOSTED_PAGES.test(new URL(request.url).pathname))
-      return new Response(null, { status: 404 });
-    return env.DEV_PEERS.fetch(request);
+  if (hostname === `pay.${env.PLATFORM_HOST}` && isDevelopment(env) && env.DEV_PEERS) {
+    if (!PEER_HOSTED_PAGES.test(new URL(request.url).pathname)) return new Response(null, { status: 404 })
+    return env.DEV_PEERS.fetch(request)
   }
-  return null;
+  return null
 }
 
-const PEER_HOSTED_PAGES =
-  /^\/(?:(?:payu|stripe)\/pay\/[\w-]+|payu\/boarding\/form|stripe\/connect\/onboard\/[\w-]+)$/;
+const PEER_HOSTED_PAGES = /^\/(?:(?:payu|stripe)\/pay\/[\w-]+|payu\/boarding\/form|stripe\/connect\/onboard\/[\w-]+)$/
 
-type SchoolSite = Extract<
-  Awaited<ReturnType<SiteCache["resolve"]>>,
-  { kind: "school" }
->;
+type SchoolSite = Extract<Awaited<ReturnType<SiteCache['resolve']>>, { kind: 'school' }>
 
 /**
  * A school's page: anonymous GETs are answered from the edge page cache when a stored copy exists
@@ -150,131 +74,76 @@ async function handleSchoolRequest(
   request: Request,
   env: Env,
   ctx: ExecutionContext,
-  {
-    db,
-    site,
-    nonce,
-    memo,
-  }: {
-    db: ReturnType<typeof getDb>;
-    site: SchoolSite;
-    nonce: string;
-    memo: Map<string, unknown>;
-  }
+  { db, site, nonce, memo }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown> },
 ): Promise<Response> {
-  let key: Request | null = null;
-  if (env.PAGE_CACHE !== "off" && isPageCacheCandidate(request)) {
-    const version = await contentVersionFor(site.tenant.id, () =>
-      getContentVersion(db, site.tenant.id)
-    );
-    if (version !== null) key = pageCacheKey(request, site.tenant.id, version);
+  let key: Request | null = null
+  if (env.PAGE_CACHE !== 'off' && isPageCacheCandidate(request)) {
+    const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
+    if (version !== null) key = pageCacheKey(request, site.tenant.id, version)
   }
   if (key) {
-    const cached = await readCachedPage(key, nonce);
+    const cached = await readCachedPage(key, nonce)
     if (cached) {
-      if (cached.creatorScripts) memo.set(CREATOR_SCRIPTS_MEMO_KEY, true);
-      return cached.response;
+      if (cached.creatorScripts) memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)
+      return cached.response
     }
   }
-  let response = await handleRemix(request, {
-    cloudflare: { env, ctx },
-    db,
-    site,
-    siteCache,
-    nonce,
-    memo,
-  });
-  if (key)
-    response = await storeCachedPage(
-      key,
-      response,
-      nonce,
-      memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
-      (promise) => ctx.waitUntil(promise)
-    );
+  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
+  if (key) response = await storeCachedPage(key, response, nonce, memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
   if (invalidatesSchoolPages(request, response)) {
-    await bumpContentVersion(db, site.tenant.id);
-    forgetContentVersion(site.tenant.id);
+    await bumpContentVersion(db, site.tenant.id)
+    forgetContentVersion(site.tenant.id)
   }
-  return response;
+  return response
 }
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const url = new URL(request.url);
-    const forwarded = await forwardServiceHost(request, env, url.hostname);
-    if (forwarded) return forwarded;
+    const url = new URL(request.url)
+    const forwarded = await forwardServiceHost(request, env, url.hostname)
+    if (forwarded) return forwarded
     // Remix's CSRF check reads X-Forwarded-Host / Host: crafted ones must not make it a 500 (issue 19 §2).
-    request = withOwnHost(request);
-    const nonce = newNonce();
-    const db = getDb(env.DB);
-    const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST);
+    request = withOwnHost(request)
+    const nonce = newNonce()
+    const db = getDb(env.DB)
+    const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
-    const memo = new Map<string, unknown>();
-    let response: Response;
-    if (site.kind === "unknown") {
-      response = unknownHostPage(statusPageLocale(request), site.hostname);
-    } else if (site.kind === "school" && site.tenant.status === "suspended") {
-      response = suspendedSchoolPage(site.tenant.language, site.tenant.name);
-    } else if (
-      site.kind === "school" &&
-      shouldRedirectToPrimary(request, site.hostname, site.primaryHostname)
-    ) {
+    const memo = new Map<string, unknown>()
+    let response: Response
+    if (site.kind === 'unknown') {
+      response = unknownHostPage(statusPageLocale(request), site.hostname)
+    } else if (site.kind === 'school' && site.tenant.status === 'suspended') {
+      response = suspendedSchoolPage(site.tenant.language, site.tenant.name)
+    } else if (site.kind === 'school' && shouldRedirectToPrimary(request, site.hostname, site.primaryHostname)) {
       // One address per school when the creator chose a primary domain (issue 3): 301 there.
-      const target = new URL(url);
-      target.hostname = site.primaryHostname!;
-      response = new Response(null, {
-        status: 301,
-        headers: { Location: target.toString(), "Cache-Control": "no-store" },
-      });
+      const target = new URL(url)
+      target.hostname = site.primaryHostname!
+      response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
-      response = csrfFailedResponse(
-        request,
-        site.kind === "school"
-          ? site.tenant.language
-          : statusPageLocale(request)
-      );
-    } else if (site.kind === "school") {
-      response = await handleSchoolRequest(request, env, ctx, {
-        db,
-        site,
-        nonce,
-        memo,
-      });
+      response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
+    } else if (site.kind === 'school') {
+      response = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo })
     } else {
-      response = await handleRemix(request, {
-        cloudflare: { env, ctx },
-        db,
-        site,
-        siteCache,
-        nonce,
-        memo,
-      });
+      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
     }
 
     // Responses from Remix may have immutable headers: copy before decorating.
-    response = new Response(response.body, response);
-    const media = mediaOrigins(env, request);
-    const video = videoOrigins(env);
+    response = new Response(response.body, response)
+    const media = mediaOrigins(env, request)
+    const video = videoOrigins(env)
     applySecurityHeaders(response.headers, {
       nonce,
       request,
       imgSrcExtra: media.mediaOrigin,
-      connectSrcExtra: [media.s3Endpoint, ...video.tus].join(" "),
+      connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
       // Bunny's player, and YouTube (privacy-enhanced host) / Vimeo for the sales-page video block.
-      frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(" "),
+      frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(' '),
       // Only when the root loader put the creator's code on this school page (ADR 013).
-      creatorScripts:
-        site.kind === "school" && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
+      creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
       // The platform's signup form ends on the new school's own host.
-      formActionExtra:
-        site.kind === "platform"
-          ? `${url.protocol}//*.${env.PLATFORM_HOST}${
-              url.port ? `:${url.port}` : ""
-            }`
-          : undefined,
-    });
-    return response;
+      formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
+    })
+    return response
   },
 
   /**
@@ -283,27 +152,15 @@ export default {
    */
   async scheduled(controller, env, ctx) {
     // Awaited (not waitUntil): the invocation lasts as long as the run. Number(): a Date in test triggers.
-    const now = Number(controller.scheduledTime) || Date.now();
-    await runScheduledBilling(env, now);
-    const pending = await recheckPendingTransactions(env, ctx, now);
-    console.log(JSON.stringify({ event: "pending_recheck", ...pending }));
+    const now = Number(controller.scheduledTime) || Date.now()
+    await runScheduledBilling(env, now)
+    const pending = await recheckPendingTransactions(env, ctx, now)
+    console.log(JSON.stringify({ event: 'pending_recheck', ...pending }))
     // Last month's fee statements in the first days of a month (idempotent; app/payments/fee-statements.server.ts).
-    const statements = await runMonthlyFeeStatements(env, now);
-    if (statements)
-      console.log(JSON.stringify({ event: "fee_statements", ...statements }));
+    const statements = await runMonthlyFeeStatements(env, now)
+    if (statements) console.log(JSON.stringify({ event: 'fee_statements', ...statements }))
     // PayU Marketplace registrations still being verified (PayU tells no one when it is done).
-    const payu = await recheckPayuRegistrations(
-      {
-        cloudflare: { env, ctx },
-        db: getDb(env.DB),
-        site: { kind: "platform" },
-        memo: new Map(),
-      } as unknown as AppLoadContext,
-      now
-    );
-    if (payu.checked)
-      console.log(
-        JSON.stringify({ event: "payu_registrations_recheck", ...payu })
-      );
+    const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: getDb(env.DB), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
+    if (payu.checked) console.log(JSON.stringify({ event: 'payu_registrations_recheck', ...payu }))
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env>

@@ -1,8 +1,4 @@
-import type {
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/cloudflare";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import {
   Form,
   isRouteErrorResponse,
@@ -17,307 +13,202 @@ import {
   useMatches,
   useRouteError,
   useRouteLoaderData,
-} from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
-import { SearchModal } from "#app/components/search-modal.tsx";
-import { cx } from "#app/components/ui.tsx";
-import catalogueUrls from "virtual:i18n-catalogues";
-import { CATALOGUE_META_NAME } from "#app/i18n/catalogue-context.tsx";
-import { LOCALES } from "#app/i18n/translate.ts";
-import stylesheet from "#app/styles/tailwind.css?url";
-import { getCurrentUser } from "#app/auth/auth.server.ts";
-import { mediaUrl } from "#app/media/origins.server.ts";
-import { isDevelopment } from "#app/utils/env.server.ts";
-import { useT } from "#app/utils/i18n-react.ts";
-import { useNonce } from "#app/utils/nonce.ts";
-import { getCreatorCode } from "#app/models/page-settings.server.ts";
-import { getCurrentOperator } from "#app/auth/operator-auth.server.ts";
-import { getLocale } from "#app/utils/request.server.ts";
-import {
-  allowsCreatorScripts,
-  CREATOR_SCRIPTS_MEMO_KEY,
-  creatorScriptBlocks,
-  type CreatorScript,
-} from "#app/utils/security.server.ts";
-import { goToLogin } from "#app/utils/go-to-login.ts";
+} from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
+import { SearchModal } from '#app/storefront/components/search-modal.tsx'
+import { cx } from '#app/components/ui.tsx'
+import catalogueUrls from 'virtual:i18n-catalogues'
+import { CATALOGUE_META_NAME } from '#app/i18n/catalogue-context.tsx'
+import { LOCALES } from '#app/i18n/translate.ts'
+import stylesheet from '#app/styles/tailwind.css?url'
+import { getCurrentUser } from '#app/auth/auth.server.ts'
+import { mediaUrl } from '#app/media/origins.server.ts'
+import { isDevelopment } from '#app/utils/env.server.ts'
+import { useT } from '#app/utils/i18n-react.ts'
+import { useNonce } from '#app/utils/nonce.ts'
+import { getCreatorCode } from '#app/models/page-settings.server.ts'
+import { getCurrentOperator } from '#app/auth/operator-auth.server.ts'
+import { getLocale } from '#app/utils/request.server.ts'
+import { allowsCreatorScripts, CREATOR_SCRIPTS_MEMO_KEY, creatorScriptBlocks, type CreatorScript } from '#app/utils/security.server.ts'
+import { goToLogin } from '#app/utils/go-to-login.ts'
+import type { Flash } from '#app/utils/flash.ts'
+import { clearFlashCookie, readFlash } from '#app/utils/flash.server.ts'
 
 /** A route that is a conversion (the page after a payment) exports `handle = { creatorConversion: true }`. */
-type CreatorHandle = { creatorConversion?: boolean };
+type CreatorHandle = { creatorConversion?: boolean }
 
 /**
  * The creator's own scripts (ADR 013): on a school's public page for visitors and students only.
  * Staff never run them (they could act with the owner's session), and neither do the panels or
  * the sign-in pages. server.ts widens the CSP with 'strict-dynamic' only when this hands code out.
  */
-async function creatorScriptsFor(
-  request: Request,
-  context: LoaderFunctionArgs["context"],
-  viewerRole: string | null
-) {
-  if (
-    context.site.kind !== "school" ||
-    viewerRole === "owner" ||
-    viewerRole === "admin"
-  )
-    return null;
-  if (!allowsCreatorScripts(new URL(request.url).pathname)) return null;
+async function creatorScriptsFor(request: Request, context: LoaderFunctionArgs['context'], viewerRole: string | null) {
+  if (context.site.kind !== 'school' || viewerRole === 'owner' || viewerRole === 'admin') return null
+  if (!allowsCreatorScripts(new URL(request.url).pathname)) return null
   // Most schools have none: skip the query (the flag comes with the cached tenant, site.server.ts).
-  if (!context.site.tenant.hasCreatorCode) return null;
-  const code = await getCreatorCode(context.db, context.site.tenant.id);
-  const scripts = {
-    page: creatorScriptBlocks(code.customJs),
-    conversion: creatorScriptBlocks(code.conversionCode),
-  };
-  if (!scripts.page.length && !scripts.conversion.length) return null;
-  context.memo.set(CREATOR_SCRIPTS_MEMO_KEY, true);
-  return scripts;
+  if (!context.site.tenant.hasCreatorCode) return null
+  const code = await getCreatorCode(context.db, context.site.tenant.id)
+  const scripts = { page: creatorScriptBlocks(code.customJs), conversion: creatorScriptBlocks(code.conversionCode) }
+  if (!scripts.page.length && !scripts.conversion.length) return null
+  context.memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)
+  return scripts
 }
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const locale = getLocale(request, context);
-  const { site } = context;
-  if (site.kind === "school") {
-    const user = await getCurrentUser(request, context);
+  // The one-time message of the mutation that redirected here, cleared in this same answer.
+  const flash = readFlash(request)
+  const payload = { ...(await siteData(request, context)), flash }
+  return flash ? data(payload, { headers: { 'Set-Cookie': clearFlashCookie(request) } }) : payload
+}
+
+async function siteData(request: Request, context: LoaderFunctionArgs['context']) {
+  const locale = getLocale(request, context)
+  const { site } = context
+  if (site.kind === 'school') {
+    const user = await getCurrentUser(request, context)
     return {
       locale,
       catalogueUrl: catalogueUrls[locale],
       // From the cached tenant (site.server.ts): no extra query per request.
-      site: {
-        kind: "school" as const,
-        name: site.tenant.name,
-        slug: site.tenant.slug,
-        avatarUrl: site.tenant.avatarPath
-          ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath)
-          : null,
-      },
+      site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug, avatarUrl: site.tenant.avatarPath ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath) : null },
       user: user ? { name: user.name, role: user.role } : null,
       operator: null,
       devMail: false,
-      creatorScripts: await creatorScriptsFor(
-        request,
-        context,
-        user?.role ?? null
-      ),
-    };
+      creatorScripts: await creatorScriptsFor(request, context, user?.role ?? null),
+    }
   }
-  const operator = await getCurrentOperator(request, context);
+  const operator = await getCurrentOperator(request, context)
   return {
     locale,
     catalogueUrl: catalogueUrls[locale],
-    site: {
-      kind: "platform" as const,
-      name: "Coursefront",
-      slug: null,
-      avatarUrl: null,
-    },
+    site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null },
     user: null,
     operator: operator ? { name: operator.name } : null,
     devMail: isDevelopment(context.cloudflare.env),
     creatorScripts: null,
-  };
+  }
 }
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+export type RootLoaderData = Awaited<ReturnType<typeof siteData>> & { flash: Flash | null }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.site.name ?? "Coursefront" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? 'Coursefront' }]
 
 function SchoolHeader({ data }: { data: RootLoaderData }) {
-  const t = useT();
+  const t = useT()
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    cx(
-      "rounded-md px-3 py-2 text-sm font-medium",
-      isActive
-        ? "bg-brand-50 text-brand-700"
-        : "text-slate-700 hover:bg-slate-100"
-    );
+    cx('rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100')
   return (
     <>
-      <Link
-        to="/"
-        className="flex items-center gap-3 text-lg font-bold tracking-tight text-slate-900"
-      >
+      <Link to="/" className="flex items-center gap-3 text-lg font-bold tracking-tight text-slate-900">
         {/* Decorative: the school's name follows it. */}
-        {data.site.avatarUrl ? (
-          <img
-            src={data.site.avatarUrl}
-            alt=""
-            width={36}
-            height={36}
-            className="size-9 rounded-full object-cover"
-            data-school-avatar
-          />
-        ) : null}
+        {data.site.avatarUrl ? <img src={data.site.avatarUrl} alt="" width={36} height={36} className="size-9 rounded-full object-cover" data-school-avatar /> : null}
         {data.site.name}
       </Link>
-      <nav
-        aria-label={t("nav.main")}
-        className="flex flex-wrap items-center gap-1"
-      >
+      <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-1">
         <SearchModal />
         <NavLink to="/courses" className={navClass}>
-          {t("nav.courses")}
+          {t('nav.courses')}
         </NavLink>
         <NavLink to="/blog" className={navClass}>
-          {t("widgets.nav.blog")}
+          {t('widgets.nav.blog')}
         </NavLink>
         {data.user ? (
           <>
-            {data.user.role === "student" ? null : (
+            {data.user.role === 'student' ? null : (
               <NavLink to="/home" className={navClass}>
-                {t("nav.home")}
+                {t('nav.home')}
               </NavLink>
             )}
             <NavLink to="/panel" className={navClass}>
-              {t("nav.panel")}
+              {t('nav.panel')}
             </NavLink>
             <Form method="post" action="/logout">
-              <button
-                type="submit"
-                className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-              >
-                {t("nav.logout")}
+              <button type="submit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+                {t('nav.logout')}
               </button>
             </Form>
           </>
         ) : (
           <>
             <NavLink to="/login" className={navClass}>
-              {t("nav.login")}
+              {t('nav.login')}
             </NavLink>
-            <Link
-              to="/register"
-              className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              {t("nav.register")}
+            <Link to="/register" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              {t('nav.register')}
             </Link>
           </>
         )}
       </nav>
     </>
-  );
+  )
 }
 
 function PlatformHeader({ data }: { data: RootLoaderData }) {
-  const t = useT();
-  const location = useLocation();
-  const back = location.pathname + location.search;
+  const t = useT()
+  const location = useLocation()
+  const back = location.pathname + location.search
   return (
     <>
       <Link to="/" className="text-lg font-bold tracking-tight text-brand-700">
         Coursefront
       </Link>
-      <nav
-        aria-label={t("nav.main")}
-        className="flex flex-wrap items-center gap-2"
-      >
+      <nav aria-label={t('nav.main')} className="flex flex-wrap items-center gap-2">
         {data.devMail ? (
           <>
-            <Link
-              to="/dev/mail"
-              className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-            >
-              {t("platform.nav.mail")}
+            <Link to="/dev/mail" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              {t('platform.nav.mail')}
             </Link>
-            <Link
-              to="/dev/dns"
-              className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-            >
-              {t("platform.nav.dns")}
+            <Link to="/dev/dns" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              {t('platform.nav.dns')}
             </Link>
           </>
         ) : null}
         {data.operator ? (
-          <Link
-            to="/operator"
-            className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-          >
-            {t("platform.nav.operator")}
+          <Link to="/operator" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            {t('platform.nav.operator')}
           </Link>
         ) : null}
-        <div
-          className="flex items-center gap-1 text-sm"
-          aria-label={t("lang.label")}
-          role="group"
-        >
+        <div className="flex items-center gap-1 text-sm" aria-label={t('lang.label')} role="group">
           {LOCALES.map((l) => (
             <a
               key={l}
-              href={`/set-language?lang=${l}&redirectTo=${encodeURIComponent(
-                back
-              )}`}
-              aria-current={l === data.locale ? "true" : undefined}
+              href={`/set-language?lang=${l}&redirectTo=${encodeURIComponent(back)}`}
+              aria-current={l === data.locale ? 'true' : undefined}
               lang={l}
-              className={cx(
-                "rounded px-2 py-1",
-                l === data.locale
-                  ? "bg-slate-200 font-semibold"
-                  : "text-slate-600 hover:bg-slate-100"
-              )}
+              className={cx('rounded px-2 py-1', l === data.locale ? 'bg-slate-200 font-semibold' : 'text-slate-600 hover:bg-slate-100')}
             >
               {t(`lang.${l}`)}
             </a>
           ))}
         </div>
-        <Link
-          to="/signup"
-          className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-        >
-          {t("platform.nav.signup")}
+        <Link to="/signup" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          {t('platform.nav.signup')}
         </Link>
       </nav>
     </>
-  );
+  )
 }
 
-function CreatorScripts({
-  scripts,
-  nonce,
-}: {
-  scripts: CreatorScript[];
-  nonce: string;
-}) {
+function CreatorScripts({ scripts, nonce }: { scripts: CreatorScript[]; nonce: string }) {
   // Rendered on the server with this response's nonce; React never runs them again on the client.
   return scripts.map((script, i) =>
-    "src" in script ? (
-      <script
-        key={i}
-        nonce={nonce}
-        src={script.src}
-        async
-        data-creator-script
-      />
-    ) : (
-      <script
-        key={i}
-        nonce={nonce}
-        data-creator-script
-        dangerouslySetInnerHTML={{ __html: script.code }}
-      />
-    )
-  );
+    'src' in script ? <script key={i} nonce={nonce} src={script.src} async data-creator-script /> : <script key={i} nonce={nonce} data-creator-script dangerouslySetInnerHTML={{ __html: script.code }} />,
+  )
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData("root") as RootLoaderData | undefined;
-  const nonce = useNonce();
-  const matches = useMatches();
-  const creator = data?.creatorScripts ?? null;
-  const conversion =
-    creator &&
-    matches.some(
-      (m) => (m.handle as CreatorHandle | undefined)?.creatorConversion
-    )
-      ? creator.conversion
-      : [];
-  const locale = data?.locale ?? "en";
-  const t = useT();
+  const data = useRouteLoaderData('root') as RootLoaderData | undefined
+  const nonce = useNonce()
+  const matches = useMatches()
+  const creator = data?.creatorScripts ?? null
+  const conversion = creator && matches.some((m) => (m.handle as CreatorHandle | undefined)?.creatorConversion) ? creator.conversion : []
+  const locale = data?.locale ?? 'en'
+  const t = useT()
   return (
     <html lang={locale}>
       <head>
@@ -329,103 +220,62 @@ export function Layout({ children }: { children: ReactNode }) {
           <>
             {/* The page's translations, fetched by entry.client.tsx before hydrating. */}
             <meta name={CATALOGUE_META_NAME} content={data.catalogueUrl} />
-            <link
-              rel="preload"
-              href={data.catalogueUrl}
-              as="fetch"
-              crossOrigin="anonymous"
-            />
+            <link rel="preload" href={data.catalogueUrl} as="fetch" crossOrigin="anonymous" />
           </>
         ) : null}
-        {creator ? (
-          <CreatorScripts scripts={creator.page} nonce={nonce} />
-        ) : null}
+        {creator ? <CreatorScripts scripts={creator.page} nonce={nonce} /> : null}
       </head>
       <body className="flex min-h-screen flex-col">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
-          {t("nav.skip")}
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          {t('nav.skip')}
         </a>
         {data ? (
           <header className="border-b border-slate-200 bg-white">
             <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
-              {data.site.kind === "school" ? (
-                <SchoolHeader data={data} />
-              ) : (
-                <PlatformHeader data={data} />
-              )}
+              {data.site.kind === 'school' ? <SchoolHeader data={data} /> : <PlatformHeader data={data} />}
             </div>
           </header>
         ) : null}
-        <main
-          id="main"
-          className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6"
-        >
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
           {children}
         </main>
         <footer className="border-t border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-500 sm:px-6">
-            <span>
-              {t("footer.copyright", {
-                year: new Date().getFullYear(),
-                name: data?.site.name ?? "Coursefront",
-              })}
-            </span>
-            {data?.site.kind === "school" ? (
-              <span>{t("footer.powered")}</span>
-            ) : null}
+            <span>{t('footer.copyright', { year: new Date().getFullYear(), name: data?.site.name ?? 'Coursefront' })}</span>
+            {data?.site.kind === 'school' ? <span>{t('footer.powered')}</span> : null}
           </div>
         </footer>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
-        {conversion.length ? (
-          <CreatorScripts scripts={conversion} nonce={nonce} />
-        ) : null}
+        {conversion.length ? <CreatorScripts scripts={conversion} nonce={nonce} /> : null}
       </body>
     </html>
-  );
+  )
 }
 
 export default function App() {
-  return <Outlet />;
+  return <Outlet />
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const t = useT();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const error = useRouteError()
+  const t = useT()
+  const status = isRouteErrorResponse(error) ? error.status : 500
   useEffect(() => {
     // Seed 000 §7: an expired session (419) sends the user to /login.
-    if (status === 419) goToLogin();
-  }, [status]);
-  if (status !== 404 && status !== 419) console.error(error);
-  const title =
-    status === 404
-      ? t("error.not_found.title")
-      : status === 419
-      ? t("error.session_expired")
-      : t("error.generic.title");
-  const text =
-    status === 404
-      ? t("error.not_found.text")
-      : status === 419
-      ? t("error.session_expired_reload")
-      : t("error.generic.text");
+    if (status === 419) goToLogin()
+  }, [status])
+  if (status !== 404 && status !== 419) console.error(error)
+  const title = status === 404 ? t('error.not_found.title') : status === 419 ? t('error.session_expired') : t('error.generic.title')
+  const text = status === 404 ? t('error.not_found.text') : status === 419 ? t('error.session_expired_reload') : t('error.generic.text')
   return (
     <div className="mx-auto max-w-xl py-16 text-center">
-      <p className="text-sm font-semibold tracking-widest text-slate-400">
-        {status}
-      </p>
+      <p className="text-sm font-semibold tracking-widest text-slate-400">{status}</p>
       <h1 className="mt-2 text-3xl font-bold">{title}</h1>
       <p className="mt-3 text-slate-600">{text}</p>
-      <Link
-        to="/"
-        className="mt-6 inline-block font-semibold text-brand-700 underline"
-      >
-        {t("error.back_home")}
+      <Link to="/" className="mt-6 inline-block font-semibold text-brand-700 underline">
+        {t('error.back_home')}
       </Link>
     </div>
-  );
+  )
 }

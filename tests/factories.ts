@@ -7,6 +7,7 @@ import { createSchool } from '#app/models/school.server.ts'
 import { createUser } from '#app/models/user.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
+import type { Flash } from '#app/utils/flash.ts'
 
 export const PLATFORM = 'localhost'
 export const db = () => getDb((env as unknown as { DB: D1Database }).DB)
@@ -84,4 +85,19 @@ export async function login(host: string, email: string, password: string) {
   const setCookie = res.headers.get('Set-Cookie')
   if (res.status !== 302 || !setCookie) throw new Error(`login failed: ${res.status}`)
   return setCookie.split(';')[0]
+}
+
+/** The one-time message a redirect left (app/utils/flash.server.ts), decoded; null without one. */
+export function flashOf(res: Response): Flash | null {
+  for (const cookie of res.headers.getSetCookie()) {
+    const match = /^(?:__Host-)?cf_flash=([^;]*)/.exec(cookie)
+    if (match?.[1]) return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(match[1])), (c) => c.charCodeAt(0)))) as Flash
+  }
+  return null
+}
+
+/** The Cookie header that follows `res`'s redirect as a browser would: `cookie` plus the flash it left. */
+export function followFlash(cookie: string, res: Response) {
+  const flash = res.headers.getSetCookie().find((c) => /^(?:__Host-)?cf_flash=/.test(c))
+  return flash ? `${cookie}; ${flash.split(';')[0]}` : cookie
 }

@@ -29,7 +29,7 @@ describe('the house rules', () => {
     ).toEqual(['drizzle: app/payments/x.server.ts → app/db/schema.server.ts (tables)', 'drizzle: app/payments/x.server.ts → drizzle-orm'])
   })
 
-  it('fail when a model, a helper or a design-system component reaches up, or anything imports a route', () => {
+  it('fail when a model, a helper or a design-system component reaches up, or anything in app imports a route or a worker', () => {
     expect(
       check({
         'app/models/a.server.ts': "import { send } from '#app/mail/send.server.ts'\nimport { b } from './b.server.ts'\nimport { limit } from '#app/domain/limits.ts'\n",
@@ -42,12 +42,15 @@ describe('the house rules', () => {
         'app/checkout/x.ts': 'export type X = 1\n',
         'app/checkout/e.server.ts': "import { loader } from '#app/routes/home.tsx'\n",
         'app/routes/home.tsx': 'export const loader = 1\n',
+        'app/payments/f.server.ts': "import { consume } from '#workers/mail/src/consumer.ts'\n",
+        'workers/mail/src/consumer.ts': "import { b } from '#app/models/b.server.ts'\nexport const consume = 1\n",
       }),
     ).toEqual([
       'design: app/components/d.tsx → app/player/player.tsx',
       'models: app/models/a.server.ts → app/mail/send.server.ts',
       'routes: app/checkout/e.server.ts → app/routes/home.tsx',
       'utils: app/utils/c.server.ts → app/models/b.server.ts',
+      'workers: app/payments/f.server.ts → workers/mail/src/consumer.ts',
     ])
   })
 

@@ -1,130 +1,90 @@
 // Sign-in state of a school's users. Sessions are tenant-bound: a cookie minted on one school is
 // looked up with that school's tenant id only, so it means nothing on another host.
-import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import type { UserRole } from "#app/db/schema.server.ts";
-import {
-  createSession,
-  deleteSession,
-  validateSessionToken,
-} from "#app/models/session.server.ts";
-import {
-  clearSessionCookie,
-  readSessionToken,
-  sessionCookie,
-} from "#app/utils/session-cookie.server.ts";
-import { clientIp, requireSchool } from "#app/utils/request.server.ts";
-import { isDataRequest } from "#app/utils/security.server.ts";
-import { getTranslator } from "#app/i18n/i18n.ts";
-import { getLoginVerificationMode } from "#app/models/verification.server.ts";
+import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
+import type { UserRole } from '#app/db/schema.server.ts'
+import { createSession, deleteSession, validateSessionToken } from '#app/models/session.server.ts'
+import { clearSessionCookie, readSessionToken, sessionCookie } from '#app/utils/session-cookie.server.ts'
+import { clientIp, requireSchool } from '#app/utils/request.server.ts'
+import { isDataRequest } from '#app/utils/security.server.ts'
+import { getTranslator } from '#app/i18n/i18n.ts'
+import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 
 export type CurrentUser = {
-  id: string;
-  name: string;
-  email: string;
-  role: UserRole;
-  sessionId: string;
+  id: string
+  name: string
+  email: string
+  role: UserRole
+  sessionId: string
   /**
    * Login verification (ADR 017): true when the school asks for a code and this student's
    * session has not confirmed one yet. Such a user is not signed in for anything but /verify.
    */
-  verificationPending: boolean;
-};
+  verificationPending: boolean
+}
 
-export const VERIFY_PATH = "/verify";
+export const VERIFY_PATH = '/verify'
 
 /**
  * The signed-in user of this school, looked up once per request. A student whose session still
  * owes a login verification code counts as signed out (storefront, player, header) unless the
  * caller asks for them: only /verify, its calls and logout do.
  */
-export async function getCurrentUser(
-  request: Request,
-  context: AppLoadContext,
-  options: { includeUnverified?: boolean } = {}
-): Promise<CurrentUser | null> {
-  const user = await lookUpUser(request, context);
-  if (user?.verificationPending && !options.includeUnverified) return null;
-  return user;
+export async function getCurrentUser(request: Request, context: AppLoadContext, options: { includeUnverified?: boolean } = {}): Promise<CurrentUser | null> {
+  const user = await lookUpUser(request, context)
+  if (user?.verificationPending && !options.includeUnverified) return null
+  return user
 }
 
-async function lookUpUser(
-  request: Request,
-  context: AppLoadContext
-): Promise<CurrentUser | null> {
-  if (context.site.kind !== "school") return null;
-  if (context.memo.has("user"))
-    return context.memo.get("user") as CurrentUser | null;
-  const tenantId = context.site.tenant.id;
+async function lookUpUser(request: Request, context: AppLoadContext): Promise<CurrentUser | null> {
+  if (context.site.kind !== 'school') return null
+  if (context.memo.has('user')) return context.memo.get('user') as CurrentUser | null
+  const tenantId = context.site.tenant.id
   const pending = (async (): Promise<CurrentUser | null> => {
-    const token = readSessionToken(request);
-    if (!token) return null;
-    const found = await validateSessionToken(context.db, tenantId, token);
-    if (!found) return null;
+    const token = readSessionToken(request)
+    if (!token) return null
+    const found = await validateSessionToken(context.db, tenantId, token)
+    if (!found) return null
     // Owners and admins are never asked; a verified session is never asked again. Only an
     // unverified student session pays for reading the school's mode (not on the cached tenant).
     const verificationPending =
-      found.user.role === "student" &&
-      found.session.loginVerifiedAt == null &&
-      (await getLoginVerificationMode(context.db, tenantId)) !== "off";
-    return { ...found.user, sessionId: found.session.id, verificationPending };
-  })();
-  context.memo.set("user", pending);
-  const user = await pending;
-  context.memo.set("user", user);
-  return user;
+      found.user.role === 'student' && found.session.loginVerifiedAt == null && (await getLoginVerificationMode(context.db, tenantId)) !== 'off'
+    return { ...found.user, sessionId: found.session.id, verificationPending }
+  })()
+  context.memo.set('user', pending)
+  const user = await pending
+  context.memo.set('user', user)
+  return user
 }
 
 function requestPath(request: Request) {
-  const url = new URL(request.url);
-  return url.pathname.replace(/\.data$/, "") + url.search;
+  const url = new URL(request.url)
+  return url.pathname.replace(/\.data$/, '') + url.search
 }
 
 /**
  * Signed-in user or: 419 for script calls (the client sends the user to /login, seed 000 §7),
  * a redirect to /login for page navigations.
  */
-export async function requireUser(
-  request: Request,
-  context: AppLoadContext,
-  roles?: UserRole[],
-  options: { allowUnverified?: boolean } = {}
-) {
-  const tenant = requireSchool(context);
-  const user = await getCurrentUser(request, context, {
-    includeUnverified: true,
-  });
+export async function requireUser(request: Request, context: AppLoadContext, roles?: UserRole[], options: { allowUnverified?: boolean } = {}) {
+  const tenant = requireSchool(context)
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
   if (!user) {
-    if (isDataRequest(request) && request.method !== "GET") {
-      const t = getTranslator(tenant.language);
-      throw Response.json(
-        { message: t("error.session_expired"), redirectTo: "/login" },
-        { status: 419 }
-      );
+    if (isDataRequest(request) && request.method !== 'GET') {
+      const t = getTranslator(tenant.language)
+      throw Response.json({ message: t('error.session_expired'), redirectTo: '/login' }, { status: 419 })
     }
-    throw redirect(
-      `/login?redirectTo=${encodeURIComponent(requestPath(request))}`
-    );
+    throw redirect(`/login?redirectTo=${encodeURIComponent(requestPath(request))}`)
   }
-  if (roles && !roles.includes(user.role))
-    throw new Response("Not Found", { status: 404 });
-  if (user.verificationPending && !options.allowUnverified)
-    throw verificationGate(request);
-  return user;
+  if (roles && !roles.includes(user.role)) throw new Response('Not Found', { status: 404 })
+  if (user.verificationPending && !options.allowUnverified) throw verificationGate(request)
+  return user
 }
 
 /** Login verification (ADR 017): pages go to /verify and come back; script calls get 403 JSON. */
 function verificationGate(request: Request) {
-  const back = requestPath(request);
-  if (isDataRequest(request) && request.method !== "GET")
-    return Response.json(
-      { redirectTo: VERIFY_PATH },
-      { status: 403, headers: { "Cache-Control": "no-store" } }
-    );
-  return redirect(
-    back === "/panel" || back === "/"
-      ? VERIFY_PATH
-      : `${VERIFY_PATH}?redirectTo=${encodeURIComponent(back)}`
-  );
+  const back = requestPath(request)
+  if (isDataRequest(request) && request.method !== 'GET') return Response.json({ redirectTo: VERIFY_PATH }, { status: 403, headers: { 'Cache-Control': 'no-store' } })
+  return redirect(back === '/panel' || back === '/' ? VERIFY_PATH : `${VERIFY_PATH}?redirectTo=${encodeURIComponent(back)}`)
 }
 
 /**
@@ -132,54 +92,33 @@ function verificationGate(request: Request) {
  * login verification code is sent to /verify (403 {redirectTo} for script calls) instead of being
  * treated as a visitor. Visitors and verified users pass; returns getCurrentUser().
  */
-export async function getCurrentUserOrVerify(
-  request: Request,
-  context: AppLoadContext
-) {
-  const user = await getCurrentUser(request, context, {
-    includeUnverified: true,
-  });
-  if (user?.verificationPending) throw verificationGate(request);
-  return user;
+export async function getCurrentUserOrVerify(request: Request, context: AppLoadContext) {
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
+  if (user?.verificationPending) throw verificationGate(request)
+  return user
 }
 
 export function homePathFor(role: UserRole) {
-  return role === "student" ? "/panel" : "/home";
+  return role === 'student' ? '/panel' : '/home'
 }
 
 /** Start a session for a user of this school; returns the Set-Cookie value for the answer. */
-export async function startSession(
-  request: Request,
-  context: AppLoadContext,
-  userId: string
-) {
-  const tenant = requireSchool(context);
+export async function startSession(request: Request, context: AppLoadContext, userId: string) {
+  const tenant = requireSchool(context)
   const { token } = await createSession(context.db, tenant.id, userId, {
-    userAgent: request.headers.get("User-Agent"),
+    userAgent: request.headers.get('User-Agent'),
     ip: clientIp(request),
-  });
-  return sessionCookie(request, token);
+  })
+  return sessionCookie(request, token)
 }
 
 /** Start a session for a user of this school and send them on. */
-export async function signIn(
-  request: Request,
-  context: AppLoadContext,
-  userId: string,
-  redirectTo: string
-) {
-  return redirect(redirectTo, {
-    headers: { "Set-Cookie": await startSession(request, context, userId) },
-  });
+export async function signIn(request: Request, context: AppLoadContext, userId: string, redirectTo: string) {
+  return redirect(redirectTo, { headers: { 'Set-Cookie': await startSession(request, context, userId) } })
 }
 
 export async function signOut(request: Request, context: AppLoadContext) {
-  const user = await getCurrentUser(request, context, {
-    includeUnverified: true,
-  });
-  if (user && context.site.kind === "school")
-    await deleteSession(context.db, context.site.tenant.id, user.sessionId);
-  return redirect("/", {
-    headers: { "Set-Cookie": clearSessionCookie(request) },
-  });
+  const user = await getCurrentUser(request, context, { includeUnverified: true })
+  if (user && context.site.kind === 'school') await deleteSession(context.db, context.site.tenant.id, user.sessionId)
+  return redirect('/', { headers: { 'Set-Cookie': clearSessionCookie(request) } })
 }

@@ -1,16 +1,12 @@
 // One login procedure for school users and platform operators: throttle first (e-mail+IP, the
 // account across IPs, the IP across accounts: ADR 024), then a constant-effort password check,
 // then count the failure on all three.
-import type { Db } from "#app/db/client.server.ts";
-import {
-  clearLoginPair,
-  loginLockedSeconds,
-  recordLoginFailures,
-} from "#app/models/rate-limit.server.ts";
-import type { FieldMessage } from "#app/utils/validation.ts";
-import { getDummyHash, verifyPassword } from "#app/utils/password.server.ts";
+import type { Db } from '#app/db/client.server.ts'
+import { clearLoginPair, loginLockedSeconds, recordLoginFailures } from '#app/models/rate-limit.server.ts'
+import type { FieldMessage } from '#app/utils/validation.ts'
+import { getDummyHash, verifyPassword } from '#app/utils/password.server.ts'
 
-type Account = { id: string; passwordHash: string };
+type Account = { id: string; passwordHash: string }
 
 export async function attemptLogin<A extends Account>({
   db,
@@ -20,34 +16,23 @@ export async function attemptLogin<A extends Account>({
   ip,
   findAccount,
 }: {
-  db: Db;
-  scope: string;
-  email: string;
-  password: string;
-  ip: string;
-  findAccount: () => Promise<A | undefined | null>;
+  db: Db
+  scope: string
+  email: string
+  password: string
+  ip: string
+  findAccount: () => Promise<A | undefined | null>
 }): Promise<{ ok: true; account: A } | { ok: false; error: FieldMessage }> {
-  const locked = await loginLockedSeconds(db, scope, email, ip);
-  if (locked > 0)
-    return {
-      ok: false,
-      error: { key: "auth.login.throttled", values: { count: locked } },
-    };
+  const locked = await loginLockedSeconds(db, scope, email, ip)
+  if (locked > 0) return { ok: false, error: { key: 'auth.login.throttled', values: { count: locked } } }
 
-  const account = await findAccount();
-  const valid = await verifyPassword(
-    password,
-    account?.passwordHash ?? (await getDummyHash())
-  );
+  const account = await findAccount()
+  const valid = await verifyPassword(password, account?.passwordHash ?? (await getDummyHash()))
   if (account && valid) {
-    await clearLoginPair(db, scope, email, ip);
-    return { ok: true, account };
+    await clearLoginPair(db, scope, email, ip)
+    return { ok: true, account }
   }
-  const lockout = await recordLoginFailures(db, scope, email, ip);
-  if (lockout > 0)
-    return {
-      ok: false,
-      error: { key: "auth.login.throttled", values: { count: lockout } },
-    };
-  return { ok: false, error: { key: "auth.login.failed" } };
+  const lockout = await recordLoginFailures(db, scope, email, ip)
+  if (lockout > 0) return { ok: false, error: { key: 'auth.login.throttled', values: { count: lockout } } }
+  return { ok: false, error: { key: 'auth.login.failed' } }
 }

@@ -4,7 +4,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { checkUpload } from '#app/media/sniff.ts'
 import { deleteTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
-import { isTenantObjectKey, objectKey, sanitizeFilename, type MediaError } from '#app/media/policy.ts'
+import { isTenantObjectKey, objectKey, sanitizeFilename, type MediaError } from '#app/domain/upload-policy.ts'
 
 export type StoredImage = { ok: true; key: string } | { ok: false; error: MediaError }
 

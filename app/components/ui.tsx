@@ -7,117 +7,94 @@ export function cx(...classes: Array<string | false | null | undefined>) {
   return classes.filter(Boolean).join(' ')
 }
 
-type FieldProps = {
-  label: string
-  name: string
-  error?: FieldMessage
-  hint?: ReactNode
-} & Omit<ComponentPropsWithoutRef<'input'>, 'name'>
+/**
+ * How a field is bound: `name` posts it with its form; `prop` binds a controlled field to a path of
+ * a draft object instead (the block editor, whose props travel as one JSON field), so it has no
+ * form name and the path marks the control (`data-prop`) and its error (`data-field-error`).
+ */
+type Binding = { name: string; prop?: undefined } | { name?: undefined; prop: string }
 
-/** Labelled input with its error tied to it for screen readers. */
-export function Field({ label, name, error, hint, className, ...input }: FieldProps) {
-  const id = useId()
-  const render = useFieldMessage()
-  const message = render(error)
-  const hintId = hint ? `${id}-hint` : undefined
-  const errorId = message ? `${id}-error` : undefined
-  return (
-    <div className={cx('space-y-1', className)}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        className={cx(
-          'block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
-          message ? 'border-red-500' : 'border-slate-300',
-        )}
-        {...input}
-      />
-      {hint ? (
-        <p id={hintId} className="text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      {message ? (
-        <p id={errorId} className="text-sm text-red-600" data-field-error={name}>
-          {message}
-        </p>
-      ) : null}
-    </div>
-  )
+type Frame = { label: string; error?: FieldMessage; hint?: ReactNode }
+type Labelled = Frame & Binding
+
+/** A field's error message; `data-field-error` names the field for tests and scripts. */
+export function FieldError({ id, name, error }: { id?: string; name?: string; error?: FieldMessage }) {
+  const message = useFieldMessage()(error)
+  return message ? (
+    <p id={id} className="text-sm text-red-600" data-field-error={name}>
+      {message}
+    </p>
+  ) : null
 }
 
-type SelectProps = { label: string; name: string; error?: FieldMessage; options: Array<{ value: string; label: string }> } & Omit<
-  ComponentPropsWithoutRef<'select'>,
-  'name'
->
+/** The ids tying a control to its hint and error for screen readers. */
+type Described = ReturnType<typeof useDescribed>
 
-type TextAreaProps = {
-  label: string
-  name: string
-  error?: FieldMessage
-  hint?: ReactNode
-  /** Code (scripts), not prose: monospace, no spell check. */
-  mono?: boolean
-} & Omit<ComponentPropsWithoutRef<'textarea'>, 'name'>
-
-/** Labelled textarea with its hint and error tied to it, like Field. */
-export function TextAreaField({ label, name, error, hint, mono, className, rows = 6, ...textarea }: TextAreaProps) {
+function useDescribed(error: FieldMessage | undefined, hint: ReactNode) {
   const id = useId()
   const message = useFieldMessage()(error)
   const hintId = hint ? `${id}-hint` : undefined
   const errorId = message ? `${id}-error` : undefined
+  return { id, invalid: message ? true : undefined, hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(' ') || undefined }
+}
+
+/** Label above, the control, then its hint and error. */
+function FieldFrame({ d, label, hint, error, name, className, children }: Frame & { d: Described; name?: string; className?: string; children: ReactNode }) {
   return (
     <div className={cx('space-y-1', className)}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={d.id} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        spellCheck={mono ? false : undefined}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        className={cx(
-          'block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
-          mono && 'font-mono',
-          message ? 'border-red-500' : 'border-slate-300',
-        )}
-        {...textarea}
-      />
+      {children}
       {hint ? (
-        <p id={hintId} className="text-xs text-slate-500">
+        <p id={d.hintId} className="text-xs text-slate-500">
           {hint}
         </p>
       ) : null}
-      {message ? (
-        <p id={errorId} className="text-sm text-red-600" data-field-error={name}>
-          {message}
-        </p>
-      ) : null}
+      <FieldError id={d.errorId} name={name} error={error} />
     </div>
   )
 }
 
-export function SelectField({ label, name, error, options, ...select }: SelectProps) {
-  const id = useId()
-  const render = useFieldMessage()
-  const message = render(error)
+type FieldProps = Labelled & Omit<ComponentPropsWithoutRef<'input'>, 'name'>
+
+/** Labelled input with its error tied to it for screen readers. */
+export function Field({ label, name, prop, error, hint, className, ...input }: FieldProps) {
+  const d = useDescribed(error, hint)
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
+    <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
+      <input
+        id={d.id}
         name={name}
-        aria-invalid={message ? true : undefined}
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
+        data-prop={prop}
+        aria-invalid={d.invalid}
+        aria-describedby={d.describedBy}
+        className={cx(
+          'block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
+          d.invalid ? 'border-red-500' : 'border-slate-300',
+        )}
+        {...input}
+      />
+    </FieldFrame>
+  )
+}
+
+type SelectProps = Labelled & { options: Array<{ value: string; label: string }> } & Omit<ComponentPropsWithoutRef<'select'>, 'name'>
+
+export function SelectField({ label, name, prop, error, hint, options, className, ...select }: SelectProps) {
+  const d = useDescribed(error, hint)
+  return (
+    <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
+      <select
+        id={d.id}
+        name={name}
+        data-prop={prop}
+        aria-invalid={d.invalid}
+        aria-describedby={d.describedBy}
+        className={cx(
+          'block w-full rounded-md border bg-white px-3 py-2 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
+          d.invalid ? 'border-red-500' : 'border-slate-300',
+        )}
         {...select}
       >
         {options.map((o) => (
@@ -126,11 +103,59 @@ export function SelectField({ label, name, error, options, ...select }: SelectPr
           </option>
         ))}
       </select>
-      {message ? (
-        <p className="text-sm text-red-600" data-field-error={name}>
-          {message}
-        </p>
-      ) : null}
+    </FieldFrame>
+  )
+}
+
+type TextAreaProps = Labelled & {
+  /** Code (scripts), not prose: monospace, no spell check. */
+  mono?: boolean
+} & Omit<ComponentPropsWithoutRef<'textarea'>, 'name'>
+
+/** Labelled textarea with its hint and error tied to it, like Field. */
+export function TextAreaField({ label, name, prop, error, hint, mono, className, rows = 6, ...textarea }: TextAreaProps) {
+  const d = useDescribed(error, hint)
+  return (
+    <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
+      <textarea
+        id={d.id}
+        name={name}
+        data-prop={prop}
+        rows={rows}
+        spellCheck={mono ? false : undefined}
+        aria-invalid={d.invalid}
+        aria-describedby={d.describedBy}
+        className={cx(
+          'block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
+          mono && 'font-mono',
+          d.invalid ? 'border-red-500' : 'border-slate-300',
+        )}
+        {...textarea}
+      />
+    </FieldFrame>
+  )
+}
+
+type CheckProps = { label: string; error?: FieldMessage } & Binding & Omit<ComponentPropsWithoutRef<'input'>, 'name' | 'type'>
+
+/** A checkbox with its label beside it and its error below. */
+export function CheckField({ label, name, prop, error, className, ...input }: CheckProps) {
+  const d = useDescribed(error, null)
+  return (
+    <div className={cx('space-y-1', className)}>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          name={name}
+          data-prop={prop}
+          aria-invalid={d.invalid}
+          aria-describedby={d.describedBy}
+          className="size-4 rounded focus-visible:ring-2 focus-visible:ring-brand-300"
+          {...input}
+        />
+        <span>{label}</span>
+      </label>
+      <FieldError id={d.errorId} name={name ?? prop} error={error} />
     </div>
   )
 }

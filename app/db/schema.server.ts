@@ -3,8 +3,8 @@
 // an index led by tenant_id. Platform-level tables are listed in PLATFORM_TABLES with a reason.
 
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { VIDEO_STATES } from '../media/bunny.server.ts'
-import { BLOCK_TYPES } from '../storefront/block-types.ts'
+import { VIDEO_STATES } from '#app/domain/video-state.ts'
+import { BLOCK_TYPES } from '#app/domain/block-types.ts'
 
 export const REVIEW_STATUSES = ['pending', 'approved', 'disapproved'] as const
 export const LOGIN_VERIFICATION_MODES = ['off', 'email', 'phone'] as const
@@ -126,7 +126,7 @@ export const mediaObjects = sqliteTable(
   {
     id: text('id').primaryKey(),
     tenantId: tenantIdColumn(),
-    /** R2 key `tenants/{tenantId}/{context}/{random}.{ext}` (app/media/policy.ts objectKey). */
+    /** R2 key `tenants/{tenantId}/{context}/{random}.{ext}` (app/domain/upload-policy.ts objectKey). */
     key: text('key').notNull(),
     context: text('context').notNull(),
     /** The kind the extension declared; confirmed from the bytes on completion. */
@@ -405,7 +405,7 @@ export const videos = sqliteTable(
     title: text('title').notNull(),
     originalFilename: text('original_filename').notNull(),
     size: integer('size').notNull(),
-    /** Our one state for Bunny's two status enums (app/media/bunny.server.ts). */
+    /** Our one state for Bunny's two status enums (app/domain/video-state.ts). */
     state: text('state', { enum: VIDEO_STATES }).notNull().default('awaiting_upload'),
     /** The last webhook Status number seen (the seed's bunny_status). */
     bunnyStatus: integer('bunny_status'),
@@ -605,7 +605,7 @@ export const subpages = sqliteTable(
   (t) => [uniqueIndex('subpages_tenant_slug_unique').on(t.tenantId, t.slug), index('subpages_tenant_idx').on(t.tenantId, t.createdAt)],
 )
 
-/** One block of a subpage: a type and its props (JSON, validated by app/storefront/blocks.ts). */
+/** One block of a subpage: a type and its props (JSON, validated by app/domain/blocks.ts). */
 export const blocks = sqliteTable(
   'blocks',
   {

@@ -1,83 +1,49 @@
 // Tenant resolution: the request's Host decides which school (or the platform) answers.
 // Forwarding headers (X-Forwarded-Host, Forwarded) are never read.
-import type { Db } from "#app/db/client.server.ts";
-import type { Tenant } from "#app/db/schema.server.ts";
-import {
-  getTenantByCustomHostnameForRouting,
-  getTenantBySlugForRouting,
-} from "#app/models/tenant.server.ts";
+import type { Db } from '#app/db/client.server.ts'
+import type { Tenant } from '#app/db/schema.server.ts'
+import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
 // avatarPath/coverPath ride along so the header and home page show them without another query.
-export type SchoolTenant = Pick<
-  Tenant,
-  | "id"
-  | "slug"
-  | "name"
-  | "status"
-  | "language"
-  | "currency"
-  | "avatarPath"
-  | "coverPath"
-> & {
+export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath'> & {
   /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
-  hasCreatorCode: boolean;
-};
+  hasCreatorCode: boolean
+}
 
 export type Site =
-  | { kind: "platform"; hostname: string }
-  | {
-      kind: "school";
-      hostname: string;
-      via: "subdomain" | "custom";
-      tenant: SchoolTenant;
-      primaryHostname: string | null;
-    }
-  | { kind: "unknown"; hostname: string };
+  | { kind: 'platform'; hostname: string }
+  | { kind: 'school'; hostname: string; via: 'subdomain' | 'custom'; tenant: SchoolTenant; primaryHostname: string | null }
+  | { kind: 'unknown'; hostname: string }
 
 type Resolved =
-  | { kind: "platform" }
-  | {
-      kind: "school";
-      via: "subdomain" | "custom";
-      tenant: SchoolTenant;
-      primaryHostname: string | null;
-    }
-  | { kind: "unknown" };
+  | { kind: 'platform' }
+  | { kind: 'school'; via: 'subdomain' | 'custom'; tenant: SchoolTenant; primaryHostname: string | null }
+  | { kind: 'unknown' }
 
-const POSITIVE_TTL_MS = 60_000;
-const NEGATIVE_TTL_MS = 15_000;
-const MAX_ENTRIES = 5_000;
+const POSITIVE_TTL_MS = 60_000
+const NEGATIVE_TTL_MS = 15_000
+const MAX_ENTRIES = 5_000
 
 /** Lower-cased hostname without port or trailing dot. */
 export function normalizeHostname(host: string) {
-  let h = host.trim().toLowerCase();
-  if (h.startsWith("[")) return h; // IPv6 literal: never a school
-  const colon = h.lastIndexOf(":");
-  if (colon !== -1) h = h.slice(0, colon);
-  if (h.endsWith(".")) h = h.slice(0, -1);
-  return h;
+  let h = host.trim().toLowerCase()
+  if (h.startsWith('[')) return h // IPv6 literal: never a school
+  const colon = h.lastIndexOf(':')
+  if (colon !== -1) h = h.slice(0, colon)
+  if (h.endsWith('.')) h = h.slice(0, -1)
+  return h
 }
 
 /** `{slug}.{platformHost}` → slug, for exactly one label. */
 export function subdomainSlug(hostname: string, platformHost: string) {
-  const suffix = `.${platformHost}`;
-  if (!hostname.endsWith(suffix)) return null;
-  const label = hostname.slice(0, -suffix.length);
-  return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null;
+  const suffix = `.${platformHost}`
+  if (!hostname.endsWith(suffix)) return null
+  const label = hostname.slice(0, -suffix.length)
+  return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return {
-    id: t.id,
-    slug: t.slug,
-    name: t.name,
-    status: t.status,
-    language: t.language,
-    currency: t.currency,
-    avatarPath: t.avatarPath ?? null,
-    coverPath: t.coverPath ?? null,
-    hasCreatorCode: t.customJs.trim() !== "" || t.conversionCode.trim() !== "",
-  };
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**
@@ -87,70 +53,50 @@ function summarize(t: Tenant): SchoolTenant {
  * cancelled first (workerd's cross-request promise rule), which hung requests under load.
  */
 export class SiteCache {
-  private entries = new Map<string, { value: Resolved; expiresAt: number }>();
+  private entries = new Map<string, { value: Resolved; expiresAt: number }>()
 
   constructor(private now: () => number = Date.now) {}
 
   async resolve(db: Db, rawHost: string, platformHost: string): Promise<Site> {
-    const hostname = normalizeHostname(rawHost);
-    const platform = normalizeHostname(platformHost);
-    if (hostname === platform || hostname === `www.${platform}`)
-      return { kind: "platform", hostname };
+    const hostname = normalizeHostname(rawHost)
+    const platform = normalizeHostname(platformHost)
+    if (hostname === platform || hostname === `www.${platform}`) return { kind: 'platform', hostname }
 
-    const cached = this.entries.get(hostname);
-    if (cached && cached.expiresAt > this.now())
-      return { ...cached.value, hostname };
+    const cached = this.entries.get(hostname)
+    if (cached && cached.expiresAt > this.now()) return { ...cached.value, hostname }
 
-    const value = await this.lookup(db, hostname, platform);
-    return { ...value, hostname };
+    const value = await this.lookup(db, hostname, platform)
+    return { ...value, hostname }
   }
 
-  private async lookup(
-    db: Db,
-    hostname: string,
-    platform: string
-  ): Promise<Resolved> {
-    const slug = subdomainSlug(hostname, platform);
-    let value: Resolved = { kind: "unknown" };
+  private async lookup(db: Db, hostname: string, platform: string): Promise<Resolved> {
+    const slug = subdomainSlug(hostname, platform)
+    let value: Resolved = { kind: 'unknown' }
     if (slug) {
-      const row = await getTenantBySlugForRouting(db, slug);
-      if (row)
-        value = {
-          kind: "school",
-          via: "subdomain",
-          tenant: summarize(row.tenant),
-          primaryHostname: row.primaryHostname,
-        };
-    } else if (hostname.includes(".") && hostname.length <= 253) {
-      const row = await getTenantByCustomHostnameForRouting(db, hostname);
-      if (row)
-        value = {
-          kind: "school",
-          via: "custom",
-          tenant: summarize(row.tenant),
-          primaryHostname: row.primaryHostname,
-        };
+      const row = await getTenantBySlugForRouting(db, slug)
+      if (row) value = { kind: 'school', via: 'subdomain', tenant: summarize(row.tenant), primaryHostname: row.primaryHostname }
+    } else if (hostname.includes('.') && hostname.length <= 253) {
+      const row = await getTenantByCustomHostnameForRouting(db, hostname)
+      if (row) value = { kind: 'school', via: 'custom', tenant: summarize(row.tenant), primaryHostname: row.primaryHostname }
     }
-    const ttl = value.kind === "unknown" ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS;
-    if (this.entries.size >= MAX_ENTRIES)
-      this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hostname, { value, expiresAt: this.now() + ttl });
-    return value;
+    const ttl = value.kind === 'unknown' ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    this.entries.set(hostname, { value, expiresAt: this.now() + ttl })
+    return value
   }
 
   /** Forget every cached host of a tenant (after suspension, domain changes, …) in this isolate. */
   invalidateTenant(tenantId: string) {
     for (const [host, entry] of this.entries) {
-      if (entry.value.kind === "school" && entry.value.tenant.id === tenantId)
-        this.entries.delete(host);
+      if (entry.value.kind === 'school' && entry.value.tenant.id === tenantId) this.entries.delete(host)
     }
   }
 
   invalidateHost(hostname: string) {
-    this.entries.delete(normalizeHostname(hostname));
+    this.entries.delete(normalizeHostname(hostname))
   }
 
   clear() {
-    this.entries.clear();
+    this.entries.clear()
   }
 }

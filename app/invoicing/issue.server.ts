@@ -6,11 +6,11 @@
 //     never both call the system;
 //   - from the second attempt on, the system is first asked for an invoice with our reference (the
 //     transaction hash), so a create that went through before a crash is found, not repeated.
-import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { products, tenants } from '#app/db/schema.server.ts'
 import { getAppEvent } from '#app/models/app-event.server.ts'
 import { getActiveIntegrationOfKind, openBusinessCredentials } from '#app/models/business-integration.server.ts'
+import { listProductVatRates } from '#app/models/product.server.ts'
+import { getTenantById } from '#app/models/tenant.server.ts'
 import { claimInvoiceAttempt, ensureInvoice, getInvoiceForTransaction, markInvoiceIssued, recordInvoiceFailure } from '#app/models/invoice.server.ts'
 import { getTransaction, type Transaction } from '#app/models/transaction.server.ts'
 import { InvoicingError, type FetchLike } from './adapter.server.ts'
@@ -33,10 +33,7 @@ const LABELS = {
 /** The sale as invoice content: product and bump VAT rates from the catalogue, labels in the school's language. */
 export async function invoiceContentFor(db: Db, tenantId: string, tx: Transaction): Promise<InvoiceContent> {
   const ids = [tx.productId, tx.bumpProductId].filter((id): id is string => !!id)
-  const [rows, [tenant]] = await Promise.all([
-    ids.length ? db.select({ id: products.id, title: products.title, vatRate: products.vatRate }).from(products).where(and(eq(products.tenantId, tenantId), inArray(products.id, ids))) : Promise.resolve([]),
-    db.select({ language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
-  ])
+  const [rows, tenant] = await Promise.all([ids.length ? listProductVatRates(db, tenantId, ids) : Promise.resolve([]), getTenantById(db, tenantId)])
   const product = rows.find((r) => r.id === tx.productId)
   if (!product) throw new InvoiceContentError('the product was deleted, so its VAT rate is unknown')
   const bump = tx.bumpProductId ? rows.find((r) => r.id === tx.bumpProductId) : undefined

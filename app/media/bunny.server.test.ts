@@ -1,23 +1,20 @@
 import { describe, expect, it } from 'vitest'
+import { commentVideoView, postVideoView, type VideoState } from '#app/domain/video-state.ts'
 import {
   API_STATUS,
   BUNNY_TUS_ENDPOINT,
   WEBHOOK_STATUS,
   bunnyWebhookSignature,
-  commentVideoView,
   embedToken,
   embedUrl,
   legacyBunnyStatus,
-  mergeVideoState,
   parseBunnyWebhook,
-  postVideoView,
   stateFromApiStatus,
   stateFromLegacyBunnyStatus,
   stateFromWebhookStatus,
   tusSignature,
   verifyBunnyWebhook,
   videoUploadGrant,
-  type VideoState,
 } from './bunny.server.ts'
 
 const VIDEO = 'eb1c4f77-0cda-46be-b47d-1118ad7c2ffe' // the video id of Bunny's documentation examples
@@ -163,32 +160,6 @@ describe("seed 000's bunny_status", () => {
     for (const state of ['awaiting_upload', 'uploading', 'queued', 'processing', 'transcoding'] as VideoState[]) {
       expect(legacyBunnyStatus(state)! <= 2, state).toBe(true)
       expect(commentVideoView(stateFromLegacyBunnyStatus(legacyBunnyStatus(state)))).toBe('transcoding')
-    }
-  })
-})
-
-describe('mergeVideoState', () => {
-  it('moves forward and ignores late, earlier states', () => {
-    expect(mergeVideoState(null, 'queued')).toBe('queued')
-    expect(mergeVideoState('queued', 'transcoding')).toBe('transcoding')
-    expect(mergeVideoState('transcoding', 'processing')).toBe('transcoding')
-    expect(mergeVideoState('playable', 'transcoding')).toBe('playable')
-    expect(mergeVideoState('playable', 'ready')).toBe('ready')
-    expect(mergeVideoState('ready', 'playable')).toBe('ready')
-    expect(mergeVideoState('ready', 'queued')).toBe('ready')
-    expect(mergeVideoState('ready', 'failed')).toBe('ready')
-    expect(mergeVideoState('transcoding', null)).toBe('transcoding') // captions generated
-  })
-
-  it('keeps a failure until a new upload starts', () => {
-    expect(mergeVideoState('transcoding', 'failed')).toBe('failed')
-    expect(mergeVideoState('failed', 'transcoding')).toBe('failed')
-    expect(mergeVideoState('failed', 'uploading')).toBe('uploading')
-  })
-
-  it('is idempotent for repeated deliveries', () => {
-    for (const state of ['queued', 'processing', 'transcoding', 'playable', 'ready', 'failed'] as VideoState[]) {
-      expect(mergeVideoState(state, state)).toBe(state)
     }
   })
 })

@@ -1,6 +1,7 @@
 // Bunny Stream: the signatures we compute, the upload grant the browser gets, the embed URL it
-// plays, and one internal state for Bunny's two status enums. Pure (no fetch): the adapter that
-// creates videos (POST /library/{id}/videos with the `AccessKey` header) comes with issue 4.
+// plays, and the mapping of Bunny's two status enums onto our one video state
+// (app/domain/video-state.ts). Pure (no fetch): the adapter that creates videos
+// (POST /library/{id}/videos with the `AccessKey` header) comes with issue 4.
 //
 // What was checked, and where (stored copies read through the project's search tool):
 // - tus upload (docs.bunny.net/stream/tus-resumable-uploads; older copy docs.bunny.net/reference/
@@ -26,7 +27,7 @@
 //   `hmac-sha256`, X-BunnyStream-Signature = lower-case hex HMAC-SHA256 of the exact raw body,
 //   keyed with the library's Read-Only API key (the page also calls it the webhook signing secret);
 //   URL, method and other headers are not signed — so there is no replay protection: handlers must
-//   be idempotent (mergeVideoState below never regresses).
+//   be idempotent (mergeVideoState in app/domain/video-state.ts never regresses).
 // - Video object `status` (a different enum; BunnyWay/bunny-stream-react-native
 //   src/api/models/video.ts mirroring the SDK's VideoModelStatus, and the OpenAPI-generated
 //   `Schemas.VideoModelStatus` "0 = Created, 1 = Uploaded, 2 = Processing, 3 = Transcoding,
@@ -40,6 +41,7 @@ import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { decodeHex, encodeHexLowerCase } from '@oslojs/encoding'
 import { z } from 'zod'
+import type { VideoState } from '#app/domain/video-state.ts'
 
 export const BUNNY_TUS_ENDPOINT = 'https://video.bunnycdn.com/tusupload'
 export const BUNNY_EMBED_BASE = 'https://iframe.mediadelivery.net/embed'
@@ -147,21 +149,7 @@ export function embedUrl({ libraryId, videoId, tokenKey, now = Date.now(), ttlSe
 }
 
 // ---------------------------------------------------------------------------------------------
-// States
-
-/**
- * Our one view of a hosted video:
- * - awaiting_upload: the video object exists, no file yet (API 0)
- * - uploading: a tus upload has started (webhook 6)
- * - queued: the file arrived, waiting for the encoder (API 1, webhook 0 and 7)
- * - processing: preview and format details (API 2, webhook 1)
- * - transcoding: encoding (API 3 and 7, webhook 2)
- * - playable: at least one resolution is ready (webhook 4), more are coming
- * - ready: fully available (API 4 and 8, webhook 3)
- * - failed: encoding or upload failed (API 5 and 6, webhook 5 and 8)
- */
-export const VIDEO_STATES = ['awaiting_upload', 'uploading', 'queued', 'processing', 'transcoding', 'playable', 'ready', 'failed'] as const
-export type VideoState = (typeof VIDEO_STATES)[number]
+// States: Bunny's two enums onto our VideoState (app/domain/video-state.ts)
 
 /** The video object's `status` (GET /library/{id}/videos/{guid}). Unknown numbers → null. */
 export const API_STATUS: Record<number, VideoState> = {
@@ -226,43 +214,6 @@ export function legacyBunnyStatus(state: VideoState): number | null {
     case 'failed':
       return 5
   }
-}
-
-export function isPlayable(state: VideoState) {
-  return state === 'playable' || state === 'ready'
-}
-
-/**
- * What a comment shows (seed 000 §4): the transcoding notice until the video plays, a player
- * after. The seed showed a player for every other status, including Failed; we show a failure.
- */
-export function commentVideoView(state: VideoState | null | undefined): 'transcoding' | 'player' | 'failed' {
-  if (!state) return 'transcoding'
-  if (state === 'failed') return 'failed'
-  return isPlayable(state) ? 'player' : 'transcoding'
-}
-
-/** What a community post shows (seed 000 §3: 3 = ready, empty = processing). */
-export function postVideoView(state: VideoState | null | undefined): 'processing' | 'player' | 'failed' {
-  if (!state) return 'processing'
-  if (state === 'failed') return 'failed'
-  return isPlayable(state) ? 'player' : 'processing'
-}
-
-const RANK: Record<VideoState, number> = { awaiting_upload: 0, uploading: 1, queued: 2, processing: 3, transcoding: 4, playable: 5, ready: 6, failed: 6 }
-
-/**
- * Apply an incoming state to the stored one. Webhooks and queue messages arrive late, twice or
- * out of order, so states only move forward: `ready` is final, `failed` stays unless a new upload
- * starts (a retry after a failed upload), and an earlier state arriving late is ignored.
- */
-export function mergeVideoState(current: VideoState | null | undefined, incoming: VideoState | null): VideoState | null {
-  if (incoming === null) return current ?? null
-  if (!current) return incoming
-  if (current === 'ready') return 'ready'
-  if (current === 'failed') return incoming === 'uploading' || incoming === 'ready' ? incoming : 'failed'
-  if (incoming === 'failed') return 'failed'
-  return RANK[incoming] >= RANK[current] ? incoming : current
 }
 
 // ---------------------------------------------------------------------------------------------

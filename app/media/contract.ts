@@ -10,7 +10,7 @@
 //   POST /home/images/delete   { path, context } → 200 true | 404
 // App → media worker: the same bodies under /tenants/:tenantId/images/{initiate,complete,delete}.
 // Public: GET {MEDIA_ORIGIN}/{path} serves a completed image (nosniff, real type, SVG sandboxed).
-import type { UploadContext } from './policy.ts'
+import type { UploadContext } from '#app/domain/upload-policy.ts'
 
 export type InitiateRequest = { context: UploadContext; filename: string; extension: string; size: number; contentType: string }
 export type InitiateBody = {

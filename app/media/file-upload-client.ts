@@ -2,7 +2,7 @@
 // a JSON endpoint of the page that owns the files (e.g. /home/files/:productId/uploads), which
 // also attaches the completed file. Errors are UploadError with a translation key.
 import type { FileInitiateBody } from './files-contract.ts'
-import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type UploadContext } from './policy.ts'
+import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type UploadContext } from '#app/domain/upload-policy.ts'
 import { checkFile, isAbort, postUploadJson, putPresigned, UploadError } from './upload-client.ts'
 
 export { isAbort, UploadError }

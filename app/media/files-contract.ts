@@ -14,7 +14,7 @@
 //   sig = lower-case hex of HMAC-SHA256(FILE_URL_SIGNING_KEY, signedFileCanonical(key, expires, disposition))
 // Anything wrong (bad or missing signature, expired, unknown or pending object, public context)
 // is a bare 404 that never says which.
-import type { UploadContext } from './policy.ts'
+import type { UploadContext } from '#app/domain/upload-policy.ts'
 
 /** The private upload contexts this API takes (policy.ts: visibility 'private'). */
 export const FILE_CONTEXTS = ['lecture_pdf', 'file_product'] as const satisfies readonly UploadContext[]

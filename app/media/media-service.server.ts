@@ -3,7 +3,7 @@
 import type { Env } from '#app/utils/env.server.ts'
 import { MEDIA_SERVICE_ORIGIN, type CompleteBody, type InitiateBody, type InitiateRequest } from './contract.ts'
 import type { MediaOrigins } from './origins.server.ts'
-import type { UploadContext } from './policy.ts'
+import type { UploadContext } from '#app/domain/upload-policy.ts'
 
 export type MediaServiceResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: string; values?: Record<string, string | number> }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { UploadContext } from './policy.ts'
+import type { UploadContext } from '#app/domain/upload-policy.ts'
 import { bytes } from '#tests/bytes.ts'
 import { POLYGLOT_SCAN_BYTES, checkUpload, containsMarkup, sniff } from './sniff.ts'
 

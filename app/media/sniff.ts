@@ -9,7 +9,7 @@
 //   HTML: text whose first tag is one browsers sniff as HTML (`<!doctype html`, `<html`, `<script`,
 //   `<head`, `<body`, `<iframe`, …), as in the WHATWG MIME Sniffing "HTML" rule.
 import { checkSvg } from './svg-safety.ts'
-import { KIND_INFO, UPLOAD_POLICY, extensionAllowed, extensionOf, kindForExtension, maxSizeError, type FileKind, type MediaError, type UploadContext } from './policy.ts'
+import { KIND_INFO, UPLOAD_POLICY, extensionAllowed, extensionOf, kindForExtension, maxSizeError, type FileKind, type MediaError, type UploadContext } from '#app/domain/upload-policy.ts'
 
 /** ZIP is a FileKind (file products only, always served as an attachment); the rest are refused everywhere. */
 export type SniffedType = FileKind | 'exe' | 'elf' | 'macho' | 'script' | 'html' | 'unknown'

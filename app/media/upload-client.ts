@@ -2,7 +2,7 @@
 // Errors are thrown as UploadError with a translation key, so any caller can show them.
 import imageCompression from 'browser-image-compression'
 import type { CompleteBody, InitiateBody, MediaErrorBody } from './contract.ts'
-import { extensionAllowed, extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type CompressionSettings, type UploadContext } from './policy.ts'
+import { extensionAllowed, extensionOf, KIND_INFO, kindForExtension, maxSizeError, UPLOAD_POLICY, type CompressionSettings, type UploadContext } from '#app/domain/upload-policy.ts'
 import { goToLogin } from '#app/utils/go-to-login.ts'
 
 export class UploadError extends Error {

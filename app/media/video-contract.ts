@@ -16,7 +16,8 @@
 //   POST /tenants/:tenantId/videos/:id/embed   { autoplay?, preload? } → EmbedBody (the app checked access)
 //   POST /tenants/:tenantId/videos/:id/delete  → true
 // Bunny → media worker (public, media host): POST /webhooks/bunny (signed, v1 HMAC-SHA256).
-import type { VideoUploadGrant, VideoState } from './bunny.server.ts'
+import type { VideoState } from '#app/domain/video-state.ts'
+import type { VideoUploadGrant } from './bunny.server.ts'
 
 export type VideoGrantRequest = { title?: string; filename: string; size: number; contentType: string; videoId?: string }
 export type VideoGrantBody = { videoId: string; grant: VideoUploadGrant; filetype: string }

@@ -1,14 +1,14 @@
 // Shared by the JSON resource routes /home/videos/grant, /home/videos/:videoId/{refresh,discard}
 // (video-contract.ts): POST only, staff only, JSON body validated here, tenant from the host, the
 // media worker's answer passed on.
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { z } from "zod";
-import { getVideo } from "#app/models/video.server.ts";
-import { requireUser } from "#app/auth/auth.server.ts";
-import { requireSchool } from "#app/utils/request.server.ts";
-import type { MediaServiceResult } from "./media-service.server.ts";
-import { videosService } from "./videos-service.server.ts";
-import { noStoreJson as json } from "#app/utils/responses.server.ts";
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { z } from 'zod'
+import { getVideo } from '#app/models/video.server.ts'
+import { requireUser } from '#app/auth/auth.server.ts'
+import { requireSchool } from '#app/utils/request.server.ts'
+import type { MediaServiceResult } from './media-service.server.ts'
+import { videosService } from './videos-service.server.ts'
+import { noStoreJson as json } from '#app/utils/responses.server.ts'
 
 export const GrantSchema = z.object({
   title: z.string().max(200).optional(),
@@ -16,77 +16,48 @@ export const GrantSchema = z.object({
   size: z.number().int().nonnegative(),
   contentType: z.string().max(100),
   videoId: z.string().min(1).max(64).optional(),
-});
+})
+
 
 function answer<T>(result: MediaServiceResult<T>) {
-  if (result.ok) return json(result.body);
-  const status =
-    result.status >= 400 && result.status < 600 ? result.status : 502;
-  return json(
-    {
-      error: result.error,
-      ...(result.values ? { values: result.values } : {}),
-    },
-    status
-  );
+  if (result.ok) return json(result.body)
+  const status = result.status >= 400 && result.status < 600 ? result.status : 502
+  return json({ error: result.error, ...(result.values ? { values: result.values } : {}) }, status)
 }
 
 async function staffOnly({ request, context }: ActionFunctionArgs) {
-  const tenant = requireSchool(context);
-  const user = await requireUser(request, context, ["owner", "admin"]);
-  return {
-    tenant,
-    user,
-    service: videosService(context.cloudflare.env, tenant.id),
-  };
+  const tenant = requireSchool(context)
+  const user = await requireUser(request, context, ['owner', 'admin'])
+  return { tenant, user, service: videosService(context.cloudflare.env, tenant.id) }
 }
 
 export async function grantAction(args: ActionFunctionArgs) {
-  if (args.request.method !== "POST")
-    return json({ error: "error.not_found.title" }, 405);
-  const { user, service } = await staffOnly(args);
-  let raw: unknown;
+  if (args.request.method !== 'POST') return json({ error: 'error.not_found.title' }, 405)
+  const { user, service } = await staffOnly(args)
+  let raw: unknown
   try {
-    raw = await args.request.json();
+    raw = await args.request.json()
   } catch {
-    return json({ error: "media.error.upload_failed" }, 400);
+    return json({ error: 'media.error.upload_failed' }, 400)
   }
-  const parsed = GrantSchema.safeParse(raw);
+  const parsed = GrantSchema.safeParse(raw)
   if (!parsed.success) {
-    const filenameIssue = parsed.error.issues.some(
-      (i) => i.path[0] === "filename"
-    );
-    return json(
-      {
-        error: filenameIssue
-          ? "media.error.bad_extension"
-          : "media.error.upload_failed",
-      },
-      400
-    );
+    const filenameIssue = parsed.error.issues.some((i) => i.path[0] === 'filename')
+    return json({ error: filenameIssue ? 'media.error.bad_extension' : 'media.error.upload_failed' }, 400)
   }
-  return answer(await service.grant({ ...parsed.data, createdBy: user.id }));
+  return answer(await service.grant({ ...parsed.data, createdBy: user.id }))
 }
 
 /** refresh: read the state from Bunny; discard: the uploader cancelled (video removed at Bunny too). */
-export async function videoAction(
-  kind: "refresh" | "discard",
-  args: ActionFunctionArgs
-) {
-  if (args.request.method !== "POST")
-    return json({ error: "error.not_found.title" }, 405);
-  const tenant = requireSchool(args.context);
+export async function videoAction(kind: 'refresh' | 'discard', args: ActionFunctionArgs) {
+  if (args.request.method !== 'POST') return json({ error: 'error.not_found.title' }, 405)
+  const tenant = requireSchool(args.context)
   // Another school's id, or none: 404 for everyone, before sign-in is even asked for.
-  const video = await getVideo(
-    args.context.db,
-    tenant.id,
-    args.params.videoId ?? ""
-  );
-  if (!video) return json({ error: "error.not_found.title" }, 404);
-  const { service } = await staffOnly(args);
-  if (kind === "refresh") return answer(await service.refresh(video.id));
+  const video = await getVideo(args.context.db, tenant.id, args.params.videoId ?? '')
+  if (!video) return json({ error: 'error.not_found.title' }, 404)
+  const { service } = await staffOnly(args)
+  if (kind === 'refresh') return answer(await service.refresh(video.id))
   // Only an upload that never finished may be discarded this way; finished videos are deleted on their page.
-  if (video.state !== "awaiting_upload" && video.state !== "uploading")
-    return json({ error: "videos.error.already_uploaded" }, 409);
-  return answer(await service.remove(video.id));
+  if (video.state !== 'awaiting_upload' && video.state !== 'uploading') return json({ error: 'videos.error.already_uploaded' }, 409)
+  return answer(await service.remove(video.id))
 }

@@ -7,7 +7,7 @@
 // for a fresh grant for that same video and continues from the offset the server reports.
 import * as tus from 'tus-js-client'
 import type { VideoBody, VideoGrantBody } from './video-contract.ts'
-import { checkVideoFile, shouldRetryStatus, tusErrorKey, VIDEO_CHUNK_BYTES, VIDEO_RETRY_DELAYS_MS } from './video-policy.ts'
+import { checkVideoFile, shouldRetryStatus, tusErrorKey, VIDEO_CHUNK_BYTES, VIDEO_RETRY_DELAYS_MS } from '#app/domain/video-policy.ts'
 import { postUploadJson, UploadError } from './upload-client.ts'
 
 export { UploadError }

@@ -2,7 +2,7 @@
 // not leave the creator looking at "Transcoding" forever (the cron does the same every 10 min).
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { Video } from '#app/db/schema.server.ts'
-import { isSettled } from './video-view.ts'
+import { isSettled } from '#app/domain/video-view.ts'
 import { videosService } from './videos-service.server.ts'
 
 /** Our choice: at most 3 reads per view, each video at most every 5 s. */

@@ -5,15 +5,16 @@
 // and the unique index (tenant, transaction, email) refuses the same address twice. Each seat is a
 // product_access row whose reason is `seat:{invitationId}`, granted in the invite's batch and
 // revoked when a still-'sent' invitation is deleted. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
+import { asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { accessInvitations, authTokens, productAccess, sessions, transactions } from '#app/db/schema.server.ts'
-import { INVITEE_NAME_MAX } from '#app/seats/limits.ts'
+import { INVITEE_NAME_MAX } from '#app/domain/seat-limits.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getProduct } from './product.server.ts'
 import { addStudent, NAME_MAX, type InvitedStudent } from './student.server.ts'
 import { purchaseExpiry } from './transaction.server.ts'
 import { getUserByEmail } from './user.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export { INVITEE_NAME_MAX }
 
@@ -32,7 +33,7 @@ export async function getInvitation(db: Db, tenantId: string, invitationId: stri
   const [row] = await db
     .select()
     .from(accessInvitations)
-    .where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.id, invitationId)))
+    .where(ofTenant(accessInvitations, tenantId, eq(accessInvitations.id, invitationId)))
     .limit(1)
   return row
 }
@@ -41,7 +42,7 @@ export async function listInvitations(db: Db, tenantId: string, transactionId: s
   return db
     .select()
     .from(accessInvitations)
-    .where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.transactionId, transactionId)))
+    .where(ofTenant(accessInvitations, tenantId, eq(accessInvitations.transactionId, transactionId)))
     .orderBy(asc(accessInvitations.createdAt), asc(accessInvitations.id))
 }
 
@@ -50,8 +51,8 @@ export async function listSeatPurchasesForUser(db: Db, tenantId: string, userId:
   return db
     .select({ hash: transactions.hash, productTitle: transactions.productTitle, quantity: transactions.quantity, invited: count(accessInvitations.id) })
     .from(transactions)
-    .leftJoin(accessInvitations, and(eq(accessInvitations.tenantId, transactions.tenantId), eq(accessInvitations.transactionId, transactions.id)))
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.userId, userId), eq(transactions.status, 'completed'), eq(transactions.productKind, 'course'), gt(transactions.quantity, 1)))
+    .leftJoin(accessInvitations, ofTenant(accessInvitations, transactions.tenantId, eq(accessInvitations.transactionId, transactions.id)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.userId, userId), eq(transactions.status, 'completed'), eq(transactions.productKind, 'course'), gt(transactions.quantity, 1)))
     .groupBy(transactions.id)
     .orderBy(desc(transactions.createdAt))
     .limit(limit)
@@ -72,8 +73,9 @@ export async function syncAcceptedInvitations(db: Db, tenantId: string, transact
     .update(accessInvitations)
     .set({ status: 'accepted', acceptedAt: now, updatedAt: now })
     .where(
-      and(
-        eq(accessInvitations.tenantId, tenantId),
+      ofTenant(
+        accessInvitations,
+        tenantId,
         eq(accessInvitations.transactionId, transactionId),
         eq(accessInvitations.status, 'sent'),
         sql`${accessInvitations.userId} is not null`,
@@ -160,7 +162,7 @@ export async function inviteSeat(db: Db, tenantId: string, input: InviteSeatInpu
       db
         .update(accessInvitations)
         .set({ userId, updatedAt: now })
-        .where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.id, id))),
+        .where(ofTenant(accessInvitations, tenantId, eq(accessInvitations.id, id))),
     ] as const
 
   const existing = await getUserByEmail(db, tenantId, email)
@@ -191,7 +193,7 @@ export async function inviteSeat(db: Db, tenantId: string, input: InviteSeatInpu
     await db.batch([...grant(userId)])
     return { ok: true, invitation: { ...row, userId }, userId, created }
   } catch (error) {
-    await db.delete(accessInvitations).where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.id, id)))
+    await db.delete(accessInvitations).where(ofTenant(accessInvitations, tenantId, eq(accessInvitations.id, id)))
     throw error
   }
 }
@@ -206,10 +208,10 @@ export async function deleteInvitation(db: Db, tenantId: string, invitationId: s
     db
       .update(productAccess)
       .set({ revokedAt: now, revokedReason: 'seat_removed', updatedAt: now })
-      .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.reason, seatReason(invitationId)), sql`${productAccess.revokedAt} is null`, stillSent)),
+      .where(ofTenant(productAccess, tenantId, eq(productAccess.reason, seatReason(invitationId)), sql`${productAccess.revokedAt} is null`, stillSent)),
     db
       .delete(accessInvitations)
-      .where(and(eq(accessInvitations.tenantId, tenantId), eq(accessInvitations.id, invitationId), eq(accessInvitations.status, 'sent')))
+      .where(ofTenant(accessInvitations, tenantId, eq(accessInvitations.id, invitationId), eq(accessInvitations.status, 'sent')))
       .returning({ id: accessInvitations.id }),
   ])
   return deleted.length > 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { objectKey } from '#app/media/policy.ts'
+import { objectKey } from '#app/domain/upload-policy.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
 import { accessStatus, canViewProductFile, countActiveAccessByProduct, grantProductAccess, hasProductAccess, listGrantableProducts, listProductAccess, listUserAccess, listUserProducts, revokeProductAccess } from './access.server.ts'
 import { insertPendingMediaObject, markMediaObjectReady } from './media.server.ts'

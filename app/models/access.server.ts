@@ -7,6 +7,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { productAccess, products, users, type AccessSource, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getProductFile } from './product-file.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** SQL condition of access that holds at `now`. */
 export const activeAccessAt = (now: number) =>
@@ -25,7 +26,7 @@ export async function hasProductAccess(db: Db, tenantId: string, userId: string,
   const rows = await db
     .select({ id: productAccess.id })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.productId, productId), eq(productAccess.userId, userId), activeAccessAt(now)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.productId, productId), eq(productAccess.userId, userId), activeAccessAt(now)))
     .limit(1)
   return rows.length > 0
 }
@@ -49,8 +50,8 @@ export type AccessGrant = {
  * already held (nothing changes); 'not_found' when the product or the user is not this school's.
  */
 export async function grantProductAccess(db: Db, tenantId: string, grant: AccessGrant, now = Date.now()): Promise<'granted' | 'already' | 'not_found'> {
-  const [product] = await db.select({ id: products.id }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.id, grant.productId))).limit(1)
-  const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, grant.userId))).limit(1)
+  const [product] = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, grant.productId))).limit(1)
+  const [user] = await db.select({ id: users.id }).from(users).where(ofTenant(users, tenantId, eq(users.id, grant.userId))).limit(1)
   if (!product || !user) return 'not_found'
   const fields = {
     source: grant.source,
@@ -73,8 +74,9 @@ export async function grantProductAccess(db: Db, tenantId: string, grant: Access
     .update(productAccess)
     .set(fields)
     .where(
-      and(
-        eq(productAccess.tenantId, tenantId),
+      ofTenant(
+        productAccess,
+        tenantId,
         eq(productAccess.productId, grant.productId),
         eq(productAccess.userId, grant.userId),
         sql`not (${activeAccessAt(now)})`,
@@ -89,7 +91,7 @@ export async function revokeProductAccess(db: Db, tenantId: string, productId: s
   const rows = await db
     .update(productAccess)
     .set({ revokedAt: now, revokedReason: reason, updatedAt: now })
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.productId, productId), eq(productAccess.userId, userId), isNull(productAccess.revokedAt)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.productId, productId), eq(productAccess.userId, userId), isNull(productAccess.revokedAt)))
     .returning({ id: productAccess.id })
   return rows.length > 0
 }
@@ -124,8 +126,8 @@ export async function listProductAccess(db: Db, tenantId: string, productId: str
       revokedReason: productAccess.revokedReason,
     })
     .from(productAccess)
-    .innerJoin(users, and(eq(users.id, productAccess.userId), eq(users.tenantId, tenantId)))
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.productId, productId)))
+    .innerJoin(users, ofTenant(users, tenantId, eq(users.id, productAccess.userId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.productId, productId)))
     .orderBy(asc(users.name), asc(users.email))
     .limit(1000)
   const entries = rows.map((r) => ({ ...r, status: accessStatus(r, now) }))
@@ -137,8 +139,8 @@ export async function listUserProducts(db: Db, tenantId: string, userId: string,
   const rows = await db
     .select({ product: products })
     .from(productAccess)
-    .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId), activeAccessAt(now), kind ? eq(products.kind, kind) : undefined))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, productAccess.productId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId), activeAccessAt(now), kind ? eq(products.kind, kind) : undefined))
     .orderBy(asc(products.title))
   return rows.map((r) => r.product)
 }
@@ -148,7 +150,7 @@ export async function countActiveAccessByProduct(db: Db, tenantId: string, now =
   const rows = await db
     .select({ productId: productAccess.productId, count: sql<number>`count(*)` })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), activeAccessAt(now)))
+    .where(ofTenant(productAccess, tenantId, activeAccessAt(now)))
     .groupBy(productAccess.productId)
   return new Map(rows.map((r) => [r.productId, r.count]))
 }
@@ -158,7 +160,7 @@ export async function countActiveAccessByProduct(db: Db, tenantId: string, now =
  * (all looked up with this tenant); owners and admins always may, students only with access at `now`.
  */
 export async function canViewProductFile(db: Db, tenantId: string, userId: string, productId: string, fileId: string, now = Date.now()) {
-  const [user] = await db.select({ role: users.role }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).limit(1)
+  const [user] = await db.select({ role: users.role }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
   if (!user || !(await getProductFile(db, tenantId, productId, fileId))) return false
   if (user.role === 'owner' || user.role === 'admin') return true
   return hasProductAccess(db, tenantId, userId, productId, now)
@@ -192,8 +194,8 @@ export async function listUserAccess(db: Db, tenantId: string, userId: string, n
       revokedReason: productAccess.revokedReason,
     })
     .from(productAccess)
-    .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId)))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, productAccess.productId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId)))
     .orderBy(asc(products.title))
     .limit(1000)
   return rows.map((r) => ({ ...r, status: accessStatus(r, now) }))
@@ -204,7 +206,7 @@ export async function listGrantableProducts(db: Db, tenantId: string, limit = 50
   return db
     .select({ id: products.id, title: products.title, kind: products.kind })
     .from(products)
-    .where(eq(products.tenantId, tenantId))
+    .where(ofTenant(products, tenantId))
     .orderBy(asc(products.title), asc(products.id))
     .limit(limit)
 }

@@ -1,9 +1,10 @@
 // "Once per minute" features (seed 001 §8/§9: exports). One row per (tenant, user, action) holds
 // the last time it was allowed; the unique index and a conditional upsert decide races, so two
 // simultaneous exports cannot both pass.
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { actionThrottles } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const ONCE_PER_MINUTE_MS = 60_000
 
@@ -33,7 +34,7 @@ export async function nextActionTurnAt(db: Db, tenantId: string, userId: string,
   const [row] = await db
     .select({ lastAt: actionThrottles.lastAt })
     .from(actionThrottles)
-    .where(and(eq(actionThrottles.tenantId, tenantId), eq(actionThrottles.userId, userId), eq(actionThrottles.action, action)))
+    .where(ofTenant(actionThrottles, tenantId, eq(actionThrottles.userId, userId), eq(actionThrottles.action, action)))
     .limit(1)
   return row && row.lastAt + windowMs > now ? row.lastAt + windowMs : null
 }

@@ -8,6 +8,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { APP_EVENT_TYPES, appEvents } from '#app/db/schema.server.ts'
 import type { AppEventJob, Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type AppEventType = (typeof APP_EVENT_TYPES)[number]
 
@@ -22,7 +23,7 @@ export async function recordAppEvent(db: Db, tenantId: string, type: AppEventTyp
 }
 
 export async function getAppEvent(db: Db, tenantId: string, id: string) {
-  const [row] = await db.select().from(appEvents).where(and(eq(appEvents.tenantId, tenantId), eq(appEvents.id, id))).limit(1)
+  const [row] = await db.select().from(appEvents).where(ofTenant(appEvents, tenantId, eq(appEvents.id, id))).limit(1)
   return row
 }
 
@@ -30,7 +31,7 @@ export async function listUnsentAppEvents(db: Db, tenantId: string, limit = 50) 
   return db
     .select()
     .from(appEvents)
-    .where(and(eq(appEvents.tenantId, tenantId), isNull(appEvents.sentAt)))
+    .where(ofTenant(appEvents, tenantId, isNull(appEvents.sentAt)))
     .orderBy(asc(appEvents.createdAt))
     .limit(limit)
 }
@@ -65,7 +66,7 @@ export async function dispatchAppEvents(db: Db, target: EventQueues | Queue<AppE
     await db
       .update(appEvents)
       .set({ sentAt: now })
-      .where(and(eq(appEvents.tenantId, tenantId), eq(appEvents.id, row.id), isNull(appEvents.sentAt)))
+      .where(ofTenant(appEvents, tenantId, eq(appEvents.id, row.id), isNull(appEvents.sentAt)))
     sent++
   }
   return sent

@@ -1,12 +1,13 @@
 // The school's blog (seed 001 §3 "Article"): title, markdown body (stored as written, rendered
 // and sanitized by renderMarkdown on display), author, publication date, cover, published flag.
 // Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, like, or, sql } from 'drizzle-orm'
+import { asc, count, desc, eq, like, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { articles, type Article } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getTenantMediaObject } from './media.server.ts'
 import { slugifyTitle } from './product.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 const SLUG_MAX = 60
 export const ARTICLES_PER_PAGE = 20
@@ -22,7 +23,7 @@ async function freeSlug(db: Db, tenantId: string, base: string) {
   const rows = await db
     .select({ slug: articles.slug })
     .from(articles)
-    .where(and(eq(articles.tenantId, tenantId), or(eq(articles.slug, base), like(articles.slug, `${base}-%`))))
+    .where(ofTenant(articles, tenantId, or(eq(articles.slug, base), like(articles.slug, `${base}-%`))))
   const taken = new Set(rows.map((r) => r.slug))
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`
@@ -61,7 +62,7 @@ export async function getArticle(db: Db, tenantId: string, articleId: string): P
   const rows = await db
     .select()
     .from(articles)
-    .where(and(eq(articles.tenantId, tenantId), eq(articles.id, articleId)))
+    .where(ofTenant(articles, tenantId, eq(articles.id, articleId)))
     .limit(1)
   return rows[0]
 }
@@ -71,7 +72,7 @@ export async function getPublishedArticleBySlug(db: Db, tenantId: string, slug: 
   const rows = await db
     .select()
     .from(articles)
-    .where(and(eq(articles.tenantId, tenantId), eq(articles.slug, slug), eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`))
+    .where(ofTenant(articles, tenantId, eq(articles.slug, slug), eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`))
     .limit(1)
   return rows[0]
 }
@@ -80,13 +81,13 @@ export type ArticleListItem = Pick<Article, 'id' | 'title' | 'slug' | 'authorNam
 
 /** One page of the school's articles, newest publication first (undated drafts on top). */
 export async function listArticles(db: Db, tenantId: string, { page = 1, perPage = ARTICLES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
-  const [{ total }] = await db.select({ total: count() }).from(articles).where(eq(articles.tenantId, tenantId))
+  const [{ total }] = await db.select({ total: count() }).from(articles).where(ofTenant(articles, tenantId))
   const pages = Math.max(1, Math.ceil(total / perPage))
   const current = Math.min(Math.max(1, Math.floor(page)), pages)
   const items: ArticleListItem[] = await db
     .select({ id: articles.id, title: articles.title, slug: articles.slug, authorName: articles.authorName, publishedAt: articles.publishedAt, published: articles.published, updatedAt: articles.updatedAt })
     .from(articles)
-    .where(eq(articles.tenantId, tenantId))
+    .where(ofTenant(articles, tenantId))
     .orderBy(sql`${articles.publishedAt} IS NOT NULL`, desc(articles.publishedAt), desc(articles.createdAt), asc(articles.id))
     .limit(perPage)
     .offset((current - 1) * perPage)
@@ -98,7 +99,7 @@ export async function updateArticle(db: Db, tenantId: string, articleId: string,
   const rows = await db
     .update(articles)
     .set({ ...fields, updatedAt: now })
-    .where(and(eq(articles.tenantId, tenantId), eq(articles.id, articleId)))
+    .where(ofTenant(articles, tenantId, eq(articles.id, articleId)))
     .returning({ id: articles.id })
   return rows.length > 0
 }
@@ -106,7 +107,7 @@ export async function updateArticle(db: Db, tenantId: string, articleId: string,
 export async function deleteArticle(db: Db, tenantId: string, articleId: string) {
   const rows = await db
     .delete(articles)
-    .where(and(eq(articles.tenantId, tenantId), eq(articles.id, articleId)))
+    .where(ofTenant(articles, tenantId, eq(articles.id, articleId)))
     .returning({ id: articles.id })
   return rows.length > 0
 }

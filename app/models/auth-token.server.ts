@@ -1,8 +1,9 @@
 // One-use tokens (password reset, signup hand-over). Only a SHA-256 of the token is stored.
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { eq, gt, isNull } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { authTokens } from '#app/db/schema.server.ts'
 import { newId, sha256Hex } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type TokenPurpose = (typeof authTokens.$inferSelect)['purpose']
 
@@ -26,8 +27,9 @@ export async function createAuthToken(db: Db, tenantId: string, userId: string, 
 }
 
 function liveTokenWhere(tenantId: string, purpose: TokenPurpose, token: string, now: number) {
-  return and(
-    eq(authTokens.tenantId, tenantId),
+  return ofTenant(
+    authTokens,
+    tenantId,
     eq(authTokens.purpose, purpose),
     eq(authTokens.tokenHash, sha256Hex(token)),
     isNull(authTokens.usedAt),
@@ -54,7 +56,7 @@ export async function tokenIssuedRecently(db: Db, tenantId: string, userId: stri
   const rows = await db
     .select({ id: authTokens.id })
     .from(authTokens)
-    .where(and(eq(authTokens.tenantId, tenantId), eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), gt(authTokens.createdAt, Date.now() - withinMs)))
+    .where(ofTenant(authTokens, tenantId, eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), gt(authTokens.createdAt, Date.now() - withinMs)))
     .limit(1)
   return rows.length > 0
 }

@@ -1,12 +1,13 @@
 // Blocks of a subpage (seed 001 "/home/subpages/{subpageId}/blocks"): typed props validated by
-// app/storefront/blocks.ts, images and products checked to belong to the school before saving.
+// app/domain/blocks.ts, images and products checked to belong to the school before saving.
 // Every function takes the tenant explicitly.
-import { and, asc, count, eq, inArray, max } from 'drizzle-orm'
+import { asc, count, eq, inArray, max } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '#app/db/client.server.ts'
 import { blocks, mediaObjects, products, subpages, videos, type Block } from '#app/db/schema.server.ts'
-import { blockImagePaths, blockProductIds, parseBlockProps, toParsedBlock, type BlockType, type ParsedBlock } from '#app/storefront/blocks.ts'
+import { blockImagePaths, blockProductIds, parseBlockProps, toParsedBlock, type BlockType, type ParsedBlock } from '#app/domain/blocks.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const BLOCKS_PER_SUBPAGE_MAX = 60
 
@@ -14,7 +15,7 @@ export async function listBlocks(db: Db, tenantId: string, subpageId: string): P
   return db
     .select()
     .from(blocks)
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId)))
     .orderBy(asc(blocks.position), asc(blocks.createdAt))
 }
 
@@ -27,7 +28,7 @@ export async function getBlock(db: Db, tenantId: string, subpageId: string, bloc
   const [row] = await db
     .select()
     .from(blocks)
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
     .limit(1)
   return row
 }
@@ -44,17 +45,17 @@ async function checkProps(db: Db, tenantId: string, id: string, type: BlockType,
     const found = await db
       .select({ key: mediaObjects.key })
       .from(mediaObjects)
-      .where(and(eq(mediaObjects.tenantId, tenantId), inArray(mediaObjects.key, paths), eq(mediaObjects.status, 'ready')))
+      .where(ofTenant(mediaObjects, tenantId, inArray(mediaObjects.key, paths), eq(mediaObjects.status, 'ready')))
     if (found.length !== paths.length) return { ok: false, problem: 'foreign_image' }
   }
   const productIds = blockProductIds(block)
   if (productIds.length) {
-    const found = await db.select({ id: products.id }).from(products).where(and(eq(products.tenantId, tenantId), inArray(products.id, productIds)))
+    const found = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, inArray(products.id, productIds)))
     if (found.length !== productIds.length) return { ok: false, problem: 'foreign_product' }
   }
   // A Bunny embed plays a video of this school's library only.
   if (block.type === 'video_embed' && block.props.provider === 'bunny') {
-    const [video] = await db.select({ id: videos.id }).from(videos).where(and(eq(videos.tenantId, tenantId), eq(videos.id, block.props.videoId))).limit(1)
+    const [video] = await db.select({ id: videos.id }).from(videos).where(ofTenant(videos, tenantId, eq(videos.id, block.props.videoId))).limit(1)
     if (!video) return { ok: false, problem: 'foreign_video' }
   }
   return { ok: true, block }
@@ -62,12 +63,12 @@ async function checkProps(db: Db, tenantId: string, id: string, type: BlockType,
 
 /** Append a block at the end of the subpage. null when the subpage is not this school's. */
 export async function createBlock(db: Db, tenantId: string, subpageId: string, type: BlockType, props: unknown, now = Date.now()): Promise<{ ok: true; block: Block } | BlockProblem | null> {
-  const [page] = await db.select({ id: subpages.id }).from(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.id, subpageId))).limit(1)
+  const [page] = await db.select({ id: subpages.id }).from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).limit(1)
   if (!page) return null
   const [{ existing, last }] = await db
     .select({ existing: count(), last: max(blocks.position) })
     .from(blocks)
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId)))
   if (existing >= BLOCKS_PER_SUBPAGE_MAX) return { ok: false, problem: 'too_many' }
   const id = newId()
   const checked = await checkProps(db, tenantId, id, type, props)
@@ -88,7 +89,7 @@ export async function updateBlock(db: Db, tenantId: string, subpageId: string, b
   const [row] = await db
     .update(blocks)
     .set({ props: JSON.stringify(checked.block.props), updatedAt: now })
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
     .returning()
   return row ? { ok: true, block: row } : null
 }
@@ -96,7 +97,7 @@ export async function updateBlock(db: Db, tenantId: string, subpageId: string, b
 export async function deleteBlock(db: Db, tenantId: string, subpageId: string, blockId: string) {
   const deleted = await db
     .delete(blocks)
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
     .returning({ id: blocks.id })
   return deleted.length > 0
 }
@@ -108,7 +109,7 @@ export async function reorderBlocks(db: Db, tenantId: string, subpageId: string,
   if (orderedIds.length !== current.length || new Set(orderedIds).size !== orderedIds.length || !orderedIds.every((id) => known.has(id))) return false
   if (!orderedIds.length) return true
   const statements = orderedIds.map((id, position) =>
-    db.update(blocks).set({ position, updatedAt: now }).where(and(eq(blocks.tenantId, tenantId), eq(blocks.subpageId, subpageId), eq(blocks.id, id))),
+    db.update(blocks).set({ position, updatedAt: now }).where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId), eq(blocks.id, id))),
   )
   await db.batch(statements as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
   return true

@@ -2,11 +2,12 @@
 // credentials sealed per school (secret-box, purpose `integration:{provider}`), settings as plain
 // JSON. Every function takes the tenant explicitly. Used by the /home integrations page and by the
 // invoicing and mail workers.
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { businessIntegrations, type BusinessIntegration, type BusinessProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type BusinessKind = BusinessIntegration['kind']
 
@@ -47,12 +48,12 @@ export async function createBusinessIntegration(
 }
 
 export async function getBusinessIntegration(db: Db, tenantId: string, id: string) {
-  const [row] = await db.select().from(businessIntegrations).where(and(eq(businessIntegrations.tenantId, tenantId), eq(businessIntegrations.id, id))).limit(1)
+  const [row] = await db.select().from(businessIntegrations).where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, id))).limit(1)
   return row
 }
 
 export async function listBusinessIntegrations(db: Db, tenantId: string) {
-  return db.select().from(businessIntegrations).where(eq(businessIntegrations.tenantId, tenantId)).orderBy(asc(businessIntegrations.createdAt))
+  return db.select().from(businessIntegrations).where(ofTenant(businessIntegrations, tenantId)).orderBy(asc(businessIntegrations.createdAt))
 }
 
 /** The school's enabled integration of a kind (its invoicing system, its mailing tool), if any. */
@@ -60,7 +61,7 @@ export async function getActiveIntegrationOfKind(db: Db, tenantId: string, kind:
   const [row] = await db
     .select()
     .from(businessIntegrations)
-    .where(and(eq(businessIntegrations.tenantId, tenantId), eq(businessIntegrations.kind, kind), eq(businessIntegrations.enabled, true)))
+    .where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.kind, kind), eq(businessIntegrations.enabled, true)))
     .limit(1)
   return row
 }
@@ -69,7 +70,7 @@ export async function setBusinessIntegrationEnabled(db: Db, tenantId: string, id
   const rows = await db
     .update(businessIntegrations)
     .set({ enabled, updatedAt: now })
-    .where(and(eq(businessIntegrations.tenantId, tenantId), eq(businessIntegrations.id, id)))
+    .where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, id)))
     .returning({ id: businessIntegrations.id })
   return rows.length > 0
 }
@@ -77,7 +78,7 @@ export async function setBusinessIntegrationEnabled(db: Db, tenantId: string, id
 export async function deleteBusinessIntegration(db: Db, tenantId: string, id: string) {
   const rows = await db
     .delete(businessIntegrations)
-    .where(and(eq(businessIntegrations.tenantId, tenantId), eq(businessIntegrations.id, id)))
+    .where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, id)))
     .returning({ id: businessIntegrations.id })
   return rows.length > 0
 }

@@ -6,9 +6,10 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { comments, lectures, products, replies, reviews, users, videos, votes, type CommentableType, type UserRole, type VotableType } from '#app/db/schema.server.ts'
-import { commentVideoView, type VideoState } from '#app/media/bunny.server.ts'
+import { commentVideoView, type VideoState } from '#app/domain/video-state.ts'
 import { getCourseAccess, isStaffRole } from '#app/models/course-access.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** Seed 000 §9: comments and replies 2..1200 characters (after trimming). */
 export const COMMENT_MIN = 2
@@ -50,8 +51,8 @@ export async function resolveCommentable(db: Db, tenantId: string, type: Comment
       coursePublished: products.published,
     })
     .from(lectures)
-    .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId)))
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.id, id)))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, lectures.productId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.id, id)))
     .limit(1)
   if (!row) return null
   return {
@@ -120,7 +121,7 @@ async function viewerVotes(db: Db, tenantId: string, viewerId: string | null, ty
   const rows = await db
     .select({ id: votes.votableId, value: votes.value })
     .from(votes)
-    .where(and(eq(votes.tenantId, tenantId), eq(votes.userId, viewerId), eq(votes.votableType, type), inArray(votes.votableId, ids)))
+    .where(ofTenant(votes, tenantId, eq(votes.userId, viewerId), eq(votes.votableType, type), inArray(votes.votableId, ids)))
   for (const r of rows) out.set(r.id, (r.value > 0 ? 1 : r.value < 0 ? -1 : 0) as VoteValue)
   return out
 }
@@ -141,7 +142,7 @@ const COMMENT_FIELDS = {
 
 /** Newest first, with the viewer's vote on each. */
 export async function listComments(db: Db, tenantId: string, type: CommentableType, commentableId: string, viewerId: string | null, limit = COMMENTS_LIST_LIMIT): Promise<{ comments: CommentRow[]; total: number }> {
-  const where = and(eq(comments.tenantId, tenantId), eq(comments.commentableType, type), eq(comments.commentableId, commentableId))
+  const where = ofTenant(comments, tenantId, eq(comments.commentableType, type), eq(comments.commentableId, commentableId))
   const [rows, [{ total }]] = await db.batch([
     db
       .select({
@@ -150,7 +151,7 @@ export async function listComments(db: Db, tenantId: string, type: CommentableTy
         videoState: videos.state,
       })
       .from(comments)
-      .leftJoin(videos, and(eq(videos.id, comments.videoId), eq(videos.tenantId, tenantId)))
+      .leftJoin(videos, ofTenant(videos, tenantId, eq(videos.id, comments.videoId)))
       .where(where)
       .orderBy(desc(comments.createdAt), desc(comments.id))
       .limit(limit),
@@ -179,7 +180,7 @@ export async function getComment(db: Db, tenantId: string, commentId: string): P
   const [row] = await db
     .select()
     .from(comments)
-    .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId)))
+    .where(ofTenant(comments, tenantId, eq(comments.id, commentId)))
     .limit(1)
   return row
 }
@@ -190,7 +191,7 @@ export async function getReply(db: Db, tenantId: string, replyId: string): Promi
   const [row] = await db
     .select()
     .from(replies)
-    .where(and(eq(replies.tenantId, tenantId), eq(replies.id, replyId)))
+    .where(ofTenant(replies, tenantId, eq(replies.id, replyId)))
     .limit(1)
   return row
 }
@@ -223,7 +224,7 @@ export async function listReplies(db: Db, tenantId: string, commentId: string, v
       upVotesCount: replies.upVotesCount,
     })
     .from(replies)
-    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId)))
+    .where(ofTenant(replies, tenantId, eq(replies.commentId, commentId)))
     .orderBy(replies.createdAt, replies.id)
     .limit(500)
   const mine = await viewerVotes(
@@ -274,7 +275,7 @@ export async function createReply(db: Db, tenantId: string, commentId: string, a
     db
       .update(comments)
       .set({ repliesCount: repliesCountOf(tenantId, commentId) })
-      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId))),
+      .where(ofTenant(comments, tenantId, eq(comments.id, commentId))),
   ])
   return row
 }
@@ -284,18 +285,18 @@ export async function deleteComment(db: Db, tenantId: string, commentId: string)
   const images = await db
     .select({ path: replies.imagePath })
     .from(replies)
-    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId), isNotNull(replies.imagePath)))
+    .where(ofTenant(replies, tenantId, eq(replies.commentId, commentId), isNotNull(replies.imagePath)))
   const replyIds = db
     .select({ id: replies.id })
     .from(replies)
-    .where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId)))
+    .where(ofTenant(replies, tenantId, eq(replies.commentId, commentId)))
   const [, , , deleted] = await db.batch([
-    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'reply'), inArray(votes.votableId, replyIds))),
-    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'comment'), eq(votes.votableId, commentId))),
-    db.delete(replies).where(and(eq(replies.tenantId, tenantId), eq(replies.commentId, commentId))),
+    db.delete(votes).where(ofTenant(votes, tenantId, eq(votes.votableType, 'reply'), inArray(votes.votableId, replyIds))),
+    db.delete(votes).where(ofTenant(votes, tenantId, eq(votes.votableType, 'comment'), eq(votes.votableId, commentId))),
+    db.delete(replies).where(ofTenant(replies, tenantId, eq(replies.commentId, commentId))),
     db
       .delete(comments)
-      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, commentId)))
+      .where(ofTenant(comments, tenantId, eq(comments.id, commentId)))
       .returning({ id: comments.id }),
   ])
   return { deleted: deleted.length > 0, imagePaths: images.map((i) => i.path!).filter(Boolean) }
@@ -304,15 +305,15 @@ export async function deleteComment(db: Db, tenantId: string, commentId: string)
 /** Delete a reply and its votes; the comment's count is recounted in the same batch. */
 export async function deleteReply(db: Db, tenantId: string, reply: Pick<ReplyRecord, 'id' | 'commentId'>): Promise<boolean> {
   const [, deleted] = await db.batch([
-    db.delete(votes).where(and(eq(votes.tenantId, tenantId), eq(votes.votableType, 'reply'), eq(votes.votableId, reply.id))),
+    db.delete(votes).where(ofTenant(votes, tenantId, eq(votes.votableType, 'reply'), eq(votes.votableId, reply.id))),
     db
       .delete(replies)
-      .where(and(eq(replies.tenantId, tenantId), eq(replies.id, reply.id)))
+      .where(ofTenant(replies, tenantId, eq(replies.id, reply.id)))
       .returning({ id: replies.id }),
     db
       .update(comments)
       .set({ repliesCount: repliesCountOf(tenantId, reply.commentId) })
-      .where(and(eq(comments.tenantId, tenantId), eq(comments.id, reply.commentId))),
+      .where(ofTenant(comments, tenantId, eq(comments.id, reply.commentId))),
   ])
   return deleted.length > 0
 }
@@ -323,7 +324,7 @@ export async function deleteReply(db: Db, tenantId: string, reply: Pick<ReplyRec
  * the rows, so: up when up → count −1; up otherwise → +1; down after up → −1; down when down → 0.
  */
 export async function castVote(db: Db, tenantId: string, userId: string, type: VotableType, votableId: string, value: 1 | -1, now = Date.now()): Promise<{ value: VoteValue; upVotesCount: number }> {
-  const mine = and(eq(votes.tenantId, tenantId), eq(votes.userId, userId), eq(votes.votableType, type), eq(votes.votableId, votableId))
+  const mine = ofTenant(votes, tenantId, eq(votes.userId, userId), eq(votes.votableType, type), eq(votes.votableId, votableId))
   const ups = sql`(SELECT count(*) FROM ${votes} WHERE ${votes.tenantId} = ${tenantId} AND ${votes.votableType} = ${type} AND ${votes.votableId} = ${votableId} AND ${votes.value} = 1)`
   const table = type === 'comment' ? comments : replies
   const [, , [counted], current] = await db.batch([
@@ -338,7 +339,7 @@ export async function castVote(db: Db, tenantId: string, userId: string, type: V
     db
       .update(table)
       .set({ upVotesCount: ups })
-      .where(and(eq(table.tenantId, tenantId), eq(table.id, votableId)))
+      .where(ofTenant(table, tenantId, eq(table.id, votableId)))
       .returning({ upVotesCount: table.upVotesCount }),
     db.select({ value: votes.value }).from(votes).where(mine).limit(1),
   ])
@@ -361,7 +362,7 @@ export async function convertCommentToReview(db: Db, tenantId: string, comment: 
   const [already] = await db
     .select({ id: reviews.id })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.sourceCommentId, comment.id)))
+    .where(ofTenant(reviews, tenantId, eq(reviews.sourceCommentId, comment.id)))
     .limit(1)
   if (already) return { ok: false, reason: 'already_converted' }
   const [row] = await db
@@ -386,7 +387,7 @@ export async function convertCommentToReview(db: Db, tenantId: string, comment: 
   const [again] = await db
     .select({ id: reviews.id })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.sourceCommentId, comment.id)))
+    .where(ofTenant(reviews, tenantId, eq(reviews.sourceCommentId, comment.id)))
     .limit(1)
   return { ok: false, reason: again ? 'already_converted' : 'already_reviewed' }
 }
@@ -397,7 +398,7 @@ export async function convertedCommentIds(db: Db, tenantId: string, commentIds: 
   const rows = await db
     .select({ id: reviews.sourceCommentId })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, tenantId), inArray(reviews.sourceCommentId, commentIds)))
+    .where(ofTenant(reviews, tenantId, inArray(reviews.sourceCommentId, commentIds)))
   return new Set(rows.map((r) => r.id!))
 }
 
@@ -424,7 +425,7 @@ export type FeedRow = {
 
 /** Newest lecture comments of the school, optionally of one course; one page and the total. */
 export async function listCommentFeed(db: Db, tenantId: string, { productId, page, pageSize = FEED_PAGE_SIZE }: { productId?: string | null; page: number; pageSize?: number }) {
-  const where = and(eq(comments.tenantId, tenantId), eq(comments.commentableType, 'lecture'), productId ? eq(comments.productId, productId) : undefined)
+  const where = ofTenant(comments, tenantId, eq(comments.commentableType, 'lecture'), productId ? eq(comments.productId, productId) : undefined)
   // Not a D1 batch: batched rows come back keyed by column name, and two `title` columns collide.
   const [rows, [{ total }]] = await Promise.all([
     db
@@ -438,9 +439,9 @@ export async function listCommentFeed(db: Db, tenantId: string, { productId, pag
         userExists: sql<number>`${users.id} IS NOT NULL`,
       })
       .from(comments)
-      .leftJoin(products, and(eq(products.id, comments.productId), eq(products.tenantId, tenantId)))
-      .leftJoin(lectures, and(eq(lectures.id, comments.commentableId), eq(lectures.tenantId, tenantId)))
-      .leftJoin(users, and(eq(users.id, comments.userId), eq(users.tenantId, tenantId)))
+      .leftJoin(products, ofTenant(products, tenantId, eq(products.id, comments.productId)))
+      .leftJoin(lectures, ofTenant(lectures, tenantId, eq(lectures.id, comments.commentableId)))
+      .leftJoin(users, ofTenant(users, tenantId, eq(users.id, comments.userId)))
       .where(where)
       .orderBy(desc(comments.createdAt), desc(comments.id))
       .limit(pageSize)
@@ -455,8 +456,8 @@ export async function listCommentedCourses(db: Db, tenantId: string) {
   return db
     .selectDistinct({ id: products.id, title: products.title })
     .from(comments)
-    .innerJoin(products, and(eq(products.id, comments.productId), eq(products.tenantId, tenantId)))
-    .where(eq(comments.tenantId, tenantId))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, comments.productId)))
+    .where(ofTenant(comments, tenantId))
     .orderBy(products.title)
     .limit(200)
 }

@@ -2,10 +2,11 @@
 // always may. A student may while an access row holds (not revoked, started, not expired) on the
 // course itself, on a bundle or membership that links to it (also a membership holding a bundle
 // that holds it), or on a membership that grants every product. Every function takes the tenant.
-import { and, eq, inArray, min, or, sql } from 'drizzle-orm'
+import { eq, inArray, min, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { productAccess, productLinks, products, type UserRole } from '#app/db/schema.server.ts'
 import { activeAccessAt } from './access.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type CourseViewer = { id: string; role: UserRole } | null
 
@@ -21,15 +22,15 @@ export const isStaffRole = (role: UserRole | undefined | null) => role === 'owne
 
 /** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership). */
 function openingProducts(db: Db, tenantId: string, productId: string) {
-  const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(and(eq(productLinks.tenantId, tenantId), eq(productLinks.productId, productId)))
+  const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(ofTenant(productLinks, tenantId, eq(productLinks.productId, productId)))
   const grandParents = db
     .select({ id: productLinks.parentId })
     .from(productLinks)
-    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.productId, parents)))
+    .where(ofTenant(productLinks, tenantId, inArray(productLinks.productId, parents)))
   const allAccess = db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.kind, 'membership'), eq(products.membershipGrantsAll, true)))
+    .where(ofTenant(products, tenantId, eq(products.kind, 'membership'), eq(products.membershipGrantsAll, true)))
   return or(eq(productAccess.productId, productId), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess))
 }
 
@@ -39,7 +40,7 @@ export async function getCourseAccess(db: Db, tenantId: string, productId: strin
   const [row] = await db
     .select({ enrolledAt: min(productAccess.startsAt), rows: sql<number>`count(*)` })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, viewer.id), activeAccessAt(now), openingProducts(db, tenantId, productId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, viewer.id), activeAccessAt(now), openingProducts(db, tenantId, productId)))
   const allowed = (row?.rows ?? 0) > 0
   return { allowed, staff: false, enrolledAt: allowed ? (row?.enrolledAt ?? null) : null }
 }

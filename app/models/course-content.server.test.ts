@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Lecture, Section } from '#app/db/schema.server.ts'
-import { objectKey } from '#app/media/policy.ts'
+import { objectKey } from '#app/domain/upload-policy.ts'
 import { createTestSchool, db } from '#tests/factories.ts'
 import {
   copyCourseContent,

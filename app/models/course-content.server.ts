@@ -2,11 +2,12 @@
 // function takes the tenant explicitly and first checks that the course is a `course` product of
 // that school, so an id of another school (or of another course) is simply not found.
 // `copyCourseContent` is what product duplication calls for courses.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Db } from '#app/db/client.server.ts'
 import { lectureComponents, lectures, mediaObjects, products, sections, videos, type Lecture, type LectureComponent, type Product, type Section } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type Direction = 'up' | 'down'
 
@@ -15,7 +16,7 @@ export async function getCourse(db: Db, tenantId: string, courseId: string): Pro
   const [row] = await db
     .select()
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, courseId), eq(products.kind, 'course')))
+    .where(ofTenant(products, tenantId, eq(products.id, courseId), eq(products.kind, 'course')))
     .limit(1)
   return row
 }
@@ -46,7 +47,7 @@ export async function listSections(db: Db, tenantId: string, courseId: string): 
   return db
     .select()
     .from(sections)
-    .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId)))
+    .where(ofTenant(sections, tenantId, eq(sections.productId, courseId)))
     .orderBy(asc(sections.position), asc(sections.createdAt))
 }
 
@@ -54,7 +55,7 @@ export async function getSection(db: Db, tenantId: string, courseId: string, sec
   const [row] = await db
     .select()
     .from(sections)
-    .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId), eq(sections.id, sectionId)))
+    .where(ofTenant(sections, tenantId, eq(sections.productId, courseId), eq(sections.id, sectionId)))
     .limit(1)
   return row
 }
@@ -65,7 +66,7 @@ export async function createSection(db: Db, tenantId: string, courseId: string, 
   const [last] = await db
     .select({ position: sql<number | null>`max(${sections.position})` })
     .from(sections)
-    .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId)))
+    .where(ofTenant(sections, tenantId, eq(sections.productId, courseId)))
   const row: Section = { id: newId(), tenantId, productId: courseId, title, position: (last?.position ?? -1) + 1, createdAt: now, updatedAt: now }
   await db.insert(sections).values(row)
   return row
@@ -75,7 +76,7 @@ export async function renameSection(db: Db, tenantId: string, courseId: string, 
   const rows = await db
     .update(sections)
     .set({ title, updatedAt: now })
-    .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId), eq(sections.id, sectionId)))
+    .where(ofTenant(sections, tenantId, eq(sections.productId, courseId), eq(sections.id, sectionId)))
     .returning({ id: sections.id })
   return rows.length > 0
 }
@@ -84,7 +85,7 @@ export async function renameSection(db: Db, tenantId: string, courseId: string, 
 export async function deleteSection(db: Db, tenantId: string, courseId: string, sectionId: string) {
   const rows = await db
     .delete(sections)
-    .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId), eq(sections.id, sectionId)))
+    .where(ofTenant(sections, tenantId, eq(sections.productId, courseId), eq(sections.id, sectionId)))
     .returning({ id: sections.id })
   return rows.length > 0
 }
@@ -99,7 +100,7 @@ export async function reorderSections(db: Db, tenantId: string, courseId: string
       db
         .update(sections)
         .set({ position, updatedAt: now })
-        .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, courseId), eq(sections.id, id))),
+        .where(ofTenant(sections, tenantId, eq(sections.productId, courseId), eq(sections.id, id))),
     ),
   )
   return true
@@ -142,7 +143,7 @@ async function checkLectureMedia(db: Db, tenantId: string, input: LectureInput):
       const [video] = await db
         .select({ state: videos.state })
         .from(videos)
-        .where(and(eq(videos.tenantId, tenantId), eq(videos.id, input.videoId)))
+        .where(ofTenant(videos, tenantId, eq(videos.id, input.videoId)))
         .limit(1)
       if (!video || !(USABLE_VIDEO_STATES as readonly string[]).includes(video.state)) return { ok: false, field: 'videoId', key: 'courses.lecture.video_required' }
     } else if (!input.sourceUrl || !input.sourceUrl.startsWith('https://')) {
@@ -161,7 +162,7 @@ export async function getLecturePdf(db: Db, tenantId: string, key: string) {
   const [row] = await db
     .select({ key: mediaObjects.key, originalFilename: mediaObjects.originalFilename, size: mediaObjects.size })
     .from(mediaObjects)
-    .where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key), eq(mediaObjects.context, 'lecture_pdf'), eq(mediaObjects.status, 'ready')))
+    .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key), eq(mediaObjects.context, 'lecture_pdf'), eq(mediaObjects.status, 'ready')))
     .limit(1)
   return row
 }
@@ -190,8 +191,8 @@ export async function listCourseLectures(db: Db, tenantId: string, courseId: str
   return db
     .select({ lecture: lectures })
     .from(lectures)
-    .innerJoin(sections, and(eq(sections.id, lectures.sectionId), eq(sections.tenantId, tenantId)))
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId)))
+    .innerJoin(sections, ofTenant(sections, tenantId, eq(sections.id, lectures.sectionId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId)))
     .orderBy(asc(sections.position), asc(lectures.position), asc(lectures.createdAt))
     .then((rows) => rows.map((r) => r.lecture))
 }
@@ -200,7 +201,7 @@ export async function listSectionLectures(db: Db, tenantId: string, courseId: st
   return db
     .select()
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId)))
     .orderBy(asc(lectures.position), asc(lectures.createdAt))
 }
 
@@ -209,7 +210,7 @@ export async function getLecture(db: Db, tenantId: string, courseId: string, sec
   const [row] = await db
     .select()
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
     .limit(1)
   return row
 }
@@ -222,7 +223,7 @@ export async function createLecture(db: Db, tenantId: string, courseId: string, 
   const [last] = await db
     .select({ position: sql<number | null>`max(${lectures.position})` })
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.sectionId, sectionId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.sectionId, sectionId)))
   const row: Lecture = { id: newId(), tenantId, productId: courseId, sectionId, ...lectureFields(input), position: (last?.position ?? -1) + 1, createdAt: now, updatedAt: now }
   await db.insert(lectures).values(row)
   return { ok: true, lecture: row }
@@ -235,7 +236,7 @@ export async function updateLecture(db: Db, tenantId: string, courseId: string, 
   const [row] = await db
     .update(lectures)
     .set({ ...lectureFields(input), updatedAt: now })
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
     .returning()
   return row ? { ok: true, lecture: row } : null
 }
@@ -243,7 +244,7 @@ export async function updateLecture(db: Db, tenantId: string, courseId: string, 
 export async function deleteLecture(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string) {
   const rows = await db
     .delete(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
     .returning({ id: lectures.id })
   return rows.length > 0
 }
@@ -261,7 +262,7 @@ export async function reorderLectures(db: Db, tenantId: string, courseId: string
   const found = await db
     .select({ id: lectures.id })
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), inArray(lectures.id, orderedIds)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), inArray(lectures.id, orderedIds)))
   if (found.length !== orderedIds.length) return false
   await runBatch(
     db,
@@ -269,7 +270,7 @@ export async function reorderLectures(db: Db, tenantId: string, courseId: string
       db
         .update(lectures)
         .set({ sectionId, position, updatedAt: now })
-        .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, courseId), eq(lectures.id, id))),
+        .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.id, id))),
     ),
   )
   return true
@@ -324,7 +325,7 @@ export async function listComponents(db: Db, tenantId: string, courseId: string,
   const rows = await db
     .select()
     .from(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId)))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId)))
     .orderBy(asc(lectureComponents.position), asc(lectureComponents.createdAt))
   return rows.map(toComponentView)
 }
@@ -334,7 +335,7 @@ export async function getComponent(db: Db, tenantId: string, courseId: string, s
   const [row] = await db
     .select()
     .from(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
     .limit(1)
   return row ? toComponentView(row) : undefined
 }
@@ -350,7 +351,7 @@ export async function createComponent(db: Db, tenantId: string, courseId: string
   const [last] = await db
     .select({ position: sql<number | null>`max(${lectureComponents.position})` })
     .from(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId)))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId)))
   const row: LectureComponent = { id: newId(), tenantId, lectureId, kind: data.kind, data: serialize(data), position: (last?.position ?? -1) + 1, createdAt: now, updatedAt: now }
   await db.insert(lectureComponents).values(row)
   return toComponentView(row)
@@ -363,7 +364,7 @@ export async function updateComponent(db: Db, tenantId: string, courseId: string
   const rows = await db
     .update(lectureComponents)
     .set({ data: serialize(data), updatedAt: now })
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
     .returning({ id: lectureComponents.id })
   return rows.length > 0
 }
@@ -372,7 +373,7 @@ export async function deleteComponent(db: Db, tenantId: string, courseId: string
   if (!(await lectureOf(db, tenantId, courseId, sectionId, lectureId))) return false
   const rows = await db
     .delete(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId)))
     .returning({ id: lectureComponents.id })
   return rows.length > 0
 }
@@ -386,7 +387,7 @@ export async function reorderComponents(db: Db, tenantId: string, courseId: stri
       db
         .update(lectureComponents)
         .set({ position, updatedAt: now })
-        .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, id))),
+        .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, id))),
     ),
   )
   return true
@@ -410,13 +411,13 @@ export async function copyCourseContent(db: Db, tenantId: string, fromProductId:
   const fromLectures = await db
     .select()
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, fromProductId)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.productId, fromProductId)))
   const fromComponents = fromLectures.length
     ? await db
         .select({ component: lectureComponents })
         .from(lectureComponents)
-        .innerJoin(lectures, and(eq(lectures.id, lectureComponents.lectureId), eq(lectures.tenantId, tenantId)))
-        .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectures.productId, fromProductId)))
+        .innerJoin(lectures, ofTenant(lectures, tenantId, eq(lectures.id, lectureComponents.lectureId)))
+        .where(ofTenant(lectureComponents, tenantId, eq(lectures.productId, fromProductId)))
         .then((rows) => rows.map((r) => r.component))
     : []
   const sectionIds = new Map(fromSections.map((s) => [s.id, newId()]))
@@ -441,13 +442,13 @@ export async function isLecturePdfInUse(db: Db, tenantId: string, key: string) {
   const [lecture] = await db
     .select({ id: lectures.id })
     .from(lectures)
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.pdfKey, key)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.pdfKey, key)))
     .limit(1)
   if (lecture) return true
   const [component] = await db
     .select({ id: lectureComponents.id })
     .from(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.kind, 'file'), sql`json_extract(${lectureComponents.data}, '$.key') = ${key}`))
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.kind, 'file'), sql`json_extract(${lectureComponents.data}, '$.key') = ${key}`))
     .limit(1)
   return Boolean(component)
 }

@@ -12,6 +12,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from '
 import type { Db } from '#app/db/client.server.ts'
 import { domainEvents, domains, type Domain, type DomainStatus } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const PENDING_STATUSES: DomainStatus[] = ['pending_dns', 'pending_ownership', 'pending_certificate']
 
@@ -30,12 +31,12 @@ function withRealHostname<T extends { hostname: string }>(row: T): T {
 }
 
 export async function listTenantDomains(db: Db, tenantId: string) {
-  const rows = await db.select().from(domains).where(eq(domains.tenantId, tenantId)).orderBy(asc(domains.createdAt))
+  const rows = await db.select().from(domains).where(ofTenant(domains, tenantId)).orderBy(asc(domains.createdAt))
   return rows.map(withRealHostname)
 }
 
 export async function getTenantDomain(db: Db, tenantId: string, domainId: string) {
-  const rows = await db.select().from(domains).where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId))).limit(1)
+  const rows = await db.select().from(domains).where(ofTenant(domains, tenantId, eq(domains.id, domainId))).limit(1)
   return rows[0] ? withRealHostname(rows[0]) : undefined
 }
 
@@ -95,7 +96,7 @@ export async function claimHostname(db: Db, domain: Pick<Domain, 'id' | 'tenantI
       db
         .update(domains)
         .set({ hostname: domain.hostname, updatedAt: now })
-        .where(and(eq(domains.tenantId, domain.tenantId), eq(domains.id, domain.id), eq(domains.hostname, claimKey(domain.hostname, domain.tenantId)))),
+        .where(ofTenant(domains, domain.tenantId, eq(domains.id, domain.id), eq(domains.hostname, claimKey(domain.hostname, domain.tenantId)))),
       // The other claims are over: their next check (the cron's next run) tells their schools.
       db
         .update(domains)
@@ -159,7 +160,7 @@ export async function updateDomain(db: Db, tenantId: string, domainId: string, p
   delete (set as Partial<Domain>).tenantId
   // The stored hostname (bare or claim key) changes only through insertCustomDomain/claimHostname.
   delete (set as Partial<Domain>).hostname
-  const update = db.update(domains).set(set).where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId)))
+  const update = db.update(domains).set(set).where(ofTenant(domains, tenantId, eq(domains.id, domainId)))
   if (change && patch.verificationStatus && patch.verificationStatus !== change.from) {
     const domain = await getTenantDomain(db, tenantId, domainId)
     if (!domain) return
@@ -172,23 +173,23 @@ export async function updateDomain(db: Db, tenantId: string, domainId: string, p
 export async function deleteTenantDomain(db: Db, tenantId: string, domainId: string) {
   const deleted = await db
     .delete(domains)
-    .where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId), eq(domains.kind, 'custom')))
+    .where(ofTenant(domains, tenantId, eq(domains.id, domainId), eq(domains.kind, 'custom')))
     .returning({ id: domains.id, hostname: domains.hostname })
   return deleted[0] ? withRealHostname(deleted[0]) : undefined
 }
 
 /** One primary host per school (or none): the others redirect to it. */
 export async function setPrimaryDomain(db: Db, tenantId: string, domainId: string | null) {
-  const clear = db.update(domains).set({ isPrimary: false, updatedAt: Date.now() }).where(and(eq(domains.tenantId, tenantId), ne(domains.id, domainId ?? '')))
+  const clear = db.update(domains).set({ isPrimary: false, updatedAt: Date.now() }).where(ofTenant(domains, tenantId, ne(domains.id, domainId ?? '')))
   if (!domainId) return void (await clear)
-  await db.batch([clear, db.update(domains).set({ isPrimary: true, updatedAt: Date.now() }).where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId)))])
+  await db.batch([clear, db.update(domains).set({ isPrimary: true, updatedAt: Date.now() }).where(ofTenant(domains, tenantId, eq(domains.id, domainId)))])
 }
 
 export async function listDomainEvents(db: Db, tenantId: string, domainId: string, limit = 20) {
   return db
     .select()
     .from(domainEvents)
-    .where(and(eq(domainEvents.tenantId, tenantId), eq(domainEvents.domainId, domainId)))
+    .where(ofTenant(domainEvents, tenantId, eq(domainEvents.domainId, domainId)))
     .orderBy(desc(domainEvents.createdAt))
     .limit(limit)
 }
@@ -209,9 +210,17 @@ export async function getActivePrimaryHostname(db: Db, tenantId: string) {
   const rows = await db
     .select({ hostname: domains.hostname })
     .from(domains)
-    .where(and(eq(domains.tenantId, tenantId), eq(domains.isPrimary, true), eq(domains.verificationStatus, 'active')))
+    .where(ofTenant(domains, tenantId, eq(domains.isPrimary, true), eq(domains.verificationStatus, 'active')))
     .limit(1)
   return rows[0]?.hostname ?? null
+}
+
+/** A school's active domains (host, kind, primary): where its e-mailed links may lead. */
+export async function listActiveDomainHosts(db: Db, tenantId: string) {
+  return db
+    .select({ hostname: domains.hostname, kind: domains.kind, isPrimary: domains.isPrimary })
+    .from(domains)
+    .where(ofTenant(domains, tenantId, eq(domains.verificationStatus, 'active')))
 }
 
 
@@ -230,7 +239,7 @@ export async function countTenantCustomDomains(db: Db, tenantId: string) {
   const rows = await db
     .select({ n: sql<number>`count(*)` })
     .from(domains)
-    .where(and(eq(domains.tenantId, tenantId), eq(domains.kind, 'custom')))
+    .where(ofTenant(domains, tenantId, eq(domains.kind, 'custom')))
   return Number(rows[0]?.n ?? 0)
 }
 
@@ -242,7 +251,7 @@ export async function claimProblemNotification(db: Db, tenantId: string, domainI
   const claimed = await db
     .update(domains)
     .set({ problemNotifiedAt: now, updatedAt: now })
-    .where(and(eq(domains.tenantId, tenantId), eq(domains.id, domainId), isNull(domains.problemNotifiedAt)))
+    .where(ofTenant(domains, tenantId, eq(domains.id, domainId), isNull(domains.problemNotifiedAt)))
     .returning({ id: domains.id })
   return claimed.length > 0
 }

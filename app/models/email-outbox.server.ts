@@ -5,6 +5,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { emailOutbox } from '#app/db/schema.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type OutgoingEmail = { template: string; to: string; subject: string; text: string; html: string }
 
@@ -32,14 +33,14 @@ export async function enqueueEmail(db: Db, queue: Queue<MailJob> | undefined, te
 }
 
 export async function getOutboxEmail(db: Db, tenantId: string, id: string) {
-  return db.query.emailOutbox.findFirst({ where: and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)) })
+  return db.query.emailOutbox.findFirst({ where: ofTenant(emailOutbox, tenantId, eq(emailOutbox.id, id)) })
 }
 
 export async function markEmailSent(db: Db, tenantId: string, id: string, providerMessageId: string | null) {
   await db
     .update(emailOutbox)
     .set({ status: 'sent', sentAt: Date.now(), providerMessageId, lastError: null })
-    .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)))
+    .where(ofTenant(emailOutbox, tenantId, eq(emailOutbox.id, id)))
 }
 
 export async function markEmailAttemptFailed(db: Db, tenantId: string, id: string, error: string, final: boolean) {
@@ -48,7 +49,7 @@ export async function markEmailAttemptFailed(db: Db, tenantId: string, id: strin
   await db
     .update(emailOutbox)
     .set({ attempts: row.attempts + 1, lastError: error.slice(0, 500), status: final ? 'failed' : 'queued' })
-    .where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.id, id)))
+    .where(ofTenant(emailOutbox, tenantId, eq(emailOutbox.id, id)))
 }
 
 // Dev mail viewer (platform host, development only): deliberately lists every school's mail.

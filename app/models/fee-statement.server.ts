@@ -13,6 +13,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { feeStatements, tenants, transactions, users, type INVOICE_STATUSES } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type FeeStatement = typeof feeStatements.$inferSelect
 export type FeeInvoiceStatus = (typeof INVOICE_STATUSES)[number]
@@ -109,14 +110,14 @@ export async function listFeeStatements(db: Db, tenantId: string, { limit = STAT
   return db
     .select()
     .from(feeStatements)
-    .where(eq(feeStatements.tenantId, tenantId))
+    .where(ofTenant(feeStatements, tenantId))
     .orderBy(desc(feeStatements.month), asc(feeStatements.currency))
     .limit(limit)
     .offset(offset)
 }
 
 export async function countFeeStatements(db: Db, tenantId: string) {
-  const [row] = await db.select({ n: sql<number>`count(*)` }).from(feeStatements).where(eq(feeStatements.tenantId, tenantId))
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(feeStatements).where(ofTenant(feeStatements, tenantId))
   return Number(row?.n ?? 0)
 }
 
@@ -125,7 +126,7 @@ export async function getFeeStatement(db: Db, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(feeStatements)
-    .where(and(eq(feeStatements.tenantId, tenantId), eq(feeStatements.id, id)))
+    .where(ofTenant(feeStatements, tenantId, eq(feeStatements.id, id)))
     .limit(1)
   return row
 }
@@ -139,7 +140,7 @@ export async function claimFeeStatementEmail(db: Db, tenantId: string, id: strin
   const rows = await db
     .update(feeStatements)
     .set({ emailedAt: now, updatedAt: now })
-    .where(and(eq(feeStatements.tenantId, tenantId), eq(feeStatements.id, id), isNull(feeStatements.emailedAt)))
+    .where(ofTenant(feeStatements, tenantId, eq(feeStatements.id, id), isNull(feeStatements.emailedAt)))
     .returning({ id: feeStatements.id })
   return rows.length > 0
 }
@@ -159,7 +160,7 @@ export async function setFeeStatementInvoice(db: Db, tenantId: string, id: strin
   const rows = await db
     .update(feeStatements)
     .set({ invoiceStatus: result.status, invoiceNumber: result.status === 'issued' ? result.number : null, updatedAt: now })
-    .where(and(eq(feeStatements.tenantId, tenantId), eq(feeStatements.id, id), eq(feeStatements.invoiceStatus, 'pending')))
+    .where(ofTenant(feeStatements, tenantId, eq(feeStatements.id, id), eq(feeStatements.invoiceStatus, 'pending')))
     .returning({ id: feeStatements.id })
   return rows.length > 0
 }
@@ -169,7 +170,7 @@ export async function statementRecipient(db: Db, tenantId: string) {
   const [row] = await db
     .select({ school: tenants.name, slug: tenants.slug, language: tenants.language, email: users.email, name: users.name })
     .from(tenants)
-    .innerJoin(users, and(eq(users.tenantId, tenants.id), eq(users.role, 'owner')))
+    .innerJoin(users, ofTenant(users, tenants.id, eq(users.role, 'owner')))
     .where(eq(tenants.id, tenantId))
     .orderBy(asc(users.createdAt))
     .limit(1)
@@ -183,8 +184,9 @@ export async function listStatementSales(db: Db, tenantId: string, statement: Pi
     .select({ id: transactions.id, productTitle: transactions.productTitle, totalAmount: transactions.totalAmount, feeAmount: transactions.feeAmount, status: transactions.status, completedAt: transactions.completedAt })
     .from(transactions)
     .where(
-      and(
-        eq(transactions.tenantId, tenantId),
+      ofTenant(
+        transactions,
+        tenantId,
         eq(transactions.currency, statement.currency),
         eq(transactions.collector, 'school'),
         sql`${transactions.status} in ('completed', 'refunded')`,

@@ -1,10 +1,11 @@
 // Invoices for completed sales (issue 9 item 2): one row per transaction (the unique index
 // (tenant, transaction) decides), and transactions.invoice_status mirrors the row in the same batch
 // (none → pending → issued | failed; failed → pending on a retry). Every function takes the tenant.
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
+import { desc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { appEvents, invoices, transactions, type BusinessProvider, type Invoice } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type { Invoice }
 
@@ -12,7 +13,7 @@ export async function getInvoiceForTransaction(db: Db, tenantId: string, transac
   const [row] = await db
     .select()
     .from(invoices)
-    .where(and(eq(invoices.tenantId, tenantId), eq(invoices.transactionId, transactionId)))
+    .where(ofTenant(invoices, tenantId, eq(invoices.transactionId, transactionId)))
     .limit(1)
   return row
 }
@@ -30,11 +31,11 @@ export async function ensureInvoice(db: Db, tenantId: string, transactionId: str
     db
       .update(transactions)
       .set({ invoiceStatus: 'pending', updatedAt: now })
-      .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, transactionId), eq(transactions.invoiceStatus, 'none'))),
+      .where(ofTenant(transactions, tenantId, eq(transactions.id, transactionId), eq(transactions.invoiceStatus, 'none'))),
     db
       .select()
       .from(invoices)
-      .where(and(eq(invoices.tenantId, tenantId), eq(invoices.transactionId, transactionId)))
+      .where(ofTenant(invoices, tenantId, eq(invoices.transactionId, transactionId)))
       .limit(1),
   ])
   return row[0]!
@@ -48,7 +49,7 @@ export async function claimInvoiceAttempt(db: Db, tenantId: string, invoice: Pic
   const rows = await db
     .update(invoices)
     .set({ attempts: invoice.attempts + 1, integrationId: integration.id, provider: integration.provider, updatedAt: now })
-    .where(and(eq(invoices.tenantId, tenantId), eq(invoices.id, invoice.id), eq(invoices.status, 'pending'), eq(invoices.attempts, invoice.attempts)))
+    .where(ofTenant(invoices, tenantId, eq(invoices.id, invoice.id), eq(invoices.status, 'pending'), eq(invoices.attempts, invoice.attempts)))
     .returning()
   return rows[0] ?? null
 }
@@ -58,11 +59,11 @@ export async function markInvoiceIssued(db: Db, tenantId: string, invoice: Pick<
     db
       .update(invoices)
       .set({ status: 'issued', externalId: issued.externalId, number: issued.number, url: issued.url, error: null, updatedAt: now })
-      .where(and(eq(invoices.tenantId, tenantId), eq(invoices.id, invoice.id))),
+      .where(ofTenant(invoices, tenantId, eq(invoices.id, invoice.id))),
     db
       .update(transactions)
       .set({ invoiceStatus: 'issued', updatedAt: now })
-      .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, invoice.transactionId))),
+      .where(ofTenant(transactions, tenantId, eq(transactions.id, invoice.transactionId))),
   ])
 }
 
@@ -73,11 +74,11 @@ export async function recordInvoiceFailure(db: Db, tenantId: string, invoice: Pi
     db
       .update(invoices)
       .set({ error, updatedAt: now, ...(final ? { status: 'failed' as const } : {}) })
-      .where(and(eq(invoices.tenantId, tenantId), eq(invoices.id, invoice.id), eq(invoices.status, 'pending'))),
+      .where(ofTenant(invoices, tenantId, eq(invoices.id, invoice.id), eq(invoices.status, 'pending'))),
     db
       .update(transactions)
       .set({ invoiceStatus: sql`case when exists (select 1 from ${invoices} where ${invoices.tenantId} = ${tenantId} and ${invoices.id} = ${invoice.id} and ${invoices.status} = 'failed') then 'failed' else ${transactions.invoiceStatus} end`, updatedAt: now })
-      .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, invoice.transactionId))),
+      .where(ofTenant(transactions, tenantId, eq(transactions.id, invoice.transactionId))),
   ])
 }
 
@@ -87,12 +88,12 @@ export async function reopenFailedInvoice(db: Db, tenantId: string, transactionI
     db
       .update(invoices)
       .set({ status: 'pending', updatedAt: now })
-      .where(and(eq(invoices.tenantId, tenantId), eq(invoices.transactionId, transactionId), eq(invoices.status, 'failed')))
+      .where(ofTenant(invoices, tenantId, eq(invoices.transactionId, transactionId), eq(invoices.status, 'failed')))
       .returning({ id: invoices.id }),
     db
       .update(transactions)
       .set({ invoiceStatus: 'pending', updatedAt: now })
-      .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, transactionId), eq(transactions.invoiceStatus, 'failed'))),
+      .where(ofTenant(transactions, tenantId, eq(transactions.id, transactionId), eq(transactions.invoiceStatus, 'failed'))),
   ])
   return rows.length > 0
 }
@@ -102,7 +103,7 @@ export async function getPaidEventForTransaction(db: Db, tenantId: string, trans
   const [row] = await db
     .select({ id: appEvents.id })
     .from(appEvents)
-    .where(and(eq(appEvents.tenantId, tenantId), eq(appEvents.type, 'student.paid'), eq(appEvents.subjectId, transactionId)))
+    .where(ofTenant(appEvents, tenantId, eq(appEvents.type, 'student.paid'), eq(appEvents.subjectId, transactionId)))
     .limit(1)
   return row ?? null
 }
@@ -116,8 +117,8 @@ export async function listIssuedInvoicesForUser(db: Db, tenantId: string, userId
   const rows = await db
     .select({ transactionId: invoices.transactionId, number: invoices.number, url: invoices.url, productTitle: transactions.productTitle, completedAt: transactions.completedAt })
     .from(invoices)
-    .innerJoin(transactions, and(eq(transactions.tenantId, invoices.tenantId), eq(transactions.id, invoices.transactionId)))
-    .where(and(eq(invoices.tenantId, tenantId), eq(transactions.userId, userId), eq(invoices.status, 'issued'), isNotNull(invoices.number)))
+    .innerJoin(transactions, ofTenant(transactions, invoices.tenantId, eq(transactions.id, invoices.transactionId)))
+    .where(ofTenant(invoices, tenantId, eq(transactions.userId, userId), eq(invoices.status, 'issued'), isNotNull(invoices.number)))
     .orderBy(desc(invoices.createdAt))
     .limit(limit)
   return rows.map((r) => ({ ...r, number: r.number!, href: `/panel/invoices/${r.transactionId}` }))

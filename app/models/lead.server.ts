@@ -1,9 +1,10 @@
 // Leads: addresses left in the storefront's lead form (POST /lead through saveLead), listed and
 // exported in the instructor panel. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { blocks, leads, subpages, users } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const LEADS_PER_PAGE = 25
 
@@ -19,13 +20,13 @@ export async function addLead(db: Db, tenantId: string, input: { email: string; 
 
 /** One page of leads, newest first. */
 export async function listLeads(db: Db, tenantId: string, { page = 1 }: { page?: number } = {}) {
-  const [{ total }] = await db.select({ total: count() }).from(leads).where(eq(leads.tenantId, tenantId))
+  const [{ total }] = await db.select({ total: count() }).from(leads).where(ofTenant(leads, tenantId))
   const pageCount = Math.max(1, Math.ceil(total / LEADS_PER_PAGE))
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount)
   const rows = await db
     .select({ id: leads.id, email: leads.email, name: leads.name, source: leads.source, createdAt: leads.createdAt })
     .from(leads)
-    .where(eq(leads.tenantId, tenantId))
+    .where(ofTenant(leads, tenantId))
     .orderBy(desc(leads.createdAt), asc(leads.email))
     .limit(LEADS_PER_PAGE)
     .offset((current - 1) * LEADS_PER_PAGE)
@@ -37,7 +38,7 @@ export async function listLeadsForExport(db: Db, tenantId: string, limit = 10_00
   return db
     .select({ email: leads.email, name: leads.name, source: leads.source, createdAt: leads.createdAt })
     .from(leads)
-    .where(and(eq(leads.tenantId, tenantId)))
+    .where(ofTenant(leads, tenantId))
     .orderBy(asc(leads.createdAt), asc(leads.email))
     .limit(limit)
 }
@@ -65,7 +66,7 @@ export async function saveLead(db: Db, tenantId: string, input: { email: string;
 
 /** The stored fields of a lead by address (JSON object), or null when the address is not on the list. */
 export async function getLeadByEmail(db: Db, tenantId: string, email: string) {
-  const [row] = await db.select().from(leads).where(and(eq(leads.tenantId, tenantId), eq(leads.email, email.trim().toLowerCase()))).limit(1)
+  const [row] = await db.select().from(leads).where(ofTenant(leads, tenantId, eq(leads.email, email.trim().toLowerCase()))).limit(1)
   if (!row) return null
   let fields: LeadValues = {}
   try {
@@ -85,13 +86,13 @@ export async function getPublishedLeadFormBlock(db: Db, tenantId: string, blockI
   const [row] = await db
     .select({ id: blocks.id, props: blocks.props, type: blocks.type, subpageId: subpages.id, slug: subpages.slug })
     .from(blocks)
-    .innerJoin(subpages, and(eq(subpages.id, blocks.subpageId), eq(subpages.tenantId, tenantId)))
-    .where(and(eq(blocks.tenantId, tenantId), eq(blocks.id, blockId), eq(blocks.type, 'lead_form'), eq(subpages.published, true)))
+    .innerJoin(subpages, ofTenant(subpages, tenantId, eq(subpages.id, blocks.subpageId)))
+    .where(ofTenant(blocks, tenantId, eq(blocks.id, blockId), eq(blocks.type, 'lead_form'), eq(subpages.published, true)))
     .limit(1)
   return row
 }
 
 /** Where lead notifications go: the school's owners. */
 export function listOwnerRecipients(db: Db, tenantId: string) {
-  return db.select({ email: users.email, name: users.name }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.role, 'owner')))
+  return db.select({ email: users.email, name: users.name }).from(users).where(ofTenant(users, tenantId, eq(users.role, 'owner')))
 }

@@ -2,10 +2,11 @@
 // star, completion and when the lecture was last opened. One row per (tenant, user, lecture),
 // written by upsert. The caller has checked that the user may open the lecture; every function
 // takes the tenant explicitly.
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { lectureProgress, type LectureProgress } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const NOTE_MAX = 5000
 /** Watch reports are bounded by the lecture's run time, or this when it is unknown. */
@@ -13,7 +14,7 @@ export const WATCH_BOUND_SECONDS = 24 * 60 * 60
 
 export type LectureRef = { userId: string; productId: string; lectureId: string }
 
-const key = (tenantId: string, ref: LectureRef) => and(eq(lectureProgress.tenantId, tenantId), eq(lectureProgress.userId, ref.userId), eq(lectureProgress.lectureId, ref.lectureId))
+const key = (tenantId: string, ref: LectureRef) => ofTenant(lectureProgress, tenantId, eq(lectureProgress.userId, ref.userId), eq(lectureProgress.lectureId, ref.lectureId))
 
 function fresh(tenantId: string, ref: LectureRef, now: number): LectureProgress {
   return { id: newId(), tenantId, ...ref, positionSeconds: 0, watchedSeconds: 0, note: '', starred: false, completedAt: null, lastViewedAt: now, createdAt: now, updatedAt: now }
@@ -26,7 +27,7 @@ export function listCourseProgress(db: Db, tenantId: string, userId: string, pro
   return db
     .select()
     .from(lectureProgress)
-    .where(and(eq(lectureProgress.tenantId, tenantId), eq(lectureProgress.userId, userId), eq(lectureProgress.productId, productId)))
+    .where(ofTenant(lectureProgress, tenantId, eq(lectureProgress.userId, userId), eq(lectureProgress.productId, productId)))
     .orderBy(desc(lectureProgress.lastViewedAt))
 }
 

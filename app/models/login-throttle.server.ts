@@ -2,9 +2,10 @@
 // count. One row per (scope, key): scope is the school, or 'platform' for operator logins and the
 // platform-wide counters (per IP across schools, signup). Every change is one upsert statement, so
 // concurrent failures cannot both read a stale count.
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
+import { eq, inArray, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { loginAttempts } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /**
  * A counter's rule: `max` failures within `windowMs` lock the key for `lockMs × 2^(earlier
@@ -41,7 +42,7 @@ export async function lockedSecondsAny(db: Db, keys: Array<{ scope: string; key:
   const rows = await db
     .select({ lockedUntil: loginAttempts.lockedUntil })
     .from(loginAttempts)
-    .where(or(...keys.map((k) => and(eq(loginAttempts.tenantId, k.scope), eq(loginAttempts.throttleKey, k.key)))))
+    .where(or(...keys.map((k) => ofTenant(loginAttempts, k.scope, eq(loginAttempts.throttleKey, k.key)))))
   const until = Math.max(0, ...rows.map((r) => r.lockedUntil ?? 0))
   return until > now ? Math.ceil((until - now) / 1000) : 0
 }
@@ -87,18 +88,18 @@ export async function recordFailures(db: Db, keys: LimitKey[], now = Date.now())
 }
 
 export async function clearLoginFailures(db: Db, scope: string, key: string) {
-  await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
 }
 
 /** Forget several keys of one scope at once. */
 export async function clearKeys(db: Db, scope: string, keys: string[]) {
   if (keys.length === 0) return
-  await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), inArray(loginAttempts.throttleKey, keys)))
+  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, inArray(loginAttempts.throttleKey, keys)))
 }
 
 /** Forget every key of a scope that starts with `prefix` (an account's e-mail+IP pairs). */
 export async function clearKeysWithPrefix(db: Db, scope: string, prefix: string) {
-  await db.delete(loginAttempts).where(and(eq(loginAttempts.tenantId, scope), sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
+  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
 }
 
 /** A "so many per window" rule for actions that succeed (signups): no lockout, the window decides. */
@@ -130,7 +131,7 @@ export async function returnQuotaTurn(db: Db, scope: string, key: string) {
   await db
     .update(loginAttempts)
     .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
-    .where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+    .where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
 }
 
 /** Seconds until a quota has a turn again, or 0. */
@@ -138,7 +139,7 @@ export async function quotaSecondsLeft(db: Db, scope: string, key: string, polic
   const [row] = await db
     .select({ count: loginAttempts.failures, since: loginAttempts.firstFailureAt })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.tenantId, scope), eq(loginAttempts.throttleKey, key)))
+    .where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
     .limit(1)
   if (!row || row.count < policy.max || row.since + policy.windowMs <= now) return 0
   return Math.ceil((row.since + policy.windowMs - now) / 1000)

@@ -1,10 +1,11 @@
 // People the school's mailing tool was asked to subscribe (issue 9 item 3): one row per school,
 // integration and address (the unique index), so a redelivered job or a second purchase finds the
 // row and does nothing twice. Every function takes the tenant explicitly.
-import { and, desc, eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { businessIntegrations, leads, mailingMembers } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type MailingMember = typeof mailingMembers.$inferSelect
 export type MailingSource = MailingMember['source']
@@ -19,7 +20,7 @@ export async function claimMailingMember(db: Db, tenantId: string, input: { inte
   const [row] = await db
     .select()
     .from(mailingMembers)
-    .where(and(eq(mailingMembers.tenantId, tenantId), eq(mailingMembers.integrationId, input.integrationId), eq(mailingMembers.email, email)))
+    .where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.integrationId, input.integrationId), eq(mailingMembers.email, email)))
     .limit(1)
   return row!
 }
@@ -28,7 +29,7 @@ export async function markMailingMemberSubscribed(db: Db, tenantId: string, id: 
   await db
     .update(mailingMembers)
     .set({ status: 'subscribed', externalId, error: null, updatedAt: now })
-    .where(and(eq(mailingMembers.tenantId, tenantId), eq(mailingMembers.id, id)))
+    .where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.id, id)))
 }
 
 /** A failed attempt: `final` ends it 'failed'; otherwise it stays 'pending' (a retry is coming) with the reason. */
@@ -36,7 +37,7 @@ export async function markMailingMemberAttemptFailed(db: Db, tenantId: string, i
   await db
     .update(mailingMembers)
     .set({ ...(final ? { status: 'failed' as const } : {}), error: error.slice(0, 500), updatedAt: now })
-    .where(and(eq(mailingMembers.tenantId, tenantId), eq(mailingMembers.id, id)))
+    .where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.id, id)))
 }
 
 /** The latest rows of an integration, newest first (the settings page's table). */
@@ -44,14 +45,14 @@ export async function listMailingMembers(db: Db, tenantId: string, integrationId
   return db
     .select()
     .from(mailingMembers)
-    .where(and(eq(mailingMembers.tenantId, tenantId), eq(mailingMembers.integrationId, integrationId)))
+    .where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.integrationId, integrationId)))
     .orderBy(desc(mailingMembers.updatedAt), desc(mailingMembers.createdAt))
     .limit(limit)
 }
 
 /** A lead as the mailing job needs it: address, name and the submitted fields (consent among them). */
 export async function getLeadForMailing(db: Db, tenantId: string, leadId: string) {
-  const [row] = await db.select({ email: leads.email, name: leads.name, fields: leads.fields }).from(leads).where(and(eq(leads.tenantId, tenantId), eq(leads.id, leadId))).limit(1)
+  const [row] = await db.select({ email: leads.email, name: leads.name, fields: leads.fields }).from(leads).where(ofTenant(leads, tenantId, eq(leads.id, leadId))).limit(1)
   if (!row) return undefined
   let fields: Record<string, unknown> = {}
   try {
@@ -65,7 +66,7 @@ export async function getLeadForMailing(db: Db, tenantId: string, leadId: string
 
 /** Forget an integration's rows (on disconnect: a new connection starts its own list). */
 export async function deleteMailingMembersOfIntegration(db: Db, tenantId: string, integrationId: string) {
-  await db.delete(mailingMembers).where(and(eq(mailingMembers.tenantId, tenantId), eq(mailingMembers.integrationId, integrationId)))
+  await db.delete(mailingMembers).where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.integrationId, integrationId)))
 }
 
 /**
@@ -76,7 +77,7 @@ export async function updateMailingIntegrationSettings(db: Db, tenantId: string,
   const rows = await db
     .update(businessIntegrations)
     .set({ settings: JSON.stringify(settings), updatedAt: now })
-    .where(and(eq(businessIntegrations.tenantId, tenantId), eq(businessIntegrations.id, integrationId), eq(businessIntegrations.kind, 'mailing')))
+    .where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, integrationId), eq(businessIntegrations.kind, 'mailing')))
     .returning({ id: businessIntegrations.id })
   return rows.length > 0
 }

@@ -3,8 +3,9 @@
 import { and, eq, lt } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { mediaObjects, tenants, type MediaObject } from '#app/db/schema.server.ts'
-import type { UploadContext } from '#app/media/policy.ts'
+import type { UploadContext } from '#app/domain/upload-policy.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type NewMediaObject = {
   key: string
@@ -36,7 +37,7 @@ export async function insertPendingMediaObject(db: Db, tenantId: string, input: 
 }
 
 export async function getTenantMediaObject(db: Db, tenantId: string, key: string): Promise<MediaObject | undefined> {
-  const rows = await db.select().from(mediaObjects).where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key))).limit(1)
+  const rows = await db.select().from(mediaObjects).where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key))).limit(1)
   return rows[0]
 }
 
@@ -45,7 +46,7 @@ export async function markMediaObjectReady(db: Db, tenantId: string, key: string
   const rows = await db
     .update(mediaObjects)
     .set({ status: 'ready', contentType: fields.contentType, size: fields.size, kind: fields.kind, completedAt: now })
-    .where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key), eq(mediaObjects.status, 'pending')))
+    .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key), eq(mediaObjects.status, 'pending')))
     .returning({ id: mediaObjects.id })
   return rows.length > 0
 }
@@ -53,7 +54,7 @@ export async function markMediaObjectReady(db: Db, tenantId: string, key: string
 export async function deleteTenantMediaObject(db: Db, tenantId: string, key: string) {
   const rows = await db
     .delete(mediaObjects)
-    .where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key)))
+    .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key)))
     .returning({ id: mediaObjects.id })
   return rows.length > 0
 }
@@ -63,7 +64,7 @@ export async function getReadyMediaObjectByKey(db: Db, tenantId: string, key: st
   const rows = await db
     .select()
     .from(mediaObjects)
-    .where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key), eq(mediaObjects.status, 'ready')))
+    .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key), eq(mediaObjects.status, 'ready')))
     .limit(1)
   return rows[0]
 }

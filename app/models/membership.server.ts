@@ -1,7 +1,7 @@
 // Memberships, the student's side (issue 8 item 6; seed 000 widgets 12/14, §4 cancel flow, §5 card
 // and survey rules): the student's subscriptions, cancelling one (no further charges; access runs
 // to the end of the paid period), the exit survey (one per membership) and the card on file.
-// Rows are created and renewed by the billing lifecycle (app/payments/membership-billing.server.ts).
+// Rows are created and renewed by the billing lifecycle (app/membership/membership-billing.server.ts).
 // Every function takes the tenant and the owner explicitly: another student's or another school's
 // membership is simply not found.
 //
@@ -14,8 +14,9 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { CANCEL_REASONS, cancellationSurveys, memberships, products, RETURN_INTENTS, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
-import { declineFromTestCard } from '#app/payments/payment-failure.ts'
+import { declineFromTestCard } from '#app/domain/payment-failure.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type Membership = typeof memberships.$inferSelect
 export type CancelReason = (typeof CANCEL_REASONS)[number]
@@ -58,8 +59,8 @@ function joined(db: Db, tenantId: string) {
   return db
     .select(withProduct)
     .from(memberships)
-    .innerJoin(products, and(eq(products.id, memberships.productId), eq(products.tenantId, tenantId)))
-    .leftJoin(cancellationSurveys, and(eq(cancellationSurveys.membershipId, memberships.id), eq(cancellationSurveys.tenantId, tenantId)))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, memberships.productId)))
+    .leftJoin(cancellationSurveys, ofTenant(cancellationSurveys, tenantId, eq(cancellationSurveys.membershipId, memberships.id)))
 }
 
 const flatten = (r: { membership: Membership; productTitle: string; productSlug: string; surveyId: string | null }): MembershipWithProduct => ({
@@ -72,7 +73,7 @@ const flatten = (r: { membership: Membership; productTitle: string; productSlug:
 /** The student's memberships, newest first, with the product's title and slug. */
 export async function listMembershipsForUser(db: Db, tenantId: string, userId: string) {
   const rows = await joined(db, tenantId)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId)))
     .orderBy(desc(memberships.createdAt), desc(memberships.id))
     .limit(200)
   return rows.map(flatten)
@@ -81,7 +82,7 @@ export async function listMembershipsForUser(db: Db, tenantId: string, userId: s
 /** One of the student's memberships; undefined for anyone else's (or another school's). */
 export async function getMembershipForUser(db: Db, tenantId: string, userId: string, id: string) {
   const [row] = await joined(db, tenantId)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId), eq(memberships.id, id)))
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id)))
     .limit(1)
   return row ? flatten(row) : undefined
 }
@@ -121,7 +122,7 @@ export async function cancelMembership(
   const updated = await db
     .update(memberships)
     .set({ status: 'canceled', canceledAt: now, nextChargeAt: null, updatedAt: now })
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
     .returning({ id: memberships.id })
   const after = (await getMembershipForUser(db, tenantId, userId, id))!
   if (updated.length) return { result: 'canceled', previous: before.status, membership: after }
@@ -171,7 +172,7 @@ export async function updateMembershipCard(db: Db, tenantId: string, userId: str
   const rows = await db
     .update(memberships)
     .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, updatedAt: now })
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
     .returning({ id: memberships.id })
   return rows.length > 0
 }

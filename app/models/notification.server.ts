@@ -2,7 +2,7 @@
 // owner and admin of the school an in-app notification, and an email when the school's
 // notification preferences (`comment`, `review`) say so. Every function takes the tenant explicitly.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { count, desc, eq, inArray, isNull } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { notifications, tenants, users, type NotificationKind } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
@@ -11,6 +11,7 @@ import { getNotificationPrefs, type NotificationEvent } from '#app/models/page-s
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type StaffEvent = {
   kind: NotificationKind
@@ -43,7 +44,7 @@ export function listStaffRecipients(db: Db, tenantId: string) {
   return db
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), inArray(users.role, ['owner', 'admin'])))
+    .where(ofTenant(users, tenantId, inArray(users.role, ['owner', 'admin'])))
 }
 
 function escapeHtml(value: string) {
@@ -108,7 +109,7 @@ export async function notifyStaff(context: AppLoadContext, tenantId: string, eve
 
 /** A staff member's notifications, newest first, in pages. */
 export async function listNotifications(db: Db, tenantId: string, userId: string, { page = 1 }: { page?: number } = {}) {
-  const where = and(eq(notifications.tenantId, tenantId), eq(notifications.userId, userId))
+  const where = ofTenant(notifications, tenantId, eq(notifications.userId, userId))
   const [rows, [{ total }]] = await db.batch([
     db
       .select()
@@ -127,7 +128,7 @@ export async function countUnreadNotifications(db: Db, tenantId: string, userId:
   const [row] = await db
     .select({ unread: count() })
     .from(notifications)
-    .where(and(eq(notifications.tenantId, tenantId), eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .where(ofTenant(notifications, tenantId, eq(notifications.userId, userId), isNull(notifications.readAt)))
   return row?.unread ?? 0
 }
 
@@ -136,7 +137,7 @@ export async function markAllNotificationsRead(db: Db, tenantId: string, userId:
   const rows = await db
     .update(notifications)
     .set({ readAt: now })
-    .where(and(eq(notifications.tenantId, tenantId), eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .where(ofTenant(notifications, tenantId, eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id })
   return rows.length
 }
@@ -146,9 +147,9 @@ export async function openNotification(db: Db, tenantId: string, userId: string,
   const [row] = await db
     .select({ link: notifications.link, readAt: notifications.readAt })
     .from(notifications)
-    .where(and(eq(notifications.tenantId, tenantId), eq(notifications.userId, userId), eq(notifications.id, notificationId)))
+    .where(ofTenant(notifications, tenantId, eq(notifications.userId, userId), eq(notifications.id, notificationId)))
     .limit(1)
   if (!row) return null
-  if (row.readAt === null) await db.update(notifications).set({ readAt: now }).where(and(eq(notifications.tenantId, tenantId), eq(notifications.id, notificationId)))
+  if (row.readAt === null) await db.update(notifications).set({ readAt: now }).where(ofTenant(notifications, tenantId, eq(notifications.id, notificationId)))
   return row.link
 }

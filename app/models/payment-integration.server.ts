@@ -1,10 +1,11 @@
 // A school's payment provider connections (issue 8, ADR 019): one per (provider, currency), with
 // the credentials sealed per school (AES-256-GCM, the school and purpose as additional data).
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { paymentIntegrations, type PaymentProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type PaymentIntegration = typeof paymentIntegrations.$inferSelect
 
@@ -32,7 +33,7 @@ export async function createIntegration(
 }
 
 export async function getIntegration(db: Db, tenantId: string, id: string) {
-  const [row] = await db.select().from(paymentIntegrations).where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id))).limit(1)
+  const [row] = await db.select().from(paymentIntegrations).where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.id, id))).limit(1)
   return row
 }
 
@@ -41,7 +42,7 @@ export async function findIntegration(db: Db, tenantId: string, provider: Paymen
   const [row] = await db
     .select()
     .from(paymentIntegrations)
-    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.provider, provider), eq(paymentIntegrations.currency, currency.toUpperCase())))
+    .where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.provider, provider), eq(paymentIntegrations.currency, currency.toUpperCase())))
     .limit(1)
   return row
 }
@@ -51,7 +52,7 @@ export async function setIntegrationEnabled(db: Db, tenantId: string, id: string
   const rows = await db
     .update(paymentIntegrations)
     .set({ enabled, updatedAt: now })
-    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id)))
+    .where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.id, id)))
     .returning({ id: paymentIntegrations.id })
   return rows.length > 0
 }
@@ -60,13 +61,13 @@ export async function setIntegrationEnabled(db: Db, tenantId: string, id: string
 export async function deleteIntegration(db: Db, tenantId: string, id: string) {
   const rows = await db
     .delete(paymentIntegrations)
-    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.id, id)))
+    .where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.id, id)))
     .returning({ id: paymentIntegrations.id })
   return rows.length > 0
 }
 
 export async function listIntegrations(db: Db, tenantId: string) {
-  return db.select().from(paymentIntegrations).where(eq(paymentIntegrations.tenantId, tenantId)).orderBy(asc(paymentIntegrations.createdAt))
+  return db.select().from(paymentIntegrations).where(ofTenant(paymentIntegrations, tenantId)).orderBy(asc(paymentIntegrations.createdAt))
 }
 
 /** The enabled integration that takes this currency; a real provider wins over the test one. */
@@ -74,7 +75,7 @@ export async function findIntegrationForCurrency(db: Db, tenantId: string, curre
   const rows = await db
     .select()
     .from(paymentIntegrations)
-    .where(and(eq(paymentIntegrations.tenantId, tenantId), eq(paymentIntegrations.currency, currency.toUpperCase()), eq(paymentIntegrations.enabled, true)))
+    .where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.currency, currency.toUpperCase()), eq(paymentIntegrations.enabled, true)))
   return rows.find((r) => r.provider !== 'test') ?? rows[0]
 }
 

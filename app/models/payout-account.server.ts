@@ -6,6 +6,7 @@ import { and, asc, eq, lt } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { payoutAccounts, type PayoutAccountStatus, type PayoutProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type PayoutAccount = typeof payoutAccounts.$inferSelect
 
@@ -13,13 +14,13 @@ export async function getPayoutAccount(db: Db, tenantId: string, provider: Payou
   const [row] = await db
     .select()
     .from(payoutAccounts)
-    .where(and(eq(payoutAccounts.tenantId, tenantId), eq(payoutAccounts.provider, provider)))
+    .where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.provider, provider)))
     .limit(1)
   return row ?? null
 }
 
 export async function listPayoutAccounts(db: Db, tenantId: string) {
-  return db.select().from(payoutAccounts).where(eq(payoutAccounts.tenantId, tenantId))
+  return db.select().from(payoutAccounts).where(ofTenant(payoutAccounts, tenantId))
 }
 
 /** This school's account at `provider`, recorded once: a concurrent second start gets the first row. */
@@ -42,12 +43,12 @@ export function statusOf(state: PayoutAccountState, previous: PayoutAccountStatu
 
 /** Record what the provider's API said about the account. */
 export async function updatePayoutAccountState(db: Db, tenantId: string, id: string, state: PayoutAccountState, now = Date.now()) {
-  const [current] = await db.select({ status: payoutAccounts.status }).from(payoutAccounts).where(and(eq(payoutAccounts.tenantId, tenantId), eq(payoutAccounts.id, id))).limit(1)
+  const [current] = await db.select({ status: payoutAccounts.status }).from(payoutAccounts).where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.id, id))).limit(1)
   if (!current) return null
   const [row] = await db
     .update(payoutAccounts)
     .set({ status: statusOf(state, current.status), chargesEnabled: state.chargesEnabled, payoutsEnabled: state.payoutsEnabled, detail: state.detail.slice(0, 500), updatedAt: now })
-    .where(and(eq(payoutAccounts.tenantId, tenantId), eq(payoutAccounts.id, id)))
+    .where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.id, id)))
     .returning()
   return row ?? null
 }
@@ -56,7 +57,7 @@ export async function updatePayoutAccountState(db: Db, tenantId: string, id: str
 export async function deletePayoutAccount(db: Db, tenantId: string, id: string) {
   const rows = await db
     .delete(payoutAccounts)
-    .where(and(eq(payoutAccounts.tenantId, tenantId), eq(payoutAccounts.id, id)))
+    .where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.id, id)))
     .returning({ id: payoutAccounts.id })
   return rows.length > 0
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { objectKey, type UploadContext } from '#app/media/policy.ts'
+import { objectKey, type UploadContext } from '#app/domain/upload-policy.ts'
 import { createTestSchool, db } from '#tests/factories.ts'
 import { getTenantMediaObject, insertPendingMediaObject, markMediaObjectReady } from './media.server.ts'
 import { attachProductFile, countFilesByProduct, getProductFile, listFilesOfProducts, listProductFiles, removeProductFile } from './product-file.server.ts'

@@ -1,10 +1,11 @@
 // The files of a file product: completed private uploads (media_objects, context file_product)
 // attached to a product. Every function takes the tenant explicitly.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { mediaObjects, productFiles, products } from '#app/db/schema.server.ts'
-import { downloadFilename, type FileKind } from '#app/media/policy.ts'
+import { downloadFilename, type FileKind } from '#app/domain/upload-policy.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type ProductFileView = {
   id: string
@@ -39,7 +40,7 @@ function selectFiles(db: Db, tenantId: string) {
   return db
     .select(view)
     .from(productFiles)
-    .innerJoin(mediaObjects, and(eq(mediaObjects.id, productFiles.mediaObjectId), eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.status, 'ready')))
+    .innerJoin(mediaObjects, ofTenant(mediaObjects, tenantId, eq(mediaObjects.id, productFiles.mediaObjectId), eq(mediaObjects.status, 'ready')))
 }
 
 /**
@@ -51,32 +52,32 @@ export async function attachProductFile(db: Db, tenantId: string, productId: str
   const [media] = await db
     .select({ id: mediaObjects.id, status: mediaObjects.status, context: mediaObjects.context })
     .from(mediaObjects)
-    .where(and(eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.key, key)))
+    .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key)))
     .limit(1)
   if (!media || media.status !== 'ready' || media.context !== 'file_product') return null
   const [product] = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, productId), eq(products.kind, 'file')))
+    .where(ofTenant(products, tenantId, eq(products.id, productId), eq(products.kind, 'file')))
     .limit(1)
   if (!product) return null
   const [last] = await db
     .select({ position: sql<number | null>`max(${productFiles.position})` })
     .from(productFiles)
-    .where(and(eq(productFiles.tenantId, tenantId), eq(productFiles.productId, productId)))
+    .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId)))
   const id = newId()
   await db
     .insert(productFiles)
     .values({ id, tenantId, productId, mediaObjectId: media.id, position: (last?.position ?? -1) + 1, createdAt: now })
     .onConflictDoNothing()
-  const [attached] = await selectFiles(db, tenantId).where(and(eq(productFiles.tenantId, tenantId), eq(productFiles.mediaObjectId, media.id))).limit(1)
+  const [attached] = await selectFiles(db, tenantId).where(ofTenant(productFiles, tenantId, eq(productFiles.mediaObjectId, media.id))).limit(1)
   return attached && attached.productId === productId ? toView(attached) : null
 }
 
 /** The files of one product, in upload order. */
 export async function listProductFiles(db: Db, tenantId: string, productId: string): Promise<ProductFileView[]> {
   const rows = await selectFiles(db, tenantId)
-    .where(and(eq(productFiles.tenantId, tenantId), eq(productFiles.productId, productId)))
+    .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId)))
     .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
   return rows.map(toView)
 }
@@ -87,7 +88,7 @@ export async function listFilesOfProducts(db: Db, tenantId: string, productIds: 
   // D1 takes at most 100 bound parameters per statement.
   for (let i = 0; i < productIds.length; i += 90) {
     const rows = await selectFiles(db, tenantId)
-      .where(and(eq(productFiles.tenantId, tenantId), inArray(productFiles.productId, productIds.slice(i, i + 90))))
+      .where(ofTenant(productFiles, tenantId, inArray(productFiles.productId, productIds.slice(i, i + 90))))
       .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
     for (const row of rows) {
       const list = out.get(row.productId) ?? []
@@ -101,7 +102,7 @@ export async function listFilesOfProducts(db: Db, tenantId: string, productIds: 
 /** One file, addressed through its product: a file id with another product's id is not found. */
 export async function getProductFile(db: Db, tenantId: string, productId: string, fileId: string): Promise<ProductFileView | undefined> {
   const [row] = await selectFiles(db, tenantId)
-    .where(and(eq(productFiles.tenantId, tenantId), eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
+    .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
     .limit(1)
   return row ? toView(row) : undefined
 }
@@ -109,7 +110,7 @@ export async function getProductFile(db: Db, tenantId: string, productId: string
 /** The file (of any product of this school) made from this stored object, if any. */
 export async function getProductFileByKey(db: Db, tenantId: string, key: string): Promise<ProductFileView | undefined> {
   const [row] = await selectFiles(db, tenantId)
-    .where(and(eq(productFiles.tenantId, tenantId), eq(mediaObjects.key, key)))
+    .where(ofTenant(productFiles, tenantId, eq(mediaObjects.key, key)))
     .limit(1)
   return row ? toView(row) : undefined
 }
@@ -121,7 +122,7 @@ export async function getProductFileByKey(db: Db, tenantId: string, key: string)
 export async function removeProductFile(db: Db, tenantId: string, productId: string, fileId: string) {
   const rows = await db
     .delete(productFiles)
-    .where(and(eq(productFiles.tenantId, tenantId), eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
+    .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
     .returning({ id: productFiles.id })
   return rows.length > 0
 }
@@ -131,7 +132,7 @@ export async function countFilesByProduct(db: Db, tenantId: string): Promise<Map
   const rows = await db
     .select({ productId: productFiles.productId, count: sql<number>`count(*)` })
     .from(productFiles)
-    .where(eq(productFiles.tenantId, tenantId))
+    .where(ofTenant(productFiles, tenantId))
     .groupBy(productFiles.productId)
   return new Map(rows.map((r) => [r.productId, r.count]))
 }

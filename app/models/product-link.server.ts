@@ -1,9 +1,10 @@
 // What a bundle holds (courses) and what a membership grants when not all products: parent →
 // product rows in product_links. Tenant explicit; both ends must be products of the school.
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { productLinks, products, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** Which kinds a parent may link to: a bundle holds courses; a membership grants anything but memberships. */
 export function linkableKinds(parentKind: ProductKind): ProductKind[] {
@@ -20,7 +21,7 @@ export type LinkResult = 'ok' | 'not_found' | 'invalid'
  * (another school's id is simply not found, so it is refused the same way). Nothing is written then.
  */
 export async function setProductLinks(db: Db, tenantId: string, parentId: string, productIds: string[]): Promise<LinkResult> {
-  const parents = await db.select({ kind: products.kind }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.id, parentId))).limit(1)
+  const parents = await db.select({ kind: products.kind }).from(products).where(ofTenant(products, tenantId, eq(products.id, parentId))).limit(1)
   const parent = parents[0]
   if (!parent) return 'not_found'
   const ids = [...new Set(productIds)]
@@ -29,10 +30,10 @@ export async function setProductLinks(db: Db, tenantId: string, parentId: string
     const targets = await db
       .select({ id: products.id })
       .from(products)
-      .where(and(eq(products.tenantId, tenantId), inArray(products.id, ids), inArray(products.kind, linkableKinds(parent.kind))))
+      .where(ofTenant(products, tenantId, inArray(products.id, ids), inArray(products.kind, linkableKinds(parent.kind))))
     if (targets.length !== ids.length) return 'invalid'
   }
-  await db.delete(productLinks).where(and(eq(productLinks.tenantId, tenantId), eq(productLinks.parentId, parentId)))
+  await db.delete(productLinks).where(ofTenant(productLinks, tenantId, eq(productLinks.parentId, parentId)))
   if (ids.length) await db.insert(productLinks).values(ids.map((productId, position) => ({ id: newId(), tenantId, parentId, productId, position })))
   return 'ok'
 }
@@ -42,8 +43,8 @@ export function listLinkedProducts(db: Db, tenantId: string, parentId: string) {
   return db
     .select({ id: products.id, kind: products.kind, title: products.title, published: products.published })
     .from(productLinks)
-    .innerJoin(products, and(eq(products.id, productLinks.productId), eq(products.tenantId, productLinks.tenantId)))
-    .where(and(eq(productLinks.tenantId, tenantId), eq(productLinks.parentId, parentId)))
+    .innerJoin(products, ofTenant(products, productLinks.tenantId, eq(products.id, productLinks.productId)))
+    .where(ofTenant(productLinks, tenantId, eq(productLinks.parentId, parentId)))
     .orderBy(asc(productLinks.position))
 }
 
@@ -58,7 +59,7 @@ export function listLinkCandidates(db: Db, tenantId: string, parentKind: Product
   return db
     .select({ id: products.id, kind: products.kind, title: products.title })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), inArray(products.kind, kinds)))
+    .where(ofTenant(products, tenantId, inArray(products.kind, kinds)))
     .orderBy(asc(products.kind), asc(products.title))
     .limit(500)
 }

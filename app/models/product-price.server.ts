@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { productPriceHistory, productPrices, products, type Product } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const MAX_PRICE_VARIANTS = 3
 export const LOWEST_PRICE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000
@@ -16,7 +17,7 @@ export function listPrices(db: Db, tenantId: string, productId: string): Promise
   return db
     .select()
     .from(productPrices)
-    .where(and(eq(productPrices.tenantId, tenantId), eq(productPrices.productId, productId)))
+    .where(ofTenant(productPrices, tenantId, eq(productPrices.productId, productId)))
     .orderBy(asc(productPrices.position), asc(productPrices.createdAt))
 }
 
@@ -27,14 +28,14 @@ export async function mainPricesOf(db: Db, tenantId: string, productIds: string[
   const rows = await db
     .select()
     .from(productPrices)
-    .where(and(eq(productPrices.tenantId, tenantId), inArray(productPrices.productId, productIds)))
+    .where(ofTenant(productPrices, tenantId, inArray(productPrices.productId, productIds)))
     .orderBy(asc(productPrices.position))
   for (const r of rows) out.set(r.productId, [...(out.get(r.productId) ?? []), r])
   return out
 }
 
 async function ownsProduct(db: Db, tenantId: string, productId: string) {
-  const rows = await db.select({ id: products.id }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.id, productId))).limit(1)
+  const rows = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, productId))).limit(1)
   return rows.length > 0
 }
 
@@ -56,7 +57,7 @@ export async function setPrices(db: Db, tenantId: string, productId: string, var
         await db
           .update(productPrices)
           .set({ name: variant.name, amount: variant.amount, updatedAt: now })
-          .where(and(eq(productPrices.tenantId, tenantId), eq(productPrices.id, current.id)))
+          .where(ofTenant(productPrices, tenantId, eq(productPrices.id, current.id)))
       }
       if (current.amount !== variant.amount) history.push({ id: newId(), tenantId, productId, priceId: current.id, amount: variant.amount, kind: 'standard', recordedAt: now })
     } else {
@@ -66,7 +67,7 @@ export async function setPrices(db: Db, tenantId: string, productId: string, var
     }
   }
   const removed = existing.slice(variants.length).map((p) => p.id)
-  if (removed.length) await db.delete(productPrices).where(and(eq(productPrices.tenantId, tenantId), inArray(productPrices.id, removed)))
+  if (removed.length) await db.delete(productPrices).where(ofTenant(productPrices, tenantId, inArray(productPrices.id, removed)))
   if (history.length) await db.insert(productPriceHistory).values(history)
   return true
 }
@@ -80,7 +81,7 @@ export function listPriceHistory(db: Db, tenantId: string, productId: string) {
   return db
     .select()
     .from(productPriceHistory)
-    .where(and(eq(productPriceHistory.tenantId, tenantId), eq(productPriceHistory.productId, productId)))
+    .where(ofTenant(productPriceHistory, tenantId, eq(productPriceHistory.productId, productId)))
     .orderBy(asc(productPriceHistory.recordedAt))
 }
 
@@ -115,11 +116,11 @@ export function effectivePrice(product: PromoFields, prices: Array<Pick<ProductP
  * null for a free product or one never priced.
  */
 export async function lowestPriceLast30Days(db: Db, tenantId: string, productId: string, now = Date.now()): Promise<number | null> {
-  const rows = await db.select().from(products).where(and(eq(products.tenantId, tenantId), eq(products.id, productId))).limit(1)
+  const rows = await db.select().from(products).where(ofTenant(products, tenantId, eq(products.id, productId))).limit(1)
   const product = rows[0]
   if (!product || product.isFree) return null
   const from = now - LOWEST_PRICE_WINDOW_MS
-  const base = and(eq(productPriceHistory.tenantId, tenantId), eq(productPriceHistory.productId, productId))
+  const base = ofTenant(productPriceHistory, tenantId, eq(productPriceHistory.productId, productId))
   const inWindow = await db
     .select({ amount: productPriceHistory.amount })
     .from(productPriceHistory)

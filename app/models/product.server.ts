@@ -1,9 +1,10 @@
 // Products a school sells (issue 4 brings the `file` kind; the catalogue issue adds the rest).
 // Every function takes the tenant explicitly.
-import { and, asc, desc, eq, like, or } from 'drizzle-orm'
+import { asc, desc, eq, inArray, like, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { products, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 import { copyCourseContent } from './course-content.server.ts'
 import { listLinkedIds, setProductLinks } from './product-link.server.ts'
 import { listPrices, recordPromoPrice, setPrices, type PriceVariant } from './product-price.server.ts'
@@ -47,7 +48,7 @@ async function freeSlug(db: Db, tenantId: string, base: string) {
   const rows = await db
     .select({ slug: products.slug })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), or(eq(products.slug, base), like(products.slug, `${base}-%`))))
+    .where(ofTenant(products, tenantId, or(eq(products.slug, base), like(products.slug, `${base}-%`))))
   const taken = new Set(rows.map((r) => r.slug))
   if (isReservedProductSlug(base)) taken.add(base)
   if (!taken.has(base)) return base
@@ -114,7 +115,7 @@ export function createFileProduct(db: Db, tenantId: string, input: { title: stri
 
 /** A product of this school (of this kind when given). */
 export async function getProduct(db: Db, tenantId: string, productId: string, kind?: ProductKind): Promise<Product | undefined> {
-  const where = and(eq(products.tenantId, tenantId), eq(products.id, productId), kind ? eq(products.kind, kind) : undefined)
+  const where = ofTenant(products, tenantId, eq(products.id, productId), kind ? eq(products.kind, kind) : undefined)
   const rows = await db.select().from(products).where(where).limit(1)
   return rows[0]
 }
@@ -124,7 +125,7 @@ export async function listProductsByKind(db: Db, tenantId: string, kind: Product
   return db
     .select()
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.kind, kind)))
+    .where(ofTenant(products, tenantId, eq(products.kind, kind)))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit)
 }
@@ -134,7 +135,7 @@ export async function updateProduct(db: Db, tenantId: string, productId: string,
   const rows = await db
     .update(products)
     .set({ ...fields, updatedAt: now })
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
+    .where(ofTenant(products, tenantId, eq(products.id, productId)))
     .returning({ id: products.id })
   return rows.length > 0
 }
@@ -146,7 +147,7 @@ export async function updateProduct(db: Db, tenantId: string, productId: string,
 export async function deleteProduct(db: Db, tenantId: string, productId: string) {
   const rows = await db
     .delete(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
+    .where(ofTenant(products, tenantId, eq(products.id, productId)))
     .returning({ id: products.id })
   return rows.length > 0
 }
@@ -156,7 +157,7 @@ export async function listProducts(db: Db, tenantId: string, opts: { kind?: Prod
   return db
     .select()
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), opts.kind ? eq(products.kind, opts.kind) : undefined))
+    .where(ofTenant(products, tenantId, opts.kind ? eq(products.kind, opts.kind) : undefined))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(opts.limit ?? 500)
 }
@@ -171,14 +172,14 @@ export async function setProductSlug(db: Db, tenantId: string, productId: string
   const clash = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug)))
+    .where(ofTenant(products, tenantId, eq(products.slug, slug)))
     .limit(1)
   if (clash[0]) return clash[0].id === productId ? 'ok' : 'taken'
   try {
     const rows = await db
       .update(products)
       .set({ slug, updatedAt: now })
-      .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
+      .where(ofTenant(products, tenantId, eq(products.id, productId)))
       .returning({ id: products.id })
     return rows.length ? 'ok' : 'not_found'
   } catch {
@@ -252,7 +253,7 @@ export async function listBumpCandidates(db: Db, tenantId: string, productId: st
   const rows = await db
     .select({ id: products.id, title: products.title, kind: products.kind })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.published, true)))
+    .where(ofTenant(products, tenantId, eq(products.published, true)))
     .orderBy(asc(products.title))
     .limit(500)
   return rows.filter((r) => r.id !== productId && r.kind !== 'physical')
@@ -270,4 +271,9 @@ export async function setProductBump(db: Db, tenantId: string, productId: string
   if (!target || !target.published || target.kind === 'physical') return 'invalid_product'
   if (bump.bumpPrice === null || bump.bumpPrice < 0) return 'price_required'
   return (await updateProduct(db, tenantId, productId, { bumpProductId: target.id, bumpPrice: bump.bumpPrice, bumpText: bump.bumpText }, now)) ? 'ok' : 'not_found'
+}
+
+/** Title and VAT rate of some of the school's products (an invoice's lines). */
+export async function listProductVatRates(db: Db, tenantId: string, ids: string[]) {
+  return db.select({ id: products.id, title: products.title, vatRate: products.vatRate }).from(products).where(ofTenant(products, tenantId, inArray(products.id, ids)))
 }

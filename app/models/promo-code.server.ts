@@ -4,13 +4,14 @@
 // student typing "spring" matches "SPRING". Usage is counted by settleTransaction (redemption row +
 // usedCount + 1 when a sale completes); this module only reads those figures. Every function takes
 // the tenant explicitly.
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '#app/db/client.server.ts'
 import { products, promoCodes, promoRedemptions, PROMO_KINDS, type PromoCode } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { parseMoney, MONEY_MAX } from '#app/utils/money.ts'
 import { msg } from '#app/utils/validation.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type { PromoCode }
 export type PromoKind = (typeof PROMO_KINDS)[number]
@@ -42,7 +43,7 @@ export async function checkPromoCode(db: Db, tenantId: string, input: { code: st
   const [row] = await db
     .select()
     .from(promoCodes)
-    .where(and(eq(promoCodes.tenantId, tenantId), eq(promoCodes.code, code)))
+    .where(ofTenant(promoCodes, tenantId, eq(promoCodes.code, code)))
     .limit(1)
   if (!row) return { ok: false, error: 'invalid' }
   if (row.productId !== null && row.productId !== input.productId) return { ok: false, error: 'invalid' }
@@ -53,7 +54,7 @@ export async function checkPromoCode(db: Db, tenantId: string, input: { code: st
     const [used] = await db
       .select({ id: promoRedemptions.id })
       .from(promoRedemptions)
-      .where(and(eq(promoRedemptions.tenantId, tenantId), eq(promoRedemptions.promoCodeId, row.id), eq(promoRedemptions.userId, input.userId)))
+      .where(ofTenant(promoRedemptions, tenantId, eq(promoRedemptions.promoCodeId, row.id), eq(promoRedemptions.userId, input.userId)))
       .limit(1)
     if (used) return { ok: false, error: 'used' }
   }
@@ -90,8 +91,8 @@ export async function listPromoCodes(db: Db, tenantId: string, limit = 500): Pro
       productTitle: products.title,
     })
     .from(promoCodes)
-    .leftJoin(products, and(eq(products.id, promoCodes.productId), eq(products.tenantId, promoCodes.tenantId)))
-    .where(eq(promoCodes.tenantId, tenantId))
+    .leftJoin(products, ofTenant(products, promoCodes.tenantId, eq(products.id, promoCodes.productId)))
+    .where(ofTenant(promoCodes, tenantId))
     .orderBy(asc(promoCodes.code))
     .limit(limit)
 }
@@ -100,7 +101,7 @@ export async function getPromoCode(db: Db, tenantId: string, id: string): Promis
   const [row] = await db
     .select()
     .from(promoCodes)
-    .where(and(eq(promoCodes.tenantId, tenantId), eq(promoCodes.id, id)))
+    .where(ofTenant(promoCodes, tenantId, eq(promoCodes.id, id)))
     .limit(1)
   return row
 }
@@ -123,7 +124,7 @@ async function ownsProduct(db: Db, tenantId: string, productId: string | null) {
   const [row] = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.id, productId)))
+    .where(ofTenant(products, tenantId, eq(products.id, productId)))
     .limit(1)
   return Boolean(row)
 }
@@ -152,7 +153,7 @@ export async function updatePromoCode(db: Db, tenantId: string, id: string, inpu
     const [row] = await db
       .update(promoCodes)
       .set({ ...input, code: normalizeCode(input.code), updatedAt: now })
-      .where(and(eq(promoCodes.tenantId, tenantId), eq(promoCodes.id, id)))
+      .where(ofTenant(promoCodes, tenantId, eq(promoCodes.id, id)))
       .returning()
     return row ? { ok: true, promo: row } : { ok: false, error: 'not_found' }
   } catch (error) {
@@ -165,14 +166,14 @@ export async function updatePromoCode(db: Db, tenantId: string, id: string, inpu
 export async function deletePromoCode(db: Db, tenantId: string, id: string) {
   const deleted = await db
     .delete(promoCodes)
-    .where(and(eq(promoCodes.tenantId, tenantId), eq(promoCodes.id, id)))
+    .where(ofTenant(promoCodes, tenantId, eq(promoCodes.id, id)))
     .returning({ id: promoCodes.id })
   return deleted.length > 0
 }
 
 /** How many codes the school has (for the list heading). */
 export async function countPromoCodes(db: Db, tenantId: string) {
-  const [row] = await db.select({ n: sql<number>`count(*)` }).from(promoCodes).where(eq(promoCodes.tenantId, tenantId))
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(promoCodes).where(ofTenant(promoCodes, tenantId))
   return Number(row?.n ?? 0)
 }
 

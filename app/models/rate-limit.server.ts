@@ -1,6 +1,6 @@
 // The limits of issue 19 §3-4 (ADR 024): which counters guard which door, and their numbers.
 // Counting lives in login-throttle.server.ts (D1, one upsert per counter).
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.server.ts'
 import {
@@ -18,6 +18,7 @@ import {
   type LimitPolicy,
   type QuotaPolicy,
 } from './login-throttle.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -122,6 +123,6 @@ export async function returnSignupTurn(db: Db, ip: string, email: string) {
 
 /** clearAccountLimits for a school user known by id (after a password reset). */
 export async function clearAccountLimitsForUser(db: Db, tenantId: string, userId: string) {
-  const [row] = await db.select({ email: users.email }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).limit(1)
+  const [row] = await db.select({ email: users.email }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
   if (row) await clearAccountLimits(db, tenantId, row.email)
 }

@@ -6,6 +6,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { products, REVIEW_STATUSES, reviews, type Review } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import type { MyReview } from '#app/storefront/review-types.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const REVIEW_RATINGS = [10, 5, 0] as const
 export type ReviewRating = (typeof REVIEW_RATINGS)[number]
@@ -14,7 +15,7 @@ export type ReviewInput = { productId: string; userId: string | null; firstName:
 
 /** null when the product is not this school's, or this student already reviewed it. */
 export async function createReview(db: Db, tenantId: string, input: ReviewInput, now = Date.now()): Promise<Review | null> {
-  const [product] = await db.select({ id: products.id }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.id, input.productId))).limit(1)
+  const [product] = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, input.productId))).limit(1)
   if (!product) return null
   const [row] = await db
     .insert(reviews)
@@ -26,12 +27,12 @@ export async function createReview(db: Db, tenantId: string, input: ReviewInput,
 
 /** One page of a product's approved reviews, newest first, and the total (one batch). */
 export async function listApprovedReviews(db: Db, tenantId: string, productId: string, { page, length }: { page: number; length: number }) {
-  const where = and(eq(reviews.tenantId, tenantId), eq(reviews.productId, productId), eq(reviews.status, 'approved'))
+  const where = ofTenant(reviews, tenantId, eq(reviews.productId, productId), eq(reviews.status, 'approved'))
   const [rows, [{ total }]] = await db.batch([
     db
       .select({ id: reviews.id, rating: reviews.rating, body: reviews.body, firstName: reviews.firstName, createdAt: reviews.createdAt, title: products.title, slug: products.slug })
       .from(reviews)
-      .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.tenantId, tenantId)))
+      .innerJoin(products, ofTenant(products, tenantId, eq(products.id, reviews.productId)))
       .where(where)
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(length)
@@ -46,7 +47,7 @@ export async function getMyReview(db: Db, tenantId: string, productId: string, u
   const [row] = await db
     .select({ rating: reviews.rating, body: reviews.body, status: reviews.status })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.productId, productId), eq(reviews.userId, userId)))
+    .where(ofTenant(reviews, tenantId, eq(reviews.productId, productId), eq(reviews.userId, userId)))
     .limit(1)
   return row ?? null
 }
@@ -65,14 +66,14 @@ export async function getReviewableCourse(db: Db, tenantId: string, slug: string
   const [row] = await db
     .select({ id: products.id, title: products.title, slug: products.slug })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug), eq(products.kind, 'course'), eq(products.published, true)))
+    .where(ofTenant(products, tenantId, eq(products.slug, slug), eq(products.kind, 'course'), eq(products.published, true)))
     .limit(1)
   return row ?? null
 }
 
 /** Reviews for the owner's moderation list: newest first, optional status and product filters. */
 export async function listReviewsForModeration(db: Db, tenantId: string, { status, productId, page = 1 }: { status?: ReviewStatus | null; productId?: string | null; page?: number }) {
-  const conditions: SQL[] = [eq(reviews.tenantId, tenantId)]
+  const conditions: SQL[] = [ofTenant(reviews, tenantId)]
   if (status) conditions.push(eq(reviews.status, status))
   if (productId) conditions.push(eq(reviews.productId, productId))
   const where = and(...conditions)
@@ -92,7 +93,7 @@ export async function listReviewsForModeration(db: Db, tenantId: string, { statu
         slug: products.slug,
       })
       .from(reviews)
-      .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.tenantId, tenantId)))
+      .innerJoin(products, ofTenant(products, tenantId, eq(products.id, reviews.productId)))
       .where(where)
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(MODERATION_PER_PAGE)
@@ -107,8 +108,8 @@ export async function listReviewedProducts(db: Db, tenantId: string) {
   return db
     .selectDistinct({ id: products.id, title: products.title })
     .from(reviews)
-    .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.tenantId, tenantId)))
-    .where(eq(reviews.tenantId, tenantId))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, reviews.productId)))
+    .where(ofTenant(reviews, tenantId))
     .orderBy(products.title)
 }
 
@@ -117,7 +118,7 @@ export async function setReviewStatus(db: Db, tenantId: string, reviewId: string
   const rows = await db
     .update(reviews)
     .set({ status, updatedAt: now })
-    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.id, reviewId)))
+    .where(ofTenant(reviews, tenantId, eq(reviews.id, reviewId)))
     .returning({ id: reviews.id })
   return rows.length > 0
 }

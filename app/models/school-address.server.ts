@@ -2,17 +2,18 @@
 // platform subdomain, on the deployment's scheme (app/utils/school-origin.server.ts) — read from
 // the resolved tenant or the database, never from a request's Host.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { domains, tenants } from '#app/db/schema.server.ts'
 import { originForHost, primaryHost, type OriginEnv } from '#app/utils/school-origin.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** The active primary domain of a school as stored (no request): null when it has none. */
 export async function activePrimaryHostname(db: Db, tenantId: string): Promise<string | null> {
   const [row] = await db
     .select({ hostname: domains.hostname })
     .from(domains)
-    .where(and(eq(domains.tenantId, tenantId), eq(domains.isPrimary, true), eq(domains.verificationStatus, 'active')))
+    .where(ofTenant(domains, tenantId, eq(domains.isPrimary, true), eq(domains.verificationStatus, 'active')))
     .limit(1)
   return row?.hostname ?? null
 }

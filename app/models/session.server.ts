@@ -8,6 +8,7 @@ import {
   SESSION_REFRESH_INTERVAL_MS,
   SESSION_TTL_MS,
 } from '#app/utils/session-token.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export function buildSession(tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}, now = Date.now()) {
   const { id, token, secretHash } = generateSessionToken()
@@ -39,13 +40,13 @@ export async function validateSessionToken(db: Db, tenantId: string, token: stri
   const rows = await db
     .select({ session: sessions, user: { id: users.id, name: users.name, email: users.email, role: users.role } })
     .from(sessions)
-    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
-    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+    .innerJoin(users, ofTenant(users, sessions.tenantId, eq(users.id, sessions.userId)))
+    .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
     .limit(1)
   const found = rows[0]
   if (!found || !secretMatches(parsed.secret, found.session.secretHash)) return null
   if (found.session.expiresAt <= now) {
-    await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+    await db.delete(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
     return null
   }
   if (now - found.session.lastVerifiedAt >= SESSION_REFRESH_INTERVAL_MS) {
@@ -54,31 +55,31 @@ export async function validateSessionToken(db: Db, tenantId: string, token: stri
     await db
       .update(sessions)
       .set({ lastVerifiedAt: now, expiresAt: found.session.expiresAt })
-      .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, parsed.id)))
+      .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
   }
   return found
 }
 
 export async function sessionExists(db: Db, tenantId: string, sessionId: string) {
-  const rows = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId))).limit(1)
+  const rows = await db.select({ id: sessions.id }).from(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, sessionId))).limit(1)
   return rows.length > 0
 }
 
 export async function deleteSession(db: Db, tenantId: string, sessionId: string) {
-  await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
+  await db.delete(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, sessionId)))
 }
 
 /** Revoke one of the user's own sessions; false when no such session of this user exists. */
 export async function revokeUserSession(db: Db, tenantId: string, userId: string, sessionId: string) {
   const deleted = await db
     .delete(sessions)
-    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .where(ofTenant(sessions, tenantId, eq(sessions.userId, userId), eq(sessions.id, sessionId)))
     .returning({ id: sessions.id })
   return deleted.length > 0
 }
 
 export function deleteUserSessionsQuery(db: Db, tenantId: string, userId: string, exceptSessionId?: string) {
-  const scope = and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId))
+  const scope = ofTenant(sessions, tenantId, eq(sessions.userId, userId))
   return db.delete(sessions).where(exceptSessionId ? and(scope, ne(sessions.id, exceptSessionId)) : scope)
 }
 
@@ -86,6 +87,6 @@ export async function listUserSessions(db: Db, tenantId: string, userId: string)
   return db
     .select({ id: sessions.id, userAgent: sessions.userAgent, ip: sessions.ip, createdAt: sessions.createdAt, lastVerifiedAt: sessions.lastVerifiedAt })
     .from(sessions)
-    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), gt(sessions.expiresAt, Date.now())))
+    .where(ofTenant(sessions, tenantId, eq(sessions.userId, userId), gt(sessions.expiresAt, Date.now())))
     .orderBy(desc(sessions.lastVerifiedAt))
 }

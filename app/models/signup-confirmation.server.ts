@@ -7,6 +7,7 @@ import { signupConfirmations, tenants, users } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
 import { newId, sha256Hex } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const CONFIRMATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const TOKEN_PATTERN = /^[a-z2-7]{20,80}$/
@@ -57,7 +58,7 @@ export async function consumeSignupConfirmation(db: Db, token: string, now = Dat
     .select({ email: users.email, name: users.name, school: tenants.name, slug: tenants.slug, language: tenants.language })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.tenantId, row.tenantId), eq(users.id, row.userId)))
+    .where(ofTenant(users, row.tenantId, eq(users.id, row.userId)))
     .limit(1)
   return owner ? { tenantId: row.tenantId, userId: row.userId, ...owner } : null
 }
@@ -67,7 +68,7 @@ export async function isSignupConfirmed(db: Db, tenantId: string, userId: string
   const rows = await db
     .select({ at: signupConfirmations.confirmedAt })
     .from(signupConfirmations)
-    .where(and(eq(signupConfirmations.tenantId, tenantId), eq(signupConfirmations.userId, userId)))
+    .where(ofTenant(signupConfirmations, tenantId, eq(signupConfirmations.userId, userId)))
   return rows.some((r) => r.at !== null)
 }
 
@@ -76,7 +77,7 @@ export async function awaitsSignupConfirmation(db: Db, tenantId: string, userId:
   const rows = await db
     .select({ at: signupConfirmations.confirmedAt })
     .from(signupConfirmations)
-    .where(and(eq(signupConfirmations.tenantId, tenantId), eq(signupConfirmations.userId, userId)))
+    .where(ofTenant(signupConfirmations, tenantId, eq(signupConfirmations.userId, userId)))
   return rows.length > 0 && rows.every((r) => r.at === null)
 }
 

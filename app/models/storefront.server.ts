@@ -19,10 +19,11 @@ import {
   type Product,
   type UserRole,
 } from '#app/db/schema.server.ts'
-import type { ProductOffer } from '#app/storefront/block-context.ts'
-import { imageUrl } from '#app/storefront/block-context.ts'
-import { excerpt } from '#app/storefront/seo.ts'
+import type { ProductOffer } from '#app/domain/block-context.ts'
+import { imageUrl } from '#app/domain/block-context.ts'
+import { excerpt } from '#app/domain/seo.ts'
 import { effectivePrice, LOWEST_PRICE_WINDOW_MS } from './product-price.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const CATALOGUE_MAX = 200
 export const HOME_PRODUCTS = 6
@@ -77,21 +78,22 @@ function openingAccess(db: Db, tenantId: string, userId: string, now: number) {
   const parents = db
     .select({ id: parentLinks.parentId })
     .from(parentLinks)
-    .where(and(eq(parentLinks.tenantId, tenantId), eq(parentLinks.productId, products.id)))
+    .where(ofTenant(parentLinks, tenantId, eq(parentLinks.productId, products.id)))
   const grandParents = db
     .select({ id: grandParentLinks.parentId })
     .from(grandParentLinks)
-    .where(and(eq(grandParentLinks.tenantId, tenantId), inArray(grandParentLinks.productId, parents)))
+    .where(ofTenant(grandParentLinks, tenantId, inArray(grandParentLinks.productId, parents)))
   const allAccess = db
     .select({ id: allAccessMemberships.id })
     .from(allAccessMemberships)
-    .where(and(eq(allAccessMemberships.tenantId, tenantId), eq(allAccessMemberships.kind, 'membership'), eq(allAccessMemberships.membershipGrantsAll, true)))
+    .where(ofTenant(allAccessMemberships, tenantId, eq(allAccessMemberships.kind, 'membership'), eq(allAccessMemberships.membershipGrantsAll, true)))
   return db
     .select({ one: sql`1` })
     .from(productAccess)
     .where(
-      and(
-        eq(productAccess.tenantId, tenantId),
+      ofTenant(
+        productAccess,
+        tenantId,
         eq(productAccess.userId, userId),
         accessActiveAt(now),
         or(eq(productAccess.productId, products.id), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess)),
@@ -100,27 +102,27 @@ function openingAccess(db: Db, tenantId: string, userId: string, now: number) {
 }
 
 const productJoin = (tenantId: string, column: typeof productPrices.productId | typeof productPriceHistory.productId) =>
-  and(eq(products.id, column), eq(products.tenantId, tenantId))
+  ofTenant(products, tenantId, eq(products.id, column))
 
 /**
  * The four queries of a set of offers (products matching `where`, their prices, their price
  * history up to now, the viewer's active access), to put into one batch with a page's others.
  */
 function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number }) {
-  const base = and(eq(products.tenantId, tenantId), eq(products.published, true), where)
+  const base = ofTenant(products, tenantId, eq(products.published, true), where)
   return [
     db.select().from(products).where(base).orderBy(asc(products.position), desc(products.createdAt), asc(products.id)).limit(opts.limit),
     db
       .select({ productId: productPrices.productId, amount: productPrices.amount })
       .from(productPrices)
       .innerJoin(products, productJoin(tenantId, productPrices.productId))
-      .where(and(eq(productPrices.tenantId, tenantId), base))
+      .where(ofTenant(productPrices, tenantId, base))
       .orderBy(asc(productPrices.position), asc(productPrices.createdAt)),
     db
       .select({ productId: productPriceHistory.productId, priceId: productPriceHistory.priceId, amount: productPriceHistory.amount, kind: productPriceHistory.kind, recordedAt: productPriceHistory.recordedAt })
       .from(productPriceHistory)
       .innerJoin(products, productJoin(tenantId, productPriceHistory.productId))
-      .where(and(eq(productPriceHistory.tenantId, tenantId), base, lte(productPriceHistory.recordedAt, opts.now))),
+      .where(ofTenant(productPriceHistory, tenantId, base, lte(productPriceHistory.recordedAt, opts.now))),
     // The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
     // membership linking it (also a membership holding such a bundle), or on an all-products membership.
     db
@@ -191,10 +193,10 @@ const listed = and(eq(products.hidden, false))
 export type ArticleCard = { id: string; title: string; slug: string; authorName: string; publishedAt: number | null; coverPath: string | null; excerpt: string }
 
 const articleColumns = { id: articles.id, title: articles.title, slug: articles.slug, authorName: articles.authorName, publishedAt: articles.publishedAt, coverPath: articles.coverPath, body: articles.body }
-const articleLive = (tenantId: string, now: number) => and(eq(articles.tenantId, tenantId), eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`)
+const articleLive = (tenantId: string, now: number) => ofTenant(articles, tenantId, eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`)
 const articleOrder = [desc(sql`coalesce(${articles.publishedAt}, 0)`), desc(articles.createdAt), asc(articles.id)]
 const nextScheduled = (db: Db, tenantId: string, now: number) =>
-  db.select({ at: min(articles.publishedAt) }).from(articles).where(and(eq(articles.tenantId, tenantId), eq(articles.published, true), gt(articles.publishedAt, now)))
+  db.select({ at: min(articles.publishedAt) }).from(articles).where(ofTenant(articles, tenantId, eq(articles.published, true), gt(articles.publishedAt, now)))
 
 function toArticleCard(row: { id: string; title: string; slug: string; authorName: string; publishedAt: number | null; coverPath: string | null; body: string }): ArticleCard {
   const { body, ...rest } = row
@@ -208,7 +210,7 @@ export async function getHomePage(db: Db, tenantId: string, opts: OfferOptions) 
     ...offerQueries(db, tenantId, listed, { viewer: opts.viewer, now, limit: HOME_PRODUCTS }),
     db.select(articleColumns).from(articles).where(articleLive(tenantId, now)).orderBy(...articleOrder).limit(HOME_ARTICLES),
     nextScheduled(db, tenantId, now),
-    db.select({ n: count() }).from(products).where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed)),
+    db.select({ n: count() }).from(products).where(ofTenant(products, tenantId, eq(products.published, true), listed)),
     db.select({ authorName: tenants.authorName, bio: tenants.bio }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
   ])
   const offers = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
@@ -230,7 +232,7 @@ export async function getCatalogue(db: Db, tenantId: string, opts: OfferOptions 
     db
       .selectDistinct({ kind: products.kind })
       .from(products)
-      .where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed)),
+      .where(ofTenant(products, tenantId, eq(products.published, true), listed)),
   ])
   const offers = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
   return { products: offers.map(strip), kinds: kinds.map((k) => k.kind), changesAt: offers.flatMap((o) => o.changesAt) }
@@ -244,14 +246,15 @@ export type CurriculumSection = { id: string; title: string; lectures: Array<{ i
  */
 export async function getProductPage(db: Db, tenantId: string, slug: string, opts: OfferOptions) {
   const now = opts.now ?? Date.now()
-  const bySlug = and(eq(products.tenantId, tenantId), eq(products.published, true), eq(products.slug, slug))
+  const bySlug = ofTenant(products, tenantId, eq(products.published, true), eq(products.slug, slug))
   const included = db
     .select({ id: products.id, title: products.title, slug: products.slug, kind: products.kind, hidden: products.hidden })
     .from(productLinks)
-    .innerJoin(products, and(eq(products.id, productLinks.productId), eq(products.tenantId, tenantId), eq(products.published, true)))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, productLinks.productId), eq(products.published, true)))
     .where(
-      and(
-        eq(productLinks.tenantId, tenantId),
+      ofTenant(
+        productLinks,
+        tenantId,
         sql`${productLinks.parentId} = (select ${products.id} from ${products} where ${bySlug})`,
       ),
     )
@@ -261,14 +264,14 @@ export async function getProductPage(db: Db, tenantId: string, slug: string, opt
     db
       .select({ id: sections.id, title: sections.title })
       .from(sections)
-      .innerJoin(products, and(eq(products.id, sections.productId), eq(products.tenantId, tenantId)))
-      .where(and(eq(sections.tenantId, tenantId), bySlug))
+      .innerJoin(products, ofTenant(products, tenantId, eq(products.id, sections.productId)))
+      .where(ofTenant(sections, tenantId, bySlug))
       .orderBy(asc(sections.position), asc(sections.createdAt)),
     db
       .select({ id: lectures.id, sectionId: lectures.sectionId, title: lectures.title, kind: lectures.kind, runTimeSeconds: lectures.runTimeSeconds, freeToWatch: lectures.freeToWatch })
       .from(lectures)
-      .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId)))
-      .where(and(eq(lectures.tenantId, tenantId), eq(lectures.published, true), bySlug))
+      .innerJoin(products, ofTenant(products, tenantId, eq(products.id, lectures.productId)))
+      .where(ofTenant(lectures, tenantId, eq(lectures.published, true), bySlug))
       .orderBy(asc(lectures.position), asc(lectures.createdAt)),
     included,
   ])
@@ -297,11 +300,11 @@ export async function getSitemapEntries(db: Db, tenantId: string, now = Date.now
     db
       .select({ slug: products.slug, updatedAt: products.updatedAt })
       .from(products)
-      .where(and(eq(products.tenantId, tenantId), eq(products.published, true), listed))
+      .where(ofTenant(products, tenantId, eq(products.published, true), listed))
       .orderBy(asc(products.slug))
       .limit(5000),
     db.select({ slug: articles.slug, updatedAt: articles.updatedAt }).from(articles).where(articleLive(tenantId, now)).orderBy(asc(articles.slug)).limit(5000),
-    db.select({ slug: subpages.slug, updatedAt: subpages.updatedAt }).from(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.published, true))).orderBy(asc(subpages.slug)).limit(5000),
+    db.select({ slug: subpages.slug, updatedAt: subpages.updatedAt }).from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.published, true))).orderBy(asc(subpages.slug)).limit(5000),
   ])
   return { products: productRows, articles: articleRows, subpages: subpageRows }
 }
@@ -321,7 +324,7 @@ export const SEARCH_SCAN_MAX = 2000
 export async function searchPublishedProducts(db: Db, tenantId: string, q: string, limit = SEARCH_RESULTS_MAX) {
   const needle = q.toLocaleLowerCase()
   const columns = { id: products.id, title: products.title, slug: products.slug, coverPath: products.coverPath }
-  const visible = and(eq(products.tenantId, tenantId), eq(products.published, true), eq(products.hidden, false))
+  const visible = ofTenant(products, tenantId, eq(products.published, true), eq(products.hidden, false))
   if (/^[\x00-\x7f]*$/.test(needle)) {
     // ASCII: SQLite's lower() and LIKE fold it, so D1 does the matching.
     return db

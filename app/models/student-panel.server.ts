@@ -5,13 +5,14 @@
 // reached the way getCourseAccess (course-access.server.ts) opens them: the course row itself, a
 // bundle or membership linking it (also a membership holding such a bundle), or a membership that
 // grants every product. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, exists, inArray, max, or, sql, type SQL } from 'drizzle-orm'
+import { asc, count, desc, eq, exists, inArray, max, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
 import { cancellationSurveys, lectureProgress, lectures, mediaObjects, memberships, productAccess, productFiles, productLinks, products, type MembershipStatus, type PaymentProvider, type ProductKind, type UserRole } from '#app/db/schema.server.ts'
-import { downloadFilename, type FileKind } from '#app/media/policy.ts'
+import { downloadFilename, type FileKind } from '#app/domain/upload-policy.ts'
 import { accessStatus, activeAccessAt, type AccessStatus } from './access.server.ts'
 import { isStaffRole } from './course-access.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** More than any real student holds; bounds every list of the page. */
 export const PANEL_MAX_ROWS = 500
@@ -145,14 +146,14 @@ const heldProducts = (db: Db, tenantId: string, userId: string, activeAt: number
   db
     .select({ id: productAccess.productId })
     .from(productAccess)
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId), activeAt === null ? undefined : activeAccessAt(activeAt)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId), activeAt === null ? undefined : activeAccessAt(activeAt)))
 
 /** Products linked from the held ones (a bundle's courses, a membership's products). */
 const childrenOf = (db: Db, tenantId: string, parents: ReturnType<typeof heldProducts>) =>
   db
     .select({ id: productLinks.productId })
     .from(productLinks)
-    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.parentId, parents)))
+    .where(ofTenant(productLinks, tenantId, inArray(productLinks.parentId, parents)))
 
 /** The student holds, right now, a membership that grants every product. */
 function holdsAllAccess(db: Db, tenantId: string, userId: string, now: number) {
@@ -161,10 +162,11 @@ function holdsAllAccess(db: Db, tenantId: string, userId: string, now: number) {
     db
       .select({ one: sql`1` })
       .from(productAccess)
-      .innerJoin(membership, and(eq(membership.id, productAccess.productId), eq(membership.tenantId, tenantId)))
+      .innerJoin(membership, ofTenant(membership, tenantId, eq(membership.id, productAccess.productId)))
       .where(
-        and(
-          eq(productAccess.tenantId, tenantId),
+        ofTenant(
+          productAccess,
+          tenantId,
           eq(productAccess.userId, userId),
           activeAccessAt(now),
           eq(membership.kind, 'membership'),
@@ -181,7 +183,7 @@ function reachableCourse(db: Db, tenantId: string, userId: string, column: SQLit
   const grandChildren = db
     .select({ id: productLinks.productId })
     .from(productLinks)
-    .where(and(eq(productLinks.tenantId, tenantId), inArray(productLinks.parentId, children)))
+    .where(ofTenant(productLinks, tenantId, inArray(productLinks.parentId, children)))
   return or(inArray(column, held), inArray(column, children), inArray(column, grandChildren), holdsAllAccess(db, tenantId, userId, now))!
 }
 
@@ -210,8 +212,8 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
       consultationMinutes: products.consultationMinutes,
     })
     .from(productAccess)
-    .innerJoin(products, and(eq(products.id, productAccess.productId), eq(products.tenantId, tenantId)))
-    .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.userId, userId)))
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, productAccess.productId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId)))
     .orderBy(asc(products.title), asc(products.id))
     .limit(PANEL_MAX_ROWS)
 
@@ -220,8 +222,8 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
   const links = db
     .select({ parentId: productLinks.parentId, id: child.id, kind: child.kind, title: child.title, slug: child.slug, coverPath: child.coverPath, published: child.published })
     .from(productLinks)
-    .innerJoin(child, and(eq(child.id, productLinks.productId), eq(child.tenantId, tenantId)))
-    .where(and(eq(productLinks.tenantId, tenantId), or(inArray(productLinks.parentId, held), inArray(productLinks.parentId, childrenOf(db, tenantId, held)))))
+    .innerJoin(child, ofTenant(child, tenantId, eq(child.id, productLinks.productId)))
+    .where(ofTenant(productLinks, tenantId, or(inArray(productLinks.parentId, held), inArray(productLinks.parentId, childrenOf(db, tenantId, held)))))
     .orderBy(asc(productLinks.position), asc(child.title))
     .limit(PANEL_MAX_ROWS * 2)
 
@@ -229,7 +231,7 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
   const allAccessCourses = db
     .select({ id: products.id, title: products.title, slug: products.slug, coverPath: products.coverPath })
     .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.kind, 'course'), eq(products.published, true), holdsAllAccess(db, tenantId, userId, now)))
+    .where(ofTenant(products, tenantId, eq(products.kind, 'course'), eq(products.published, true), holdsAllAccess(db, tenantId, userId, now)))
     .orderBy(asc(products.title))
     .limit(PANEL_MAX_ROWS)
 
@@ -237,8 +239,8 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
   const stats = db
     .select({ productId: lectures.productId, total: count(lectures.id), done: count(lectureProgress.completedAt), lastViewedAt: max(lectureProgress.lastViewedAt) })
     .from(lectures)
-    .leftJoin(lectureProgress, and(eq(lectureProgress.tenantId, tenantId), eq(lectureProgress.userId, userId), eq(lectureProgress.lectureId, lectures.id)))
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.published, true), reachableCourse(db, tenantId, userId, lectures.productId, null, now)))
+    .leftJoin(lectureProgress, ofTenant(lectureProgress, tenantId, eq(lectureProgress.userId, userId), eq(lectureProgress.lectureId, lectures.id)))
+    .where(ofTenant(lectures, tenantId, eq(lectures.published, true), reachableCourse(db, tenantId, userId, lectures.productId, null, now)))
     .groupBy(lectures.productId)
     .limit(PANEL_MAX_ROWS * 2)
 
@@ -254,11 +256,12 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
       lastViewedAt: lectureProgress.lastViewedAt,
     })
     .from(lectureProgress)
-    .innerJoin(lectures, and(eq(lectures.id, lectureProgress.lectureId), eq(lectures.tenantId, tenantId), eq(lectures.productId, lectureProgress.productId), eq(lectures.published, true)))
-    .innerJoin(course, and(eq(course.id, lectureProgress.productId), eq(course.tenantId, tenantId), eq(course.kind, 'course'), eq(course.published, true)))
+    .innerJoin(lectures, ofTenant(lectures, tenantId, eq(lectures.id, lectureProgress.lectureId), eq(lectures.productId, lectureProgress.productId), eq(lectures.published, true)))
+    .innerJoin(course, ofTenant(course, tenantId, eq(course.id, lectureProgress.productId), eq(course.kind, 'course'), eq(course.published, true)))
     .where(
-      and(
-        eq(lectureProgress.tenantId, tenantId),
+      ofTenant(
+        lectureProgress,
+        tenantId,
         eq(lectureProgress.userId, userId),
         isStaffRole(viewer.role) ? undefined : reachableCourse(db, tenantId, userId, lectureProgress.productId, now, now),
       ),
@@ -276,8 +279,8 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
       kind: mediaObjects.kind,
     })
     .from(productFiles)
-    .innerJoin(mediaObjects, and(eq(mediaObjects.id, productFiles.mediaObjectId), eq(mediaObjects.tenantId, tenantId), eq(mediaObjects.status, 'ready')))
-    .where(and(eq(productFiles.tenantId, tenantId), inArray(productFiles.productId, heldProducts(db, tenantId, userId, now))))
+    .innerJoin(mediaObjects, ofTenant(mediaObjects, tenantId, eq(mediaObjects.id, productFiles.mediaObjectId), eq(mediaObjects.status, 'ready')))
+    .where(ofTenant(productFiles, tenantId, inArray(productFiles.productId, heldProducts(db, tenantId, userId, now))))
     .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
     .limit(PANEL_MAX_ROWS * 2)
 
@@ -300,7 +303,7 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
       surveyDone: sql<number>`exists (select 1 from ${cancellationSurveys} where ${cancellationSurveys.tenantId} = ${tenantId} and ${cancellationSurveys.membershipId} = ${memberships.id})`.as('subscription_survey_done'),
     })
     .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId)))
     .orderBy(desc(memberships.createdAt), desc(memberships.id))
     .limit(PANEL_MAX_ROWS)
 

@@ -15,10 +15,10 @@ import {
   listStudentsForExport,
   nameFromEmail,
   parseImport,
-  sendInvitations,
   STUDENTS_PER_PAGE,
   unusablePasswordHash,
 } from './student.server.ts'
+import { sendInvitations } from '#app/students/invitations.server.ts'
 
 const T0 = 1_800_000_000_000
 

@@ -1,16 +1,15 @@
 // The school's students as the instructor panel sees them (issue 5 §4): list with search and
 // pages, add one, import up to 50 emails, details, CSV export rows, and the invitation that lets
-// an added or imported student choose a password. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
+// an added or imported student choose a password (its e-mail: app/students/invitations.server.ts).
+// Every function takes the tenant explicitly.
+import { asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { authTokens, users, type Tenant } from '#app/db/schema.server.ts'
-import { invitationEmail } from '#app/mail/templates.server.ts'
-import type { MailJob } from '#app/utils/env.server.ts'
+import { authTokens, users } from '#app/db/schema.server.ts'
 import { email as emailSchema } from '#app/utils/validation.ts'
 import { buildAuthToken, consumeAuthToken } from './auth-token.server.ts'
 import { deleteUserSessionsQuery } from './session.server.ts'
-import { enqueueEmail } from './email-outbox.server.ts'
 import { buildUser } from './user.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const STUDENTS_PER_PAGE = 25
 export const IMPORT_MAX = 50
@@ -36,8 +35,9 @@ export type StudentListItem = { id: string; name: string; email: string; created
 export async function listStudents(db: Db, tenantId: string, { search = '', page = 1, now = Date.now() }: { search?: string; page?: number; now?: number } = {}) {
   const term = search.trim()
   const pattern = likePattern(term)
-  const where = and(
-    eq(users.tenantId, tenantId),
+  const where = ofTenant(
+    users,
+    tenantId,
     eq(users.role, 'student'),
     term ? or(sql`lower(${users.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${users.email} LIKE ${pattern} ESCAPE '\\'`) : undefined,
   )
@@ -62,7 +62,7 @@ export async function getStudent(db: Db, tenantId: string, studentId: string) {
   const rows = await db
     .select({ id: users.id, name: users.name, email: users.email, phone: users.phone, vatId: users.vatId, createdAt: users.createdAt })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, studentId), eq(users.role, 'student')))
+    .where(ofTenant(users, tenantId, eq(users.id, studentId), eq(users.role, 'student')))
     .limit(1)
   return rows[0]
 }
@@ -72,7 +72,7 @@ export async function hasPendingInvitation(db: Db, tenantId: string, userId: str
   const rows = await db
     .select({ id: authTokens.id })
     .from(authTokens)
-    .where(and(eq(authTokens.tenantId, tenantId), eq(authTokens.userId, userId), eq(authTokens.purpose, 'invitation'), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(ofTenant(authTokens, tenantId, eq(authTokens.userId, userId), eq(authTokens.purpose, 'invitation'), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
     .limit(1)
   return rows.length > 0
 }
@@ -82,7 +82,7 @@ export async function listStudentsForExport(db: Db, tenantId: string, limit = 10
   return db
     .select({ name: users.name, email: users.email, phone: users.phone, vatId: users.vatId, createdAt: users.createdAt })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'student')))
+    .where(ofTenant(users, tenantId, eq(users.role, 'student')))
     .orderBy(asc(users.createdAt), asc(users.email))
     .limit(limit)
 }
@@ -157,7 +157,7 @@ export async function importStudents(db: Db, tenantId: string, emails: string[],
     else unique.push(e), seen.add(e)
   }
   const taken = unique.length
-    ? new Set((await db.select({ email: users.email }).from(users).where(and(eq(users.tenantId, tenantId), inArray(users.email, unique)))).map((r) => r.email))
+    ? new Set((await db.select({ email: users.email }).from(users).where(ofTenant(users, tenantId, inArray(users.email, unique)))).map((r) => r.email))
     : new Set<string>()
   const created = await createInvitedStudents(
     db,
@@ -171,17 +171,6 @@ export async function importStudents(db: Db, tenantId: string, emails: string[],
 }
 
 /**
- * Email each new student the link to `/invitation/{token}`, in the school's language. `origin` must be
- * the school's configured one (`schoolEmailOrigin`, app/utils/school-origin.server.ts), never the request's (issue 19 §6).
- */
-export async function sendInvitations(db: Db, queue: Queue<MailJob> | undefined, tenant: Pick<Tenant, 'id' | 'name' | 'language'>, origin: string, invited: InvitedStudent[]) {
-  for (const student of invited) {
-    const url = new URL(`/invitation/${student.token}`, origin).toString()
-    await enqueueEmail(db, queue, tenant.id, invitationEmail({ locale: tenant.language, school: tenant.name, name: student.name, to: student.email, url }))
-  }
-}
-
-/**
  * Use an invitation once: the student's name and password are set and any old sessions end.
  * Null when the token is unknown, used, expired or another school's.
  */
@@ -192,7 +181,7 @@ export async function acceptInvitation(db: Db, tenantId: string, token: string, 
     db
       .update(users)
       .set({ name: input.name, passwordHash: input.passwordHash, updatedAt: Date.now() })
-      .where(and(eq(users.tenantId, tenantId), eq(users.id, used.userId))),
+      .where(ofTenant(users, tenantId, eq(users.id, used.userId))),
     deleteUserSessionsQuery(db, tenantId, used.userId),
   ])
   return used.userId

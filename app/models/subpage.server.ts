@@ -1,10 +1,11 @@
 // Custom subpages (sales pages) of a school, served at /p/{slug} once published, built from blocks
 // (block.server.ts). Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq } from 'drizzle-orm'
+import { asc, count, desc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { blocks, subpages, type Subpage } from '#app/db/schema.server.ts'
-import { toParsedBlock, type ParsedBlock } from '#app/storefront/blocks.ts'
+import { toParsedBlock, type ParsedBlock } from '#app/domain/blocks.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const SUBPAGE_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 export const SUBPAGE_SLUG_MAX = 60
@@ -13,11 +14,11 @@ export const SUBPAGES_MAX = 100
 export type SubpageInput = { title: string; slug: string; published: boolean; seoTitle: string; seoDescription: string }
 
 export async function listSubpages(db: Db, tenantId: string): Promise<Subpage[]> {
-  return db.select().from(subpages).where(eq(subpages.tenantId, tenantId)).orderBy(desc(subpages.createdAt), asc(subpages.id))
+  return db.select().from(subpages).where(ofTenant(subpages, tenantId)).orderBy(desc(subpages.createdAt), asc(subpages.id))
 }
 
 export async function getSubpage(db: Db, tenantId: string, subpageId: string): Promise<Subpage | undefined> {
-  const [row] = await db.select().from(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.id, subpageId))).limit(1)
+  const [row] = await db.select().from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).limit(1)
   return row
 }
 
@@ -37,7 +38,7 @@ export async function updateSubpage(db: Db, tenantId: string, subpageId: string,
     const [row] = await db
       .update(subpages)
       .set({ ...input, updatedAt: now })
-      .where(and(eq(subpages.tenantId, tenantId), eq(subpages.id, subpageId)))
+      .where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId)))
       .returning()
     return row ?? null
   } catch (error) {
@@ -49,7 +50,7 @@ export async function updateSubpage(db: Db, tenantId: string, subpageId: string,
 }
 
 export async function deleteSubpage(db: Db, tenantId: string, subpageId: string) {
-  const deleted = await db.delete(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.id, subpageId))).returning({ id: subpages.id })
+  const deleted = await db.delete(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).returning({ id: subpages.id })
   return deleted.length > 0
 }
 
@@ -59,12 +60,12 @@ export async function deleteSubpage(db: Db, tenantId: string, subpageId: string)
  */
 export async function getPublishedSubpageWithBlocks(db: Db, tenantId: string, slug: string): Promise<{ subpage: Subpage; blocks: ParsedBlock[] } | null> {
   const [pages, rows] = await db.batch([
-    db.select().from(subpages).where(and(eq(subpages.tenantId, tenantId), eq(subpages.slug, slug), eq(subpages.published, true))).limit(1),
+    db.select().from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.slug, slug), eq(subpages.published, true))).limit(1),
     db
       .select({ id: blocks.id, type: blocks.type, props: blocks.props, subpageId: blocks.subpageId })
       .from(blocks)
-      .innerJoin(subpages, eq(subpages.id, blocks.subpageId))
-      .where(and(eq(blocks.tenantId, tenantId), eq(subpages.tenantId, tenantId), eq(subpages.slug, slug)))
+      .innerJoin(subpages, ofTenant(subpages, tenantId, eq(subpages.id, blocks.subpageId)))
+      .where(ofTenant(blocks, tenantId, eq(subpages.slug, slug)))
       .orderBy(asc(blocks.position), asc(blocks.createdAt)),
   ])
   const subpage = pages[0]
@@ -77,12 +78,12 @@ export async function listPublishedSubpages(db: Db, tenantId: string) {
   return db
     .select({ slug: subpages.slug, title: subpages.title, updatedAt: subpages.updatedAt })
     .from(subpages)
-    .where(and(eq(subpages.tenantId, tenantId), eq(subpages.published, true)))
+    .where(ofTenant(subpages, tenantId, eq(subpages.published, true)))
     .orderBy(asc(subpages.slug))
 }
 
 export async function countSubpages(db: Db, tenantId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(subpages).where(eq(subpages.tenantId, tenantId))
+  const [row] = await db.select({ n: count() }).from(subpages).where(ofTenant(subpages, tenantId))
   return row?.n ?? 0
 }
 

@@ -2,13 +2,14 @@
 // and /survey/submit). One survey of a school is active at a time; the /panel shows it to each
 // student once. Answers are keyed by each question's title in kebab case. Every function takes the
 // tenant explicitly.
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm'
+import { asc, count, desc, eq, ne } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '#app/db/client.server.ts'
 import { surveyResponses, surveys, users } from '#app/db/schema.server.ts'
-import { kebabCase, SURVEY_DESCRIPTION_MAX, SURVEY_TITLE_MAX } from '#app/components/survey-fields.tsx'
+import { kebabCase, SURVEY_DESCRIPTION_MAX, SURVEY_TITLE_MAX } from '#app/domain/survey-fields.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { msg } from '#app/utils/validation.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const SURVEY_QUESTIONS_MAX = 30
 export const QUESTION_TITLE_MAX = 300
@@ -159,7 +160,7 @@ export async function getActiveSurveyId(db: Db, tenantId: string): Promise<strin
   const [row] = await db
     .select({ id: surveys.id })
     .from(surveys)
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.active, true)))
+    .where(ofTenant(surveys, tenantId, eq(surveys.active, true)))
     .orderBy(desc(surveys.updatedAt))
     .limit(1)
   return row?.id ?? null
@@ -169,7 +170,7 @@ export async function getSurvey(db: Db, tenantId: string, surveyId: string) {
   const [row] = await db
     .select()
     .from(surveys)
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, surveyId)))
+    .where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId)))
     .limit(1)
   return row ?? null
 }
@@ -179,14 +180,14 @@ export async function listSurveys(db: Db, tenantId: string) {
   const counts = db
     .select({ surveyId: surveyResponses.surveyId, responses: count().as('responses') })
     .from(surveyResponses)
-    .where(eq(surveyResponses.tenantId, tenantId))
+    .where(ofTenant(surveyResponses, tenantId))
     .groupBy(surveyResponses.surveyId)
     .as('counts')
   const rows = await db
     .select({ id: surveys.id, title: surveys.title, active: surveys.active, createdAt: surveys.createdAt, updatedAt: surveys.updatedAt, questions: surveys.questions, responses: counts.responses })
     .from(surveys)
     .leftJoin(counts, eq(counts.surveyId, surveys.id))
-    .where(eq(surveys.tenantId, tenantId))
+    .where(ofTenant(surveys, tenantId))
     .orderBy(desc(surveys.createdAt), desc(surveys.id))
   return rows.map(({ questions, ...r }) => ({ ...r, responses: r.responses ?? 0, questionCount: parseQuestions(questions).filter((q) => q.type !== 'separator').length }))
 }
@@ -204,7 +205,7 @@ export async function updateSurvey(db: Db, tenantId: string, surveyId: string, i
   const rows = await db
     .update(surveys)
     .set({ title: input.title, description: input.description, questions: JSON.stringify(input.questions), updatedAt: now })
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, surveyId)))
+    .where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId)))
     .returning({ id: surveys.id })
   return rows.length > 0
 }
@@ -214,15 +215,15 @@ export async function setSurveyActive(db: Db, tenantId: string, surveyId: string
   const survey = await getSurvey(db, tenantId, surveyId)
   if (!survey) return false
   if (!active) {
-    await db.update(surveys).set({ active: false, updatedAt: now }).where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, surveyId)))
+    await db.update(surveys).set({ active: false, updatedAt: now }).where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId)))
     return true
   }
   await db.batch([
     db
       .update(surveys)
       .set({ active: false })
-      .where(and(eq(surveys.tenantId, tenantId), eq(surveys.active, true), ne(surveys.id, surveyId))),
-    db.update(surveys).set({ active: true, updatedAt: now }).where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, surveyId))),
+      .where(ofTenant(surveys, tenantId, eq(surveys.active, true), ne(surveys.id, surveyId))),
+    db.update(surveys).set({ active: true, updatedAt: now }).where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId))),
   ])
   return true
 }
@@ -230,7 +231,7 @@ export async function setSurveyActive(db: Db, tenantId: string, surveyId: string
 export async function deleteSurvey(db: Db, tenantId: string, surveyId: string) {
   const rows = await db
     .delete(surveys)
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, surveyId)))
+    .where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId)))
     .returning({ id: surveys.id })
   return rows.length > 0
 }
@@ -240,7 +241,7 @@ export async function getRespondedAt(db: Db, tenantId: string, surveyId: string,
   const [row] = await db
     .select({ respondedAt: surveyResponses.respondedAt })
     .from(surveyResponses)
-    .where(and(eq(surveyResponses.tenantId, tenantId), eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)))
+    .where(ofTenant(surveyResponses, tenantId, eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)))
     .limit(1)
   return row?.respondedAt ?? null
 }
@@ -260,8 +261,8 @@ export async function listSurveyResponses(db: Db, tenantId: string, surveyId: st
   const rows = await db
     .select({ id: surveyResponses.id, response: surveyResponses.response, respondedAt: surveyResponses.respondedAt, name: users.name, email: users.email })
     .from(surveyResponses)
-    .innerJoin(users, and(eq(users.id, surveyResponses.userId), eq(users.tenantId, tenantId)))
-    .where(and(eq(surveyResponses.tenantId, tenantId), eq(surveyResponses.surveyId, surveyId)))
+    .innerJoin(users, ofTenant(users, tenantId, eq(users.id, surveyResponses.userId)))
+    .where(ofTenant(surveyResponses, tenantId, eq(surveyResponses.surveyId, surveyId)))
     .orderBy(asc(surveyResponses.respondedAt))
   return rows.map((r) => {
     let answers: Record<string, SurveyAnswer> = {}

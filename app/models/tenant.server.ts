@@ -2,6 +2,7 @@ import { and, desc, eq, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
 import { domains, tenants, type Tenant } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type TenantStatus = Tenant['status']
 
@@ -16,7 +17,7 @@ export async function getTenantById(db: Db, id: string) {
 // Host resolution: the tenant and, in the same query, its active primary host (if any), so a
 // cold host costs one D1 query.
 const primary = alias(domains, 'primary_domain')
-const primaryJoin = and(eq(primary.tenantId, tenants.id), eq(primary.isPrimary, true), eq(primary.verificationStatus, 'active'))
+const primaryJoin = ofTenant(primary, tenants.id, eq(primary.isPrimary, true), eq(primary.verificationStatus, 'active'))
 
 export async function getTenantBySlugForRouting(db: Db, slug: string) {
   const rows = await db

@@ -3,16 +3,17 @@
 // One conditional UPDATE decides it — `conversion_at` is set only while it is still null — so two
 // tabs, a refresh or a replayed request cannot run it twice. Tenant-scoped like every model: another
 // school's transaction is never claimed.
-import { and, eq, isNull } from 'drizzle-orm'
+import { eq, isNull } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { transactions } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** Claim the conversion of a completed sale: true for the one call that set `conversion_at`, false after (or when it is not this school's completed sale). */
 export async function claimConversion(db: Db, tenantId: string, transactionId: string, now = Date.now()) {
   const rows = await db
     .update(transactions)
     .set({ conversionAt: now })
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, transactionId), eq(transactions.status, 'completed'), isNull(transactions.conversionAt)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.id, transactionId), eq(transactions.status, 'completed'), isNull(transactions.conversionAt)))
     .returning({ id: transactions.id })
   return rows.length > 0
 }

@@ -1,9 +1,10 @@
 // Read-only views of a school's transactions for /home (issue 8 item 8; seed 001 §2 "transactions
 // and per-student transactions"). Writing transactions is transaction.server.ts' job.
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { asc, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { paymentEvents, transactions, type TransactionStatus } from '#app/db/schema.server.ts'
 import type { Buyer, InvoiceDetails, ShippingDetails } from './transaction.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const TRANSACTIONS_PER_PAGE = 25
 
@@ -54,8 +55,9 @@ export type TransactionFilters = { status?: TransactionStatus; email?: string; u
 
 /** Newest first, with the number of matches for paging. `email` matches part of the buyer's email (case-insensitive). */
 export async function listSchoolTransactions(db: Db, tenantId: string, { status, email, userId, page = 1, perPage = TRANSACTIONS_PER_PAGE }: TransactionFilters = {}) {
-  const where = and(
-    eq(transactions.tenantId, tenantId),
+  const where = ofTenant(
+    transactions,
+    tenantId,
     status ? eq(transactions.status, status) : undefined,
     userId ? eq(transactions.userId, userId) : undefined,
     email ? sql`lower(json_extract(${transactions.buyer}, '$.email')) like ${`%${escapeLike(email.toLowerCase())}%`} escape '\\'` : undefined,
@@ -78,13 +80,13 @@ export async function getTransactionDetail(db: Db, tenantId: string, id: string)
   const [row] = await db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, id)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.id, id)))
     .limit(1)
   if (!row) return undefined
   const events = await db
     .select({ id: paymentEvents.id, provider: paymentEvents.provider, eventKey: paymentEvents.eventKey, providerStatus: paymentEvents.providerStatus, receivedAt: paymentEvents.receivedAt })
     .from(paymentEvents)
-    .where(and(eq(paymentEvents.tenantId, tenantId), eq(paymentEvents.transactionId, row.id)))
+    .where(ofTenant(paymentEvents, tenantId, eq(paymentEvents.transactionId, row.id)))
     .orderBy(asc(paymentEvents.receivedAt), asc(paymentEvents.id))
     .limit(100)
   const { buyer, invoiceDetails, shipping, ...rest } = row

@@ -23,8 +23,9 @@ import {
   type TransactionStatus,
 } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { HOLD_MS } from '#app/payments/confirm.ts'
-import { membershipStartStatement } from '#app/payments/membership-start.server.ts'
+import { HOLD_MS } from '#app/domain/payment-confirm.ts'
+import { membershipStartStatement } from './membership-lifecycle.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type Transaction = typeof transactions.$inferSelect
 export type NewTransactionInput = Omit<typeof transactions.$inferInsert, 'id' | 'tenantId' | 'hash' | 'status' | 'createdAt' | 'updatedAt' | 'completedAt' | 'accessGrantedAt'>
@@ -57,14 +58,14 @@ export async function createTransaction(db: Db, tenantId: string, input: NewTran
 }
 
 export async function getTransaction(db: Db, tenantId: string, id: string) {
-  const [row] = await db.select().from(transactions).where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, id))).limit(1)
+  const [row] = await db.select().from(transactions).where(ofTenant(transactions, tenantId, eq(transactions.id, id))).limit(1)
   return row
 }
 
 /** The public handle of the pending page. Another school's hash is simply not found. */
 export async function getTransactionByHash(db: Db, tenantId: string, hash: string) {
   if (!/^[a-z0-9]{8,64}$/.test(hash)) return undefined
-  const [row] = await db.select().from(transactions).where(and(eq(transactions.tenantId, tenantId), eq(transactions.hash, hash))).limit(1)
+  const [row] = await db.select().from(transactions).where(ofTenant(transactions, tenantId, eq(transactions.hash, hash))).limit(1)
   return row
 }
 
@@ -72,7 +73,7 @@ export async function getTransactionByProviderRef(db: Db, tenantId: string, prov
   const [row] = await db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.provider, provider), eq(transactions.providerRef, providerRef)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.provider, provider), eq(transactions.providerRef, providerRef)))
     .limit(1)
   return row
 }
@@ -97,14 +98,14 @@ export async function setProviderRef(db: Db, tenantId: string, id: string, ref: 
   await db
     .update(transactions)
     .set({ provider: ref.provider, integrationId: ref.integrationId, providerRef: ref.providerRef, updatedAt: now })
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, id)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.id, id)))
 }
 
 export async function listTransactions(db: Db, tenantId: string, opts: { userId?: string; status?: TransactionStatus; limit?: number; offset?: number } = {}) {
   return db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.tenantId, tenantId), opts.userId ? eq(transactions.userId, opts.userId) : undefined, opts.status ? eq(transactions.status, opts.status) : undefined))
+    .where(ofTenant(transactions, tenantId, opts.userId ? eq(transactions.userId, opts.userId) : undefined, opts.status ? eq(transactions.status, opts.status) : undefined))
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(opts.limit ?? 50)
     .offset(opts.offset ?? 0)
@@ -126,7 +127,7 @@ export async function listTransactionsToRecheck(db: Db, { createdBefore, limit =
 
 /** The cron asked the provider about it now (whatever the answer). */
 export async function markTransactionChecked(db: Db, tenantId: string, id: string, now = Date.now()) {
-  await db.update(transactions).set({ checkedAt: now }).where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, id)))
+  await db.update(transactions).set({ checkedAt: now }).where(ofTenant(transactions, tenantId, eq(transactions.id, id)))
 }
 
 /** A verified provider notification, reduced to what we act on. */
@@ -187,7 +188,7 @@ export async function settleTransaction(
     ? await db
         .select({ id: products.id, kind: products.kind, accessDays: products.accessDays, accessUntil: products.accessUntil, membershipPeriod: products.membershipPeriod })
         .from(products)
-        .where(and(eq(products.tenantId, tenantId), sql`${products.id} in ${ids}`))
+        .where(ofTenant(products, tenantId, sql`${products.id} in ${ids}`))
     : []
 
   const toGrant = tx.userId ? grantable.filter((p) => p.kind !== 'physical') : []
@@ -220,7 +221,7 @@ export async function settleTransaction(
           // Platform-held money waits out the hold before it can be withdrawn (ADR 023).
           ...(to === 'completed' ? { completedAt: now, holdUntil: tx.collector === 'platform' ? now + HOLD_MS : null } : {}),
         })
-        .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, tx.id), sql`${transactions.status} in ${from}`)),
+        .where(ofTenant(transactions, tenantId, eq(transactions.id, tx.id), sql`${transactions.status} in ${from}`)),
     )
   }
   for (const product of toGrant) {
@@ -284,7 +285,7 @@ export async function settleTransaction(
       db
         .update(promoCodes)
         .set({ usedCount: sql`${promoCodes.usedCount} + 1`, updatedAt: now })
-        .where(and(eq(promoCodes.tenantId, tenantId), eq(promoCodes.id, tx.promoCodeId), grantGuard)),
+        .where(ofTenant(promoCodes, tenantId, eq(promoCodes.id, tx.promoCodeId), grantGuard)),
     )
   }
   if (tx.promoPriceApplied && tx.productId) {
@@ -292,7 +293,7 @@ export async function settleTransaction(
       db
         .update(products)
         .set({ promoSold: sql`${products.promoSold} + 1` })
-        .where(and(eq(products.tenantId, tenantId), eq(products.id, tx.productId), grantGuard)),
+        .where(ofTenant(products, tenantId, eq(products.id, tx.productId), grantGuard)),
     )
   }
   const payload = JSON.stringify({
@@ -317,7 +318,7 @@ export async function settleTransaction(
   const last = db
     .update(transactions)
     .set({ accessGrantedAt: now, updatedAt: now })
-    .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, tx.id), eq(transactions.status, 'completed'), sql`${transactions.accessGrantedAt} is null`))
+    .where(ofTenant(transactions, tenantId, eq(transactions.id, tx.id), eq(transactions.status, 'completed'), sql`${transactions.accessGrantedAt} is null`))
     .returning({ id: transactions.id })
   statements.push(last)
 
@@ -350,11 +351,11 @@ export async function recordRefund(db: Db, tenantId: string, tx: Transaction, re
       db
         .update(productAccess)
         .set({ revokedAt: now, revokedReason: 'refunded', updatedAt: now })
-        .where(and(eq(productAccess.tenantId, tenantId), eq(productAccess.reason, `transaction:${tx.id}`), isNull(productAccess.revokedAt), stillCompleted)),
+        .where(ofTenant(productAccess, tenantId, eq(productAccess.reason, `transaction:${tx.id}`), isNull(productAccess.revokedAt), stillCompleted)),
       db
         .update(transactions)
         .set({ status: 'refunded', statusReason: `refund:${refund.refundRef}`, updatedAt: now })
-        .where(and(eq(transactions.tenantId, tenantId), eq(transactions.id, tx.id), eq(transactions.status, 'completed')))
+        .where(ofTenant(transactions, tenantId, eq(transactions.id, tx.id), eq(transactions.status, 'completed')))
         .returning({ id: transactions.id }),
     ])
     return updated.length > 0
@@ -362,4 +363,13 @@ export async function recordRefund(db: Db, tenantId: string, tx: Transaction, re
     if (String(error).includes('UNIQUE')) return false
     throw error
   }
+}
+
+/** Units of a product sold (completed transactions; seats count one each), for its sale limit. */
+export async function countSoldUnits(db: Db, tenantId: string, productId: string) {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${transactions.quantity}), 0)` })
+    .from(transactions)
+    .where(ofTenant(transactions, tenantId, eq(transactions.productId, productId), eq(transactions.status, 'completed')))
+  return Number(row?.n ?? 0)
 }

@@ -7,8 +7,8 @@ import { sessions, verificationCodes } from '#app/db/schema.server.ts'
 import { createSession } from '#app/models/session.server.ts'
 import type { SmsSender } from '#app/sms/sms.server.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
+import { afterVerificationPath, sendVerificationCode } from '#app/auth/verification.server.ts'
 import {
-  afterVerificationPath,
   CODE_TTL_MS,
   generateCode,
   hashCode,
@@ -19,7 +19,6 @@ import {
   normalisePhone,
   RESEND_LOCK_MS,
   saveUserPhone,
-  sendVerificationCode,
   verifyCode,
 } from './verification.server.ts'
 

@@ -4,8 +4,9 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { videos, type Video } from '#app/db/schema.server.ts'
-import { mergeVideoState, type VideoState } from '#app/media/bunny.server.ts'
+import { mergeVideoState, type VideoState } from '#app/domain/video-state.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type NewVideo = {
   libraryId: string
@@ -38,27 +39,27 @@ export async function insertVideo(db: Db, tenantId: string, input: NewVideo, now
 }
 
 export async function getVideo(db: Db, tenantId: string, id: string): Promise<Video | undefined> {
-  const rows = await db.select().from(videos).where(and(eq(videos.tenantId, tenantId), eq(videos.id, id))).limit(1)
+  const rows = await db.select().from(videos).where(ofTenant(videos, tenantId, eq(videos.id, id))).limit(1)
   return rows[0]
 }
 
 /** States of the school's videos among `ids` (others' ids are simply absent). */
 export async function listVideoStates(db: Db, tenantId: string, ids: string[]) {
   if (!ids.length) return []
-  return db.select({ id: videos.id, state: videos.state }).from(videos).where(and(eq(videos.tenantId, tenantId), inArray(videos.id, ids)))
+  return db.select({ id: videos.id, state: videos.state }).from(videos).where(ofTenant(videos, tenantId, inArray(videos.id, ids)))
 }
 
 export async function listVideos(db: Db, tenantId: string, { limit = 100 }: { limit?: number } = {}): Promise<Video[]> {
-  return db.select().from(videos).where(eq(videos.tenantId, tenantId)).orderBy(desc(videos.createdAt), asc(videos.id)).limit(limit)
+  return db.select().from(videos).where(ofTenant(videos, tenantId)).orderBy(desc(videos.createdAt), asc(videos.id)).limit(limit)
 }
 
 export async function renameVideo(db: Db, tenantId: string, id: string, title: string, now = Date.now()) {
-  const result = await db.update(videos).set({ title, updatedAt: now }).where(and(eq(videos.tenantId, tenantId), eq(videos.id, id))).returning({ id: videos.id })
+  const result = await db.update(videos).set({ title, updatedAt: now }).where(ofTenant(videos, tenantId, eq(videos.id, id))).returning({ id: videos.id })
   return result.length > 0
 }
 
 export async function deleteVideo(db: Db, tenantId: string, id: string) {
-  const result = await db.delete(videos).where(and(eq(videos.tenantId, tenantId), eq(videos.id, id))).returning({ id: videos.id })
+  const result = await db.delete(videos).where(ofTenant(videos, tenantId, eq(videos.id, id))).returning({ id: videos.id })
   return result.length > 0
 }
 
@@ -89,7 +90,7 @@ export async function applyVideoState(db: Db, tenantId: string, id: string, upda
     const written = await db
       .update(videos)
       .set(changes)
-      .where(and(eq(videos.tenantId, tenantId), eq(videos.id, id), eq(videos.state, current.state)))
+      .where(ofTenant(videos, tenantId, eq(videos.id, id), eq(videos.state, current.state)))
       .returning()
     if (written[0]) return written[0]
   }

@@ -9,6 +9,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { sealSecret } from '#app/utils/secret-box.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** A message on coursefront-webhook-deliveries: one HTTP delivery of one row. */
 export interface WebhookDeliveryJob {
@@ -43,19 +44,19 @@ export async function getWebhook(db: Db, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, id)))
+    .where(ofTenant(webhooks, tenantId, eq(webhooks.id, id)))
     .limit(1)
   return row ?? null
 }
 
 /** The school's webhooks, newest first, with how their deliveries stand. */
 export async function listWebhooks(db: Db, tenantId: string) {
-  const rows = await db.select().from(webhooks).where(eq(webhooks.tenantId, tenantId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+  const rows = await db.select().from(webhooks).where(ofTenant(webhooks, tenantId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id))
   if (rows.length === 0) return []
   const counts = await db
     .select({ webhookId: webhookDeliveries.webhookId, status: webhookDeliveries.status, n: count() })
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.tenantId, tenantId))
+    .where(ofTenant(webhookDeliveries, tenantId))
     .groupBy(webhookDeliveries.webhookId, webhookDeliveries.status)
   return rows.map((w) => {
     const mine = counts.filter((c) => c.webhookId === w.id)
@@ -69,14 +70,14 @@ export async function listEnabledWebhooksFor(db: Db, tenantId: string, event: We
   return db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.event, event), eq(webhooks.enabled, true)))
+    .where(ofTenant(webhooks, tenantId, eq(webhooks.event, event), eq(webhooks.enabled, true)))
 }
 
 export async function setWebhookEnabled(db: Db, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
   const rows = await db
     .update(webhooks)
     .set({ enabled, updatedAt: now })
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, id)))
+    .where(ofTenant(webhooks, tenantId, eq(webhooks.id, id)))
     .returning({ id: webhooks.id })
   return rows.length > 0
 }
@@ -85,7 +86,7 @@ export async function setWebhookEnabled(db: Db, tenantId: string, id: string, en
 export async function deleteWebhook(db: Db, tenantId: string, id: string) {
   const rows = await db
     .delete(webhooks)
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, id)))
+    .where(ofTenant(webhooks, tenantId, eq(webhooks.id, id)))
     .returning({ id: webhooks.id })
   return rows.length > 0
 }
@@ -96,14 +97,14 @@ export async function getWebhookDelivery(db: Db, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id)))
+    .where(ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.id, id)))
     .limit(1)
   return row ?? null
 }
 
 /** One webhook's delivery log, newest first, a page at a time. */
 export async function listWebhookDeliveries(db: Db, tenantId: string, webhookId: string, { page = 1, perPage = DELIVERIES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
-  const where = and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.webhookId, webhookId))
+  const where = ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.webhookId, webhookId))
   const [{ total }] = await db.select({ total: count() }).from(webhookDeliveries).where(where)
   const pageCount = Math.max(1, Math.ceil(total / perPage))
   const current = Math.min(Math.max(1, page), pageCount)
@@ -136,7 +137,7 @@ export async function deleteUnattemptedDeliveries(db: Db, tenantId: string, ids:
   if (ids.length === 0) return
   await db
     .delete(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.tenantId, tenantId), inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)))
+    .where(ofTenant(webhookDeliveries, tenantId, inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)))
 }
 
 async function enqueue(queue: Queue<WebhookDeliveryJob> | undefined, job: WebhookDeliveryJob) {
@@ -169,8 +170,9 @@ export async function redeliverWebhookDelivery(db: Db, queue: Queue<WebhookDeliv
     .update(webhookDeliveries)
     .set({ status: 'pending', updatedAt: now })
     .where(
-      and(
-        eq(webhookDeliveries.tenantId, tenantId),
+      ofTenant(
+        webhookDeliveries,
+        tenantId,
         eq(webhookDeliveries.webhookId, webhookId),
         eq(webhookDeliveries.id, deliveryId),
         inArray(webhookDeliveries.status, ['failed', 'dead']),
@@ -192,7 +194,7 @@ export async function claimDeliveryAttempt(db: Db, tenantId: string, id: string,
   const [row] = await db
     .update(webhookDeliveries)
     .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, updatedAt: now })
-    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, seenAttempts)))
+    .where(ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, seenAttempts)))
     .returning({ attempts: webhookDeliveries.attempts })
   return row?.attempts ?? null
 }
@@ -215,7 +217,7 @@ export async function recordDeliveryAttempt(
       deliveredAt: result.delivered ? now : null,
       updatedAt: now,
     })
-    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
+    .where(ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
 }
 
 /** Give up: 'failed' (the worker refused to send: target, secret, disabled webhook) or 'dead' (retries used up). */
@@ -223,7 +225,7 @@ export async function markDeliveryFinal(db: Db, tenantId: string, id: string, st
   const rows = await db
     .update(webhookDeliveries)
     .set({ status, ...(error ? { lastError: error } : {}), updatedAt: now })
-    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
+    .where(ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
     .returning({ id: webhookDeliveries.id })
   return rows.length > 0
 }

@@ -11,6 +11,7 @@ import type { Db } from '#app/db/client.server.ts'
 import { tenants, withdrawals, type Withdrawal } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { availableSql, getBalances } from './balance.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** Seed 001 §9: "withdrawal paid within 7 days". */
 export const WITHDRAWAL_PAYOUT_DAYS = 7
@@ -63,7 +64,7 @@ export async function listWithdrawals(db: Db, tenantId: string, { limit = WITHDR
   return db
     .select()
     .from(withdrawals)
-    .where(eq(withdrawals.tenantId, tenantId))
+    .where(ofTenant(withdrawals, tenantId))
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(limit)
     .offset(offset)

@@ -3,13 +3,12 @@
 // by the one settle batch that granted access (SettleOutcome.granted), so each sale sends once;
 // run after the provider's answer (waitUntil), and never able to undo the sale.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { eq } from 'drizzle-orm'
-import { tenants } from '#app/db/schema.server.ts'
 import type { Locale } from '#app/i18n/i18n.ts'
 import { receiptEmail } from '#app/mail/templates.server.ts'
 import { enqueueMailingSubscription } from '#app/mailing/subscribe.server.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
+import { getTenantById } from '#app/models/tenant.server.ts'
 import { getTransaction, type Buyer } from '#app/models/transaction.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
@@ -21,7 +20,7 @@ export async function afterSale(context: AppLoadContext, tenantId: string, trans
     if (!tx || tx.status !== 'completed') return
     // The school's mailing list (issue 9): the mail worker decides by the school's settings; never throws.
     await enqueueMailingSubscription(context.cloudflare.env, { tenantId, source: 'buyer', subjectId: tx.id })
-    const [school] = await context.db.select({ name: tenants.name, language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+    const school = await getTenantById(context.db, tenantId)
     if (!school) return
     const locale = school.language as Locale
     const buyer = JSON.parse(tx.buyer || '{}') as Partial<Buyer>

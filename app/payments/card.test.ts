@@ -2,7 +2,7 @@
 // cypher round trip through the card vault (encrypt as the browser does, open as the server does).
 import { describe, expect, it } from 'vitest'
 import { CANCEL_REASONS, RETURN_INTENTS } from '#app/db/schema.server.ts'
-import { SURVEY_REASONS, SURVEY_RETURN_INTENTS } from '#app/membership/survey.ts'
+import { SURVEY_REASONS, SURVEY_RETURN_INTENTS } from '#app/domain/membership-survey.ts'
 import { testCardToken, testCardTokenDeclines } from '#app/models/membership.server.ts'
 import { cardStates, cvvState, detectBrand, encryptCard, formatCardNumber, monthOptions, monthState, numberState, yearOptions, yearState } from './card.ts'
 import { cardVaultPublicKey, openCardCypher } from './card-vault.server.ts'

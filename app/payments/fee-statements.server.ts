@@ -163,6 +163,22 @@ export function monthLabel(month: string, locale: Locale) {
   return new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(start))
 }
 
+/** A statement as the owner's pages list it (the balance page and /home/balance/statements). */
+export function feeStatementRow(s: FeeStatement, locale: Locale) {
+  return {
+    id: s.id,
+    month: monthLabel(s.month, locale),
+    currency: s.currency,
+    salesCount: s.salesCount,
+    salesAmount: s.salesAmount,
+    feesAmount: s.feesAmount,
+    coveredAmount: s.coveredAmount,
+    owedAmount: s.owedAmount,
+    invoiceStatus: s.invoiceStatus,
+    invoiceNumber: s.invoiceNumber,
+  }
+}
+
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }

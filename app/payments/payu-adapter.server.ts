@@ -1,7 +1,7 @@
 // PayU REST v2.1 behind the PaymentAdapter interface (issue 8, ADR 019): order create (302 read,
 // not followed), notifications verified with OpenPayu-Signature over the raw body + second key.
 import type { TransactionStatus } from '#app/db/schema.server.ts'
-import { declineFromPayuCardResponse } from './payment-failure.ts'
+import { declineFromPayuCardResponse } from '#app/domain/payment-failure.ts'
 import { cardResponseCodeOf, payuClient, payuNotificationKind, payuNotificationSchema, readPayuNotification, verifyPayuNotification, verifyPayuRefundNotification, type PayuConfig, type PayuFetch, type PayuOrderStatus } from './payu.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 

@@ -4,7 +4,7 @@
 // it (signature, constant time) and reduces it to a PaymentEvent for settleTransaction().
 import type { PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
 import type { Buyer, PaymentEvent, Transaction } from '#app/models/transaction.server.ts'
-import type { DeclineReason } from './payment-failure.ts'
+import type { DeclineReason } from '#app/domain/payment-failure.ts'
 
 export type StartPaymentInput = {
   transaction: Transaction

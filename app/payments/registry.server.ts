@@ -14,7 +14,7 @@ import type { PaymentAdapter } from './provider.server.ts'
 import { stripeAdapter } from './stripe-adapter.server.ts'
 import { testProviderAdapter } from './test-provider.server.ts'
 import { isPlatformIntegration, PLATFORM_INTEGRATION, PLATFORM_PAYU_CURRENCIES, platformFetch, platformPayuConfig, platformRouting, platformStripeConfig } from './platform-accounts.server.ts'
-import { collectorOf } from './confirm.ts'
+import { collectorOf } from '#app/domain/payment-confirm.ts'
 import type { Collector } from '#app/db/schema.server.ts'
 import { isDevelopment as isDevelopmentEnv } from '#app/utils/env.server.ts'
 

@@ -3,7 +3,7 @@
 import type Stripe from 'stripe'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
-import { declineFromStripe, type DeclineReason } from './payment-failure.ts'
+import { declineFromStripe, type DeclineReason } from '#app/domain/payment-failure.ts'
 import { stripeClient, verifyStripeEvent, type StripeConfig, type StripeFetch } from './stripe.server.ts'
 
 /** The webhook events a school's endpoint subscribes to. */

@@ -7,13 +7,13 @@
 // "3ds_failed" | "pending", "reason"?: DeclineReason }` with the header
 //   X-Test-Payments-Signature: t={unix seconds},v1={hex HMAC-SHA256(secret, "{t}.{raw body}")}
 // accepted within 300 s of t. The event id is the deduplication key. A decline names its reason
-// (app/payments/payment-failure.ts: the test cards answer like Stripe's); the event carries it as
+// (app/domain/payment-failure.ts: the test cards answer like Stripe's); the event carries it as
 // `statusReason` = `decline:{reason}` for the transaction (a decline without one is 'sale_error',
 // a failed 3-D Secure 'three_ds_failed').
 import { z } from 'zod'
 import { newId } from '#app/utils/ids.server.ts'
 import { testCardTokenDeclines } from '#app/models/membership.server.ts'
-import { DECLINE_REASONS, declineFromStatusReason, declineFromTestCardLast4, declineStatusReason, type DeclineReason } from './payment-failure.ts'
+import { DECLINE_REASONS, declineFromStatusReason, declineFromTestCardLast4, declineStatusReason, type DeclineReason } from '#app/domain/payment-failure.ts'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import type { PaymentEvent } from '#app/models/transaction.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'

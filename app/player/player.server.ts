@@ -2,40 +2,21 @@
 // access decision for one lecture by id (JSON, video token, PDF, progress calls). Every decision
 // goes through getCourseAccess + lectureGate; ids of another school are simply not found.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { lectureComponents, lectures, products, sections, type Lecture, type Product } from '#app/db/schema.server.ts'
+import type { Lecture } from '#app/db/schema.server.ts'
 import { filesService } from '#app/media/files-service.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videosService } from '#app/media/videos-service.server.ts'
 import { getCourseAccess, type CourseAccess, type CourseViewer } from '#app/models/course-access.server.ts'
 import { listComponents, type ComponentView } from '#app/models/course-content.server.ts'
+import { getLectureFileComponentData, getLectureWithCourse, listCurriculumRows, type PlayerCourse } from '#app/models/course-view.server.ts'
 import { getVideo } from '#app/models/video.server.ts'
-import { videoEmbedUrl } from '#app/storefront/blocks.ts'
+import { videoEmbedUrl } from '#app/domain/blocks.ts'
 import { courseProgress, lectureGate, type LectureGate } from './gate.ts'
 
-export type PlayerCourse = Pick<Product, 'id' | 'title' | 'slug' | 'published' | 'isFree' | 'freeRequiresLogin' | 'commentsEnabled' | 'coverPath'>
-
-const courseColumns = {
-  id: products.id,
-  title: products.title,
-  slug: products.slug,
-  published: products.published,
-  isFree: products.isFree,
-  freeRequiresLogin: products.freeRequiresLogin,
-  commentsEnabled: products.commentsEnabled,
-  coverPath: products.coverPath,
-}
-
-/** A course of this school by slug (drafts too: the gate decides who sees them). */
-export async function getCourseBySlug(db: Db, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
-  const [row] = await db
-    .select(courseColumns)
-    .from(products)
-    .where(and(eq(products.tenantId, tenantId), eq(products.slug, slug), eq(products.kind, 'course')))
-    .limit(1)
-  return row
-}
+export type { PlayerCourse }
+// The watch pages read the course by slug through the player.
+export { getCourseBySlug } from '#app/models/course-view.server.ts'
 
 export type NavLecture = {
   id: string
@@ -52,18 +33,7 @@ export type NavSection = { id: string; title: string; lectures: NavLecture[] }
 
 /** The course's curriculum as this viewer sees it (drafts only for staff), each lecture with its gate. */
 export async function loadCurriculum(db: Db, tenantId: string, course: PlayerCourse, access: CourseAccess, signedIn: boolean, progress: Map<string, { completedAt: number | null; starred: boolean }>, now: number) {
-  const [sectionRows, lectureRows] = await db.batch([
-    db
-      .select({ id: sections.id, title: sections.title })
-      .from(sections)
-      .where(and(eq(sections.tenantId, tenantId), eq(sections.productId, course.id)))
-      .orderBy(asc(sections.position), asc(sections.createdAt)),
-    db
-      .select()
-      .from(lectures)
-      .where(and(eq(lectures.tenantId, tenantId), eq(lectures.productId, course.id)))
-      .orderBy(asc(lectures.position), asc(lectures.createdAt)),
-  ])
+  const { sectionRows, lectureRows } = await listCurriculumRows(db, tenantId, course.id)
   const nav: NavSection[] = sectionRows.map((s) => ({
     ...s,
     lectures: lectureRows
@@ -92,12 +62,7 @@ export type LectureForViewer = { lecture: Lecture; course: PlayerCourse; access:
 
 /** A lecture of this school by id with its course, the viewer's access and the gate; undefined: not this school's (or a draft for a non-staff viewer). */
 export async function loadLectureForViewer(db: Db, tenantId: string, lectureId: string, viewer: CourseViewer, now = Date.now()): Promise<LectureForViewer | undefined> {
-  const [row] = await db
-    .select({ lecture: lectures, course: courseColumns })
-    .from(lectures)
-    .innerJoin(products, and(eq(products.id, lectures.productId), eq(products.tenantId, tenantId), eq(products.kind, 'course')))
-    .where(and(eq(lectures.tenantId, tenantId), eq(lectures.id, lectureId)))
-    .limit(1)
+  const row = await getLectureWithCourse(db, tenantId, lectureId)
   if (!row) return undefined
   const access = await getCourseAccess(db, tenantId, row.course.id, viewer, now)
   const gate = lectureGate(row.course, row.lecture, access, viewer !== null, now)
@@ -112,14 +77,10 @@ export async function lectureComponentsOf(db: Db, tenantId: string, lecture: Lec
 
 /** Whether a file component with this key belongs to the lecture (the PDF route serves only those). */
 export async function lectureHasFile(db: Db, tenantId: string, lectureId: string, componentId: string) {
-  const [row] = await db
-    .select({ data: lectureComponents.data })
-    .from(lectureComponents)
-    .where(and(eq(lectureComponents.tenantId, tenantId), eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId), eq(lectureComponents.kind, 'file')))
-    .limit(1)
-  if (!row) return null
+  const data = await getLectureFileComponentData(db, tenantId, lectureId, componentId)
+  if (data === undefined) return null
   try {
-    const parsed = JSON.parse(row.data) as { key?: unknown }
+    const parsed = JSON.parse(data) as { key?: unknown }
     return typeof parsed.key === 'string' && parsed.key ? parsed.key : null
   } catch {
     return null

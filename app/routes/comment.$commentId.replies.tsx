@@ -4,11 +4,9 @@ import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { json, requireComment, requireCommenter, requireReader, toReplyItem } from '#app/comments/api.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { listReplies } from '#app/models/comment.server.ts'
-import { notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, requireSchool } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

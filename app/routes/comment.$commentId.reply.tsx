@@ -8,12 +8,10 @@ import { storeReplyImage } from '#app/comments/reply-image.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { checkBody, createReply, getComment, targetPath } from '#app/models/comment.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

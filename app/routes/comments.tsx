@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { bodyErrorAnswer, json, notFoundAnswer, readFields, requireCommenter, toCommentItem } from '#app/comments/api.server.ts'
 import { checkBody, commentRights, createComment, resolveCommentable, targetPath } from '#app/models/comment.server.ts'
 import { notifyStaff } from '#app/models/notification.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 
 export const CreateCommentSchema = z.object({
@@ -17,9 +17,7 @@ export const CreateCommentSchema = z.object({
   file: z.enum(['0', '1']).default('0'),
 })
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

@@ -7,13 +7,11 @@ import { z } from 'zod'
 import { json, readFields, requireComment, requireCommenter } from '#app/comments/api.server.ts'
 import { convertCommentToReview } from '#app/models/comment.server.ts'
 import { isStaffRole } from '#app/models/course-access.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 
 export const ConvertSchema = z.object({ score: z.coerce.number().pipe(z.union([z.literal(10), z.literal(5), z.literal(1)])) })
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

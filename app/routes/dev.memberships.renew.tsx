@@ -1,11 +1,11 @@
 // POST /dev/memberships/renew (development only, platform host): run the membership renewals now,
 // optionally as if it were `now` (ms since the epoch), so a tester can jump ahead in time without
 // waiting for the cron, and optionally for one membership only (`membership_id`: the panel's
-// data-membership-billing), so other memberships of the database are left alone. Answers JSON with what happened (app/payments/membership-billing.server.ts).
+// data-membership-billing), so other memberships of the database are left alone. Answers JSON with what happened (app/membership/membership-billing.server.ts).
 //   curl -X POST -H 'Origin: http://localhost:8787' -d now=1893456000000 http://localhost:8787/dev/memberships/renew
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
-import { runMembershipRenewals } from '#app/payments/membership-billing.server.ts'
+import { runMembershipRenewals } from '#app/membership/membership-billing.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import { notFound, requirePlatform } from '#app/utils/request.server.ts'
 

@@ -1,11 +1,9 @@
 // POST /home/images/complete (JSON, app/media/contract.ts). Resource route: staff only, tenant from the host.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { imageAction } from '#app/media/image-routes.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action(args: ActionFunctionArgs) {
   return imageAction('complete', args)

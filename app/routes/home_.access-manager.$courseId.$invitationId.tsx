@@ -8,13 +8,12 @@ import { readFields } from '#app/comments/api.server.ts'
 import { deleteInvitation, getInvitation } from '#app/models/access-invitation.server.ts'
 import { getTransaction } from '#app/models/transaction.server.ts'
 import { requireSeatManager, seatNotFound } from '#app/seats/seats.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { noStoreJson } from '#app/utils/responses.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
@@ -31,5 +30,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const back = `/panel/seats/${tx.hash}`
   const deleted = await deleteInvitation(context.db, tenant.id, invitation.id)
   if (!deleted) return script ? noStoreJson({ message: getT(request, context)('seats.error.not_deletable') }, 422) : redirect(`${back}?error=not_deletable`, 303)
-  return script ? noStoreJson({ deleted: true }) : redirect(`${back}?done=deleted`, 303)
+  return script ? noStoreJson({ deleted: true }) : redirectWithFlash(request, back, { done: 'deleted', message: 'seats.deleted' }, { status: 303 })
 }

@@ -7,14 +7,13 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
 import { readFields } from '#app/comments/api.server.ts'
 import { licencesLeft, listInvitations } from '#app/models/access-invitation.server.ts'
 import { errorCode, errorsForScript, findSeatPurchase, inviteToSeat, requireSeatManager, SeatInviteSchema, seatNotFound } from '#app/seats/seats.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { noStoreJson } from '#app/utils/responses.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 import { parseWith } from '#app/utils/validation.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
@@ -32,7 +31,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.ok) return script ? noStoreJson(errorsForScript(t, parsed.errors), 422) : redirect(`${back}?error=invalid`, 303)
   const answer = await inviteToSeat(context, new URL(request.url).origin, tenant, tx, parsed.data)
   if (!answer.ok) return script ? noStoreJson(errorsForScript(t, answer.errors), answer.status === 409 ? 422 : answer.status) : redirect(`${back}?error=${errorCode(answer.errors)}`, 303)
-  if (!script) return redirect(`${back}?done=invited`, 303)
+  if (!script) return redirectWithFlash(request, back, { done: 'invited', message: 'seats.invited_generic' }, { status: 303 })
   const invitations = await listInvitations(context.db, tenant.id, tx.id)
   const invitation = invitations.find((i) => i.id === answer.invitationId)
   return noStoreJson(

@@ -1,84 +1,47 @@
 // /home/comments (owner/admin, issue 7 item 7): the newest lecture comments of the school, paged,
 // filtered by course; each with its course and lecture, author (profile link for students),
 // body, replies count, a link to the lecture, delete ('Are you sure?') and convert to review.
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/cloudflare";
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSubmit,
-} from "@remix-run/react";
-import { useState } from "react";
-import { z } from "zod";
-import { ConfirmModal } from "#app/components/confirm-modal.tsx";
-import { InstructorNav } from "#app/components/instructor-nav.tsx";
-import { ItemHeader } from "#app/components/comment-parts.tsx";
-import { Alert, Button, Card, PageTitle } from "#app/components/ui.tsx";
-import { removeReplyImages } from "#app/comments/reply-image.server.ts";
-import {
-  convertCommentToReview,
-  convertedCommentIds,
-  deleteComment,
-  getComment,
-  listCommentedCourses,
-  listCommentFeed,
-} from "#app/models/comment.server.ts";
-import { requireUser } from "#app/auth/auth.server.ts";
-import { useT } from "#app/utils/i18n-react.ts";
-import { getT, requireSchool } from "#app/utils/request.server.ts";
-import { parseForm } from "#app/utils/validation.ts";
-import { Pager } from "#app/components/pager.tsx";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react'
+import { useState } from 'react'
+import { z } from 'zod'
+import { ConfirmModal } from '#app/components/confirm-modal.tsx'
+import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
+import { ItemHeader } from '#app/comments/components/comment-parts.tsx'
+import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { removeReplyImages } from '#app/comments/reply-image.server.ts'
+import { convertCommentToReview, convertedCommentIds, deleteComment, getComment, listCommentedCourses, listCommentFeed } from '#app/models/comment.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
+import { useT } from '#app/utils/i18n-react.ts'
+import { getT } from '#app/utils/request.server.ts'
+import { parseForm } from '#app/utils/validation.ts'
+import { Pager } from '#app/components/pager.tsx'
 
 const FeedQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
-  course: z.string().trim().max(64).catch("").default(""),
-});
+  course: z.string().trim().max(64).catch('').default(''),
+})
 
-export const FeedActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("delete"),
-    commentId: z.string().trim().min(1).max(64),
-  }),
-  z.object({
-    intent: z.literal("convert"),
-    commentId: z.string().trim().min(1).max(64),
-    score: z.coerce
-      .number()
-      .pipe(z.union([z.literal(10), z.literal(5), z.literal(1)])),
-  }),
-]);
+export const FeedActionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('delete'), commentId: z.string().trim().min(1).max(64) }),
+  z.object({ intent: z.literal('convert'), commentId: z.string().trim().min(1).max(64), score: z.coerce.number().pipe(z.union([z.literal(10), z.literal(5), z.literal(1)])) }),
+])
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const tenant = requireSchool(context);
-  await requireUser(request, context, ["owner", "admin"]);
-  const url = new URL(request.url);
-  const query = FeedQuery.parse({
-    page: url.searchParams.get("page") ?? undefined,
-    course: url.searchParams.get("course") ?? undefined,
-  });
-  const [feed, courses] = await Promise.all([
-    listCommentFeed(context.db, tenant.id, {
-      productId: query.course || null,
-      page: query.page,
-    }),
-    listCommentedCourses(context.db, tenant.id),
-  ]);
+export async function loader(args: LoaderFunctionArgs) {
+  const { tenant } = await requireStaff(args)
+  const { request, context } = args
+  const url = new URL(request.url)
+  const query = FeedQuery.parse({ page: url.searchParams.get('page') ?? undefined, course: url.searchParams.get('course') ?? undefined })
+  const [feed, courses] = await Promise.all([listCommentFeed(context.db, tenant.id, { productId: query.course || null, page: query.page }), listCommentedCourses(context.db, tenant.id)])
   const converted = await convertedCommentIds(
     context.db,
     tenant.id,
-    feed.rows.map((r) => r.id)
-  );
+    feed.rows.map((r) => r.id),
+  )
   return {
-    title: `${getT(request, context)("comments.feed.title")} · ${tenant.name}`,
+    title: `${getT(request, context)('comments.feed.title')} · ${tenant.name}`,
     course: query.course,
     courses,
     page: feed.page,
@@ -90,100 +53,54 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       createdAt: r.createdAt,
       byAdmin: r.byAdmin,
       repliesCount: r.repliesCount,
-      author: {
-        id: r.userId,
-        name: r.authorName,
-        profilePath:
-          !r.byAdmin && r.userId && r.userExists
-            ? `/home/students/${r.userId}`
-            : null,
-      },
-      courseTitle: r.courseTitle ?? "—",
-      lectureTitle: r.lectureTitle ?? "—",
-      lecturePath: r.courseSlug
-        ? `/${r.courseSlug}/watch/${r.lectureId}#comment-${r.id}`
-        : null,
-      canConvert:
-        !r.byAdmin && r.userId !== null && r.userExists && !converted.has(r.id),
+      author: { id: r.userId, name: r.authorName, profilePath: !r.byAdmin && r.userId && r.userExists ? `/home/students/${r.userId}` : null },
+      courseTitle: r.courseTitle ?? '—',
+      lectureTitle: r.lectureTitle ?? '—',
+      lecturePath: r.courseSlug ? `/${r.courseSlug}/watch/${r.lectureId}#comment-${r.id}` : null,
+      canConvert: !r.byAdmin && r.userId !== null && r.userExists && !converted.has(r.id),
     })),
-  };
+  }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const tenant = requireSchool(context);
-  await requireUser(request, context, ["owner", "admin"]);
-  const t = getT(request, context);
-  const parsed = await parseForm(FeedActionSchema, request);
-  if (!parsed.ok)
-    return Response.json(
-      { ok: false, message: t("comments.review.error.score") },
-      { status: 400 }
-    );
-  const comment = await getComment(
-    context.db,
-    tenant.id,
-    parsed.data.commentId
-  );
-  if (!comment) throw new Response("Not Found", { status: 404 });
-  if (parsed.data.intent === "delete") {
-    const { imagePaths } = await deleteComment(
-      context.db,
-      tenant.id,
-      comment.id
-    );
-    await removeReplyImages(context, tenant.id, imagePaths);
-    return { ok: true, message: t("comments.feed.deleted") };
+// Not a staffAction: the feed's script reads a { ok, message } answer, a refusal included.
+export async function action(args: ActionFunctionArgs) {
+  const { tenant } = await requireStaff(args)
+  const { request, context } = args
+  const t = getT(request, context)
+  const parsed = await parseForm(FeedActionSchema, request)
+  if (!parsed.ok) return Response.json({ ok: false, message: t('comments.review.error.score') }, { status: 400 })
+  const comment = await getComment(context.db, tenant.id, parsed.data.commentId)
+  if (!comment) throw new Response('Not Found', { status: 404 })
+  if (parsed.data.intent === 'delete') {
+    const { imagePaths } = await deleteComment(context.db, tenant.id, comment.id)
+    await removeReplyImages(context, tenant.id, imagePaths)
+    return { ok: true, message: t('comments.feed.deleted') }
   }
-  const result = await convertCommentToReview(
-    context.db,
-    tenant.id,
-    comment,
-    parsed.data.score
-  );
-  if (!result.ok)
-    return Response.json(
-      { ok: false, message: t(`comments.review.error.${result.reason}`) },
-      { status: 422 }
-    );
-  return { ok: true, message: t("comments.feed.converted") };
+  const result = await convertCommentToReview(context.db, tenant.id, comment, parsed.data.score)
+  if (!result.ok) return Response.json({ ok: false, message: t(`comments.review.error.${result.reason}`) }, { status: 422 })
+  return { ok: true, message: t('comments.feed.converted') }
 }
 
 export default function CommentsFeedPage() {
-  const data = useLoaderData<typeof loader>();
-  const answer = useActionData<{ ok: boolean; message: string }>();
-  const navigation = useNavigation();
-  const submit = useSubmit();
-  const t = useT();
-  const [pending, setPending] = useState<HTMLFormElement | null>(null);
-  const busy = navigation.state !== "idle";
-  const pageLink = (page: number) =>
-    `?${new URLSearchParams({
-      ...(data.course ? { course: data.course } : {}),
-      page: String(page),
-    }).toString()}`;
+  const data = useLoaderData<typeof loader>()
+  const answer = useActionData<{ ok: boolean; message: string }>()
+  const navigation = useNavigation()
+  const submit = useSubmit()
+  const t = useT()
+  const [pending, setPending] = useState<HTMLFormElement | null>(null)
+  const busy = navigation.state !== 'idle'
+  const pageLink = (page: number) => `?${new URLSearchParams({ ...(data.course ? { course: data.course } : {}), page: String(page) }).toString()}`
   return (
     <div className="space-y-6">
       <InstructorNav />
-      <PageTitle subtitle={t("comments.feed.subtitle")}>
-        {t("comments.feed.title")}
-      </PageTitle>
-      {answer ? (
-        <Alert tone={answer.ok ? "success" : "error"}>{answer.message}</Alert>
-      ) : null}
+      <PageTitle subtitle={t('comments.feed.subtitle')}>{t('comments.feed.title')}</PageTitle>
+      {answer ? <Alert tone={answer.ok ? 'success' : 'error'}>{answer.message}</Alert> : null}
       <Card className="space-y-4">
-        <Form
-          method="get"
-          className="flex flex-wrap items-end gap-3"
-          data-feed-filter
-        >
+        <Form method="get" className="flex flex-wrap items-end gap-3" data-feed-filter>
           <label className="block text-sm font-medium text-slate-700">
-            {t("comments.feed.filter")}
-            <select
-              name="course"
-              defaultValue={data.course}
-              className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-            >
-              <option value="">{t("comments.feed.all_courses")}</option>
+            {t('comments.feed.filter')}
+            <select name="course" defaultValue={data.course} className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm">
+              <option value="">{t('comments.feed.all_courses')}</option>
               {data.courses.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.title}
@@ -192,105 +109,59 @@ export default function CommentsFeedPage() {
             </select>
           </label>
           <Button type="submit" variant="secondary">
-            {t("comments.feed.apply")}
+            {t('comments.feed.apply')}
           </Button>
         </Form>
         <p className="text-sm text-slate-600" data-feed-total>
-          {t("comments.count", { count: data.total })}
+          {t('comments.count', { count: data.total })}
         </p>
         {data.comments.length === 0 ? (
-          <p className="text-slate-600">{t("comments.feed.empty")}</p>
+          <p className="text-slate-600">{t('comments.feed.empty')}</p>
         ) : (
           <ul className="divide-y divide-slate-100" data-feed>
             {data.comments.map((c) => (
-              <li
-                key={c.id}
-                className="space-y-2 py-4"
-                data-feed-comment={c.id}
-              >
+              <li key={c.id} className="space-y-2 py-4" data-feed-comment={c.id}>
                 <div className="flex flex-wrap items-start justify-between gap-3">
-                  <ItemHeader
-                    author={c.author}
-                    byAdmin={c.byAdmin}
-                    createdAt={c.createdAt}
-                    size={32}
-                  />
-                  <p className="text-xs text-slate-500">
-                    {t("comments.feed.on_lecture", {
-                      course: c.courseTitle,
-                      lecture: c.lectureTitle,
-                    })}
-                  </p>
+                  <ItemHeader author={c.author} byAdmin={c.byAdmin} createdAt={c.createdAt} size={32} />
+                  <p className="text-xs text-slate-500">{t('comments.feed.on_lecture', { course: c.courseTitle, lecture: c.lectureTitle })}</p>
                 </div>
-                <p className="whitespace-pre-line break-words text-sm text-slate-800">
-                  {c.body}
-                </p>
+                <p className="whitespace-pre-line break-words text-sm text-slate-800">{c.body}</p>
                 <div className="flex flex-wrap items-center gap-3 text-sm">
-                  <span className="text-slate-500">
-                    {t("comments.feed.replies", { count: c.repliesCount })}
-                  </span>
+                  <span className="text-slate-500">{t('comments.feed.replies', { count: c.repliesCount })}</span>
                   {c.lecturePath ? (
-                    <a
-                      href={c.lecturePath}
-                      className="font-semibold text-brand-700 hover:underline"
-                    >
-                      {t("comments.feed.open")}
+                    <a href={c.lecturePath} className="font-semibold text-brand-700 hover:underline">
+                      {t('comments.feed.open')}
                     </a>
                   ) : null}
                   {c.canConvert ? (
-                    <Form
-                      method="post"
-                      className="flex items-center gap-2"
-                      data-feed-convert
-                    >
+                    <Form method="post" className="flex items-center gap-2" data-feed-convert>
                       <input type="hidden" name="intent" value="convert" />
                       <input type="hidden" name="commentId" value={c.id} />
                       <label className="sr-only" htmlFor={`score-${c.id}`}>
-                        {t("comments.feed.score")}
+                        {t('comments.feed.score')}
                       </label>
-                      <select
-                        id={`score-${c.id}`}
-                        name="score"
-                        defaultValue="10"
-                        className="rounded-md border border-slate-300 px-2 py-1 text-sm"
-                      >
-                        <option value="10">
-                          {t("comments.convert.positive")}
-                        </option>
-                        <option value="5">
-                          {t("comments.convert.neutral")}
-                        </option>
-                        <option value="1">
-                          {t("comments.convert.negative")}
-                        </option>
+                      <select id={`score-${c.id}`} name="score" defaultValue="10" className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+                        <option value="10">{t('comments.convert.positive')}</option>
+                        <option value="5">{t('comments.convert.neutral')}</option>
+                        <option value="1">{t('comments.convert.negative')}</option>
                       </select>
-                      <Button
-                        type="submit"
-                        variant="secondary"
-                        className="px-3 py-1"
-                        disabled={busy}
-                      >
-                        {t("comments.convert")}
+                      <Button type="submit" variant="secondary" className="px-3 py-1" disabled={busy}>
+                        {t('comments.convert')}
                       </Button>
                     </Form>
                   ) : null}
                   <Form
                     method="post"
                     onSubmit={(event) => {
-                      event.preventDefault();
-                      setPending(event.currentTarget);
+                      event.preventDefault()
+                      setPending(event.currentTarget)
                     }}
                     data-feed-delete
                   >
                     <input type="hidden" name="intent" value="delete" />
                     <input type="hidden" name="commentId" value={c.id} />
-                    <Button
-                      type="submit"
-                      variant="danger"
-                      className="px-3 py-1"
-                      disabled={busy}
-                    >
-                      {t("comments.delete")}
+                    <Button type="submit" variant="danger" className="px-3 py-1" disabled={busy}>
+                      {t('comments.delete')}
                     </Button>
                   </Form>
                 </div>
@@ -298,26 +169,21 @@ export default function CommentsFeedPage() {
             ))}
           </ul>
         )}
-        <Pager
-          page={data.page}
-          pageCount={data.pageCount}
-          href={pageLink}
-          label={t("comments.feed.title")}
-        />
+        <Pager page={data.page} pageCount={data.pageCount} href={pageLink} label={t('comments.feed.title')} />
       </Card>
       <ConfirmModal
         open={pending !== null}
-        title={t("comments.delete.confirm_title")}
-        text={t("comments.delete.confirm_text")}
-        confirmLabel={t("comments.delete.confirm")}
-        cancelLabel={t("comments.cancel")}
+        title={t('comments.delete.confirm_title')}
+        text={t('comments.delete.confirm_text')}
+        confirmLabel={t('comments.delete.confirm')}
+        cancelLabel={t('comments.cancel')}
         onConfirm={() => {
-          const form = pending;
-          setPending(null);
-          if (form) submit(form, { method: "post" });
+          const form = pending
+          setPending(null)
+          if (form) submit(form, { method: 'post' })
         }}
         onCancel={() => setPending(null)}
       />
     </div>
-  );
+  )
 }

@@ -6,13 +6,11 @@
 // The lecture or file component saved afterwards names the key; the model checks it is a ready
 // lecture_pdf of this school.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
-import { lecturePdfStep } from '#app/media/lecture-pdfs.server.ts'
-import { requireCourse } from '#app/media/lecture-form.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { lecturePdfStep } from '#app/courses/lecture-pdfs.server.ts'
+import { requireCourse } from '#app/courses/lecture-form.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return Response.json({ error: 'error.not_found.title' }, { status: 405 })

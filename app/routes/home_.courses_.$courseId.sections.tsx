@@ -1,20 +1,20 @@
 // /home/courses/:courseId/sections — the curriculum: sections with their lectures, add a section,
 // reorder sections and lectures (buttons without JavaScript; drag and drop or keyboard with it).
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
-import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
+import { FlashMessage, useFlash } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
-import { curriculumPath, TITLE_MAX } from '#app/components/course-paths.tsx'
-import { requireCourse, SectionTitleSchema } from '#app/media/lecture-form.server.ts'
-import { formatLength } from '#app/media/video-view.ts'
+import { curriculumPath, TITLE_MAX } from '#app/domain/course-paths.ts'
+import { requireCourse, SectionTitleSchema } from '#app/courses/lecture-form.server.ts'
+import { formatLength } from '#app/domain/video-view.ts'
 import { createSection, listCourseLectures, listSections } from '#app/models/course-content.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { parseForm, type FieldErrors } from '#app/utils/validation.ts'
-
-const DONE = ['section_created', 'saved', 'deleted', 'order'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
@@ -39,7 +39,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const parsed = await parseForm(SectionTitleSchema, request)
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   await createSection(context.db, tenant.id, course.id, parsed.data.title)
-  return redirect(`${curriculumPath(course.id)}?done=section_created`)
+  return redirectWithFlash(request, curriculumPath(course.id), { done: 'section_created', message: 'courses.done.section_created' })
 }
 
 type SectionData = ReturnType<typeof useLoaderData<typeof loader>>['sections'][number]
@@ -105,7 +105,7 @@ export default function CurriculumPage() {
   const t = useT()
   const fetcher = useFetcher()
   const busy = useNavigation().state === 'submitting'
-  const done = DONE.find((d) => d === params.get('done'))
+  const flash = useFlash()
   const problem = /^(courses|validation)\.[a-z0-9_.]+$/.test(params.get('problem') ?? '') ? params.get('problem') : null
   const errors = (actionData?.errors ?? {}) as FieldErrors
   const base = curriculumPath(course.id)
@@ -122,14 +122,14 @@ export default function CurriculumPage() {
         </Link>
       </div>
       <PageTitle subtitle={course.published ? t('courses.published') : t('courses.draft')}>{t('courses.curriculum_of', { title: course.title })}</PageTitle>
-      {done && !actionData ? <Alert tone="success">{t(`courses.done.${done}`)}</Alert> : null}
+      <FlashMessage hidden={Boolean(actionData)} />
       {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
       {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
 
       <Card>
         <h2 className="text-lg font-semibold">{t('courses.section.add')}</h2>
-        <Form method="post" className="mt-3 flex flex-wrap items-start gap-3" noValidate key={done === 'section_created' ? params.toString() : 'add'}>
+        <Form method="post" className="mt-3 flex flex-wrap items-start gap-3" noValidate key={flash?.done === 'section_created' ? 'created' : 'add'}>
           <Field className="min-w-64 flex-1" label={t('courses.section.field.title')} name="title" maxLength={TITLE_MAX} defaultValue={actionData?.values?.title} error={errors.title} />
           <Button type="submit" className="mt-6" disabled={busy}>
             {t('courses.section.add_button')}

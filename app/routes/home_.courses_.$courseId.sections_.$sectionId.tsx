@@ -1,15 +1,16 @@
 // /home/courses/:courseId/sections/:sectionId — rename a section, or delete it (type DELETE) with
 // its lectures.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { CourseDeleteForm } from '#app/components/course-delete-form.tsx'
-import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { CourseDeleteForm } from '#app/courses/components/course-delete-form.tsx'
+import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
-import { curriculumPath, TITLE_MAX } from '#app/components/course-paths.tsx'
-import { requireSection, titleField } from '#app/media/lecture-form.server.ts'
+import { curriculumPath, TITLE_MAX } from '#app/domain/course-paths.ts'
+import { requireSection, titleField } from '#app/courses/lecture-form.server.ts'
 import { deleteSection, listSectionLectures, renameSection } from '#app/models/course-content.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { msg, parseForm, type FieldErrors } from '#app/utils/validation.ts'
@@ -37,10 +38,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   if (parsed.data.intent === 'rename') {
     await renameSection(context.db, tenant.id, course.id, section.id, parsed.data.title)
-    return redirect(`${curriculumPath(course.id)}?done=saved`)
+    return redirectWithFlash(request, curriculumPath(course.id), { done: 'saved', message: 'courses.done.saved' })
   }
   await deleteSection(context.db, tenant.id, course.id, section.id)
-  return redirect(`${curriculumPath(course.id)}?done=deleted`)
+  return redirectWithFlash(request, curriculumPath(course.id), { done: 'deleted', message: 'courses.done.deleted' })
 }
 
 export default function SectionPage() {

@@ -1,11 +1,12 @@
 // /home/courses/:courseId/sections/:sectionId/lectures — creates a lecture (POST from the form at
 // .../lectures/create); a mistake shows that form again here with the errors, nothing written.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { NewLecturePage } from '#app/components/course-new-lecture.tsx'
-import { lecturePath } from '#app/components/course-paths.tsx'
-import { echoLecture, LectureSchema, newLectureData, requireSection } from '#app/media/lecture-form.server.ts'
+import { NewLecturePage } from '#app/courses/components/course-new-lecture.tsx'
+import { lecturePath } from '#app/domain/course-paths.ts'
+import { echoLecture, LectureSchema, newLectureData, requireSection } from '#app/courses/lecture-form.server.ts'
 import { createLecture } from '#app/models/course-content.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { notFound } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { parseForm, type FieldErrors } from '#app/utils/validation.ts'
@@ -24,7 +25,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const result = await createLecture(context.db, tenant.id, course.id, section.id, input)
   if (!result) notFound()
   if (!result.ok) return formError({ [result.field]: { key: result.key } }, echoLecture(parsed.data))
-  return redirect(`${lecturePath(course.id, section.id, result.lecture.id)}?done=created`)
+  return redirectWithFlash(request, lecturePath(course.id, section.id, result.lecture.id), { done: 'created', message: 'courses.done.created' })
 }
 
 export default function CreateLecture() {

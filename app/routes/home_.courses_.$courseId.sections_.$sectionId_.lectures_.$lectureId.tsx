@@ -1,25 +1,26 @@
 // /home/courses/:courseId/sections/:sectionId/lectures/:lectureId — edit a lecture (and move it to
 // another section), delete it (type DELETE), and manage its components.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
-import { ComponentForm } from '#app/components/course-component-form.tsx'
-import { CourseDeleteForm } from '#app/components/course-delete-form.tsx'
-import { LectureForm } from '#app/components/course-lecture-form.tsx'
-import { InstructorNav } from '#app/components/instructor-nav.tsx'
+import { ComponentForm } from '#app/courses/components/course-component-form.tsx'
+import { CourseDeleteForm } from '#app/courses/components/course-delete-form.tsx'
+import { LectureForm } from '#app/courses/components/course-lecture-form.tsx'
+import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
+import { FlashMessage } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
-import { curriculumPath, lecturePath } from '#app/components/course-paths.tsx'
-import { echoLecture, LectureSchema, requireLecture, videoChoices } from '#app/media/lecture-form.server.ts'
+import { curriculumPath, lecturePath } from '#app/domain/course-paths.ts'
+import { echoLecture, LectureSchema, requireLecture, videoChoices } from '#app/courses/lecture-form.server.ts'
 import { deleteLecture, getLecturePdf, listComponents, listSections, moveLectureToSection, updateLecture } from '#app/models/course-content.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getT, notFound } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { formToObject, msg, parseWith, type FieldErrors } from '#app/utils/validation.ts'
 
 const DeleteSchema = z.object({ confirm: z.string().refine((s) => s.trim() === 'DELETE', { message: msg('courses.delete.confirm_mismatch') }) })
-const DONE = ['created', 'saved', 'component_created', 'deleted', 'order'] as const
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
@@ -55,7 +56,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const parsed = parseWith(DeleteSchema, form)
     if (!parsed.ok) return formError(parsed.errors, { intent: 'delete' })
     await deleteLecture(context.db, tenant.id, course.id, section.id, lecture.id)
-    return redirect(`${curriculumPath(course.id)}?done=deleted`)
+    return redirectWithFlash(request, curriculumPath(course.id), { done: 'deleted', message: 'courses.done.deleted' })
   }
   const parsed = parseWith(LectureSchema, form)
   if (!parsed.ok) return formError(parsed.errors, { ...parsed.values, intent: 'update' })
@@ -67,7 +68,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!result.ok) return formError({ [result.field]: { key: result.key } }, { ...echoLecture(parsed.data), intent: 'update' })
   let sectionId = section.id
   if (targetSectionId && targetSectionId !== section.id && (await moveLectureToSection(context.db, tenant.id, course.id, lecture.id, targetSectionId))) sectionId = targetSectionId
-  return redirect(`${lecturePath(course.id, sectionId, lecture.id)}?done=saved`)
+  return redirectWithFlash(request, lecturePath(course.id, sectionId, lecture.id), { done: 'saved', message: 'courses.done.saved' })
 }
 
 export default function LecturePage() {
@@ -77,7 +78,6 @@ export default function LecturePage() {
   const t = useT()
   const fetcher = useFetcher()
   const { course, section, lecture } = data
-  const done = DONE.find((d) => d === params.get('done'))
   const problem = /^(courses|validation)\.[a-z0-9_.]+$/.test(params.get('problem') ?? '') ? params.get('problem') : null
   const values = actionData?.values ?? {}
   const errors = (actionData?.errors ?? {}) as FieldErrors
@@ -91,7 +91,7 @@ export default function LecturePage() {
         ← {t('courses.back_to_curriculum', { title: course.title })}
       </Link>
       <PageTitle subtitle={t('courses.lecture.in_section', { section: section.title })}>{lecture.title}</PageTitle>
-      {done && !actionData ? <Alert tone="success">{t(`courses.done.${done}`)}</Alert> : null}
+      <FlashMessage hidden={Boolean(actionData)} />
       {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
       {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}

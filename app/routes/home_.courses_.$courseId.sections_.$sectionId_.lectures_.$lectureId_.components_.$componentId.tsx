@@ -1,20 +1,19 @@
 // POST .../components/:componentId — update (intent=update, same kind) or delete (intent=delete).
-import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
-import { lecturePath } from '#app/components/course-paths.tsx'
-import { ComponentSchema, requireLecture, resourceError } from '#app/media/lecture-form.server.ts'
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { lecturePath } from '#app/domain/course-paths.ts'
+import { ComponentSchema, requireLecture, resourceError } from '#app/courses/lecture-form.server.ts'
 import { deleteComponent, getComponent, updateComponent } from '#app/models/course-content.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
+import { actionOnlyLoader, notFound } from '#app/utils/request.server.ts'
 import { formToObject, parseWith } from '#app/utils/validation.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
   const component = await getComponent(context.db, tenant.id, course.id, section.id, lecture.id, params.componentId ?? '')
   if (!component) notFound()
-  const back = (done: string) => redirect(`${lecturePath(course.id, section.id, lecture.id)}?done=${done}#components`)
+  const back = (done: 'deleted' | 'saved') => redirectWithFlash(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { done, message: `courses.done.${done}` })
   let form: Record<string, string>
   try {
     form = formToObject(await request.formData())

@@ -1,8 +1,8 @@
 // /home/courses/:courseId/sections/:sectionId/lectures/create — the new-lecture form (it posts to .../lectures).
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { NewLecturePage } from '#app/components/course-new-lecture.tsx'
-import { newLectureData } from '#app/media/lecture-form.server.ts'
+import { NewLecturePage } from '#app/courses/components/course-new-lecture.tsx'
+import { newLectureData } from '#app/courses/lecture-form.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 

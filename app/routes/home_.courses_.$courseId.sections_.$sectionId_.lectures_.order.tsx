@@ -1,15 +1,14 @@
 // POST /home/courses/:courseId/sections/:sectionId/lectures/order — reorder the section's lectures
 // (the whole order, which may bring lectures over from other sections of the course, or one step).
-import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
-import { curriculumPath } from '#app/components/course-paths.tsx'
-import { OrderSchema, requireSection, resourceError } from '#app/media/lecture-form.server.ts'
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { curriculumPath } from '#app/domain/course-paths.ts'
+import { OrderSchema, requireSection, resourceError } from '#app/courses/lecture-form.server.ts'
 import { moveLecture, reorderLectures } from '#app/models/course-content.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
 import { parseForm } from '#app/utils/validation.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section } = await requireSection(request, context, params)
@@ -21,5 +20,5 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       ? await reorderLectures(context.db, tenant.id, course.id, section.id, data.order)
       : await moveLecture(context.db, tenant.id, course.id, section.id, data.id, data.move)
   if (!ok) return resourceError(request, curriculumPath(course.id), { form: { key: 'courses.order.invalid' } }, {}, 409)
-  return redirect(`${curriculumPath(course.id)}?done=order`)
+  return redirectWithFlash(request, curriculumPath(course.id), { done: 'order', message: 'courses.done.order' })
 }

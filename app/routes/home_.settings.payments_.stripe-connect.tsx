@@ -3,76 +3,43 @@
 // sends the owner to Stripe; Stripe sends them back here: `?step=return` asks Stripe for the
 // account's state and records it, `?step=refresh` (an expired or used link) makes a new link.
 // Owners only: payouts go to the school's account.
-import {
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
-import { getPayoutAccount } from "#app/models/payout-account.server.ts";
-import {
-  refreshStripeAccount,
-  startStripeOnboarding,
-} from "#app/payments/marketplace.server.ts";
-import { canonicalOrigin } from "#app/storefront/seo.server.ts";
-import { requireUser } from "#app/auth/auth.server.ts";
-import { requireSchool } from "#app/utils/request.server.ts";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { getPayoutAccount } from '#app/models/payout-account.server.ts'
+import { refreshStripeAccount, startStripeOnboarding } from '#app/payments/marketplace.server.ts'
+import { canonicalOrigin } from '#app/storefront/seo.server.ts'
+import { requireOwner } from '#app/auth/staff.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 
-const SETTINGS = "/home/settings/payments";
+const SETTINGS = '/home/settings/payments'
 
-async function toStripe(
-  request: Request,
-  context: LoaderFunctionArgs["context"]
-) {
-  const tenant = requireSchool(context);
-  const user = await requireUser(request, context, ["owner"]);
-  const started = await startStripeOnboarding(context, {
-    id: tenant.id,
-    name: tenant.name,
-    origin: canonicalOrigin(request, context),
-    ownerEmail: user.email,
-  });
+async function toStripe(args: LoaderFunctionArgs | ActionFunctionArgs) {
+  const { tenant, user } = await requireOwner(args)
+  const { request, context } = args
+  const started = await startStripeOnboarding(context, { id: tenant.id, name: tenant.name, origin: canonicalOrigin(request, context), ownerEmail: user.email })
   if (!started.ok) {
-    console.warn(
-      JSON.stringify({
-        event: "connect_onboarding_failed",
-        tenantId: tenant.id,
-        reason: started.reason,
-      })
-    );
-    return redirect(`${SETTINGS}?error=marketplace.error.${started.reason}`);
+    console.warn(JSON.stringify({ event: 'connect_onboarding_failed', tenantId: tenant.id, reason: started.reason }))
+    return redirect(`${SETTINGS}?error=marketplace.error.${started.reason}`)
   }
-  return redirect(started.url);
+  return redirect(started.url)
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const tenant = requireSchool(context);
-  await requireUser(request, context, ["owner"]);
-  const step = new URL(request.url).searchParams.get("step");
-  if (step === "refresh") return toStripe(request, context);
-  if (
-    step !== "return" ||
-    !(await getPayoutAccount(context.db, tenant.id, "stripe"))
-  )
-    return redirect(SETTINGS);
+export async function loader(args: LoaderFunctionArgs) {
+  const { tenant } = await requireOwner(args)
+  const { request, context } = args
+  const step = new URL(request.url).searchParams.get('step')
+  if (step === 'refresh') return toStripe(args)
+  if (step !== 'return' || !(await getPayoutAccount(context.db, tenant.id, 'stripe'))) return redirect(SETTINGS)
   try {
-    const account = await refreshStripeAccount(context, tenant.id);
-    return redirect(
-      `${SETTINGS}?done=stripe.${account?.status ?? "onboarding"}`
-    );
+    const account = await refreshStripeAccount(context, tenant.id)
+    const status = account?.status ?? 'onboarding'
+    return redirectWithFlash(request, SETTINGS, { done: `stripe_${status}`, message: `marketplace.done.stripe.${status}` })
   } catch (error) {
-    console.warn(
-      JSON.stringify({
-        event: "connect_account_refresh_failed",
-        tenantId: tenant.id,
-        error: String(error),
-      })
-    );
-    return redirect(`${SETTINGS}?error=marketplace.error.unavailable`);
+    console.warn(JSON.stringify({ event: 'connect_account_refresh_failed', tenantId: tenant.id, error: String(error) }))
+    return redirect(`${SETTINGS}?error=marketplace.error.unavailable`)
   }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST")
-    return new Response(null, { status: 405, headers: { Allow: "POST" } });
-  return toStripe(request, context);
+export async function action(args: ActionFunctionArgs) {
+  if (args.request.method !== 'POST') return new Response(null, { status: 405, headers: { Allow: 'POST' } })
+  return toStripe(args)
 }

@@ -1,11 +1,9 @@
 // POST /home/videos/grant (JSON, app/media/video-contract.ts). Resource route: staff only, tenant from the host.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { grantAction } from '#app/media/video-routes.server.ts'
-import { notFound } from '#app/utils/request.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action(args: ActionFunctionArgs) {
   return grantAction(args)

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { getProduct } from '#app/models/product.server.ts'
 import { listApprovedReviews } from '#app/models/review.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
-import { notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { parseWith } from '#app/utils/validation.ts'
 
 export const REVIEWS_PAGE_MAX = 1000
@@ -17,9 +17,7 @@ export const ReviewsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(REVIEWS_PAGE_MAX).default(1),
 })
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

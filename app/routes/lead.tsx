@@ -5,12 +5,10 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/cloudflare'
 import { submitLead } from '#app/storefront/lead-submission.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
-import { clientIp, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, clientIp, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { schoolEmailOrigin } from '#app/models/school-address.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 const wantsJson = (request: Request) => request.headers.get('X-Requested-With') === 'XMLHttpRequest' || (request.headers.get('Accept') ?? '').includes('application/json')
 

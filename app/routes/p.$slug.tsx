@@ -1,9 +1,9 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { BlockList } from '#app/components/blocks/block-view.tsx'
+import { BlockList } from '#app/storefront/components/blocks/block-view.tsx'
 import { getPublishedSubpageWithBlocks } from '#app/models/subpage.server.ts'
 import { loadBlockContext } from '#app/storefront/block-context.server.ts'
-import { excerpt, pageCacheControl, pick, seoMeta } from '#app/storefront/seo.ts'
+import { excerpt, pageCacheControl, pick, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { notFound } from '#app/utils/request.server.ts'
 

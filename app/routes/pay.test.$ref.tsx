@@ -1,6 +1,6 @@
 // /pay/test/{ref}: the built-in test provider's hosted page (development only, ADR 019). The buyer
 // picks an outcome — or pays with one of the test cards, which answer like Stripe's test cards
-// (app/payments/payment-failure.ts: 4000 0000 0000 9995 is "Insufficient funds", …) — and the page
+// (app/domain/payment-failure.ts: 4000 0000 0000 9995 is "Insufficient funds", …) — and the page
 // sends the provider's signed notification to the school's notify route code path (a worker cannot
 // fetch its own host) and returns the buyer to the pending page. A decline says why: the reason
 // travels in the notification and ends on the transaction as `status_reason = decline:{reason}`.
@@ -15,7 +15,7 @@ import { Button, Card, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { getTransactionByProviderRef } from '#app/models/transaction.server.ts'
 import { recordDeclineReason } from '#app/models/transaction-decline.server.ts'
 import { handleProviderNotification } from '#app/payments/notify.server.ts'
-import { declineFromTestCard, TEST_CARDS } from '#app/payments/payment-failure.ts'
+import { declineFromTestCard, TEST_CARDS } from '#app/domain/payment-failure.ts'
 import { TEST_OUTCOMES, TEST_SIGNATURE_HEADER, testDecline, testNotification, type TestOutcome } from '#app/payments/test-provider.server.ts'
 import { deliverTestNotification, slowEventIds } from '#app/payments/test-slow.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'

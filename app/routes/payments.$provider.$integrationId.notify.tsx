@@ -3,11 +3,9 @@
 // read; server.ts lets it through without the browser CSRF check because the signature is the proof.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { handleProviderNotification } from '#app/payments/notify.server.ts'
-import { notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, requireSchool } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

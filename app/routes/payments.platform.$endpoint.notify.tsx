@@ -3,11 +3,9 @@
 // cookies read; exempt from the browser CSRF check like every notify URL, the signature is the proof.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { handlePlatformNotification } from '#app/payments/platform-notify.server.ts'
-import { notFound, requirePlatform } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, requirePlatform } from '#app/utils/request.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requirePlatform(context)

@@ -5,12 +5,10 @@ import { redirect } from '@remix-run/cloudflare'
 import { json, notFoundAnswer, requestMethod, requireComment, requireCommenter } from '#app/comments/api.server.ts'
 import { removeReplyImages } from '#app/comments/reply-image.server.ts'
 import { canDelete, deleteReply, getComment, getReply, targetPath } from '#app/models/comment.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
-import { PAGE_S_MAXAGE, robotsTxt } from '#app/storefront/seo.ts'
+import { PAGE_S_MAXAGE, robotsTxt } from '#app/domain/seo.ts'
 import { canonicalOrigin } from '#app/storefront/seo.server.ts'
 
 /** A school's robots.txt points at its sitemap; the platform site keeps crawlers off its panels only. */

@@ -7,7 +7,7 @@ import { mediaOrigins } from '#app/media/origins.server.ts'
 import { SEARCH_QUERY_MAX } from '#app/storefront/recent-searches.ts'
 import { searchPublishedProducts } from '#app/models/storefront.server.ts'
 import { jsonAnswer, readBody } from '#app/storefront/search.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { msg, parseWith } from '#app/utils/validation.ts'
 
 export const SearchSchema = z.object({
@@ -17,9 +17,7 @@ export const SearchSchema = z.object({
     .pipe(z.string().min(1).max(SEARCH_QUERY_MAX, { message: msg('widgets.search.q_max', { count: SEARCH_QUERY_MAX }) })),
 })
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

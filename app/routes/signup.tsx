@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
-import { NewPasswordFields } from '#app/components/new-password-fields.tsx'
+import { NewPasswordFields } from '#app/auth/components/new-password-fields.tsx'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { z } from 'zod'

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { getSitemapEntries } from '#app/models/storefront.server.ts'
-import { PAGE_S_MAXAGE, sitemapXml } from '#app/storefront/seo.ts'
+import { PAGE_S_MAXAGE, sitemapXml } from '#app/domain/seo.ts'
 import { canonicalOrigin } from '#app/storefront/seo.server.ts'
 import { notFound } from '#app/utils/request.server.ts'
 

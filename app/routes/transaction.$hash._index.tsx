@@ -3,7 +3,7 @@
 // link keep it current. Only the buyer and the school's staff; another school's hash is 404.
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
-import { PendingStatus } from '#app/components/pending-status.tsx'
+import { PendingStatus } from '#app/checkout/components/pending-status.tsx'
 import { pendingHeaders, pendingView, readBuyerTransaction } from '#app/checkout/pending.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 

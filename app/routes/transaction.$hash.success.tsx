@@ -8,90 +8,50 @@
 // goes straight on to the product. Staff may look at it (the school's scripts never run for staff)
 // without using up the buyer's conversion. Only the buyer and the school's staff; another school's
 // hash is 404.
-import {
-  data,
-  redirect,
-  redirectDocument,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
-import { PendingStatus } from "#app/components/pending-status.tsx";
-import {
-  pendingHeaders,
-  pendingView,
-  readBuyerTransaction,
-} from "#app/checkout/pending.server.ts";
-import {
-  afterPaymentDestination,
-  claimConversion,
-} from "#app/models/transaction-conversion.server.ts";
-import { getCurrentUser } from "#app/auth/auth.server.ts";
-import { getT } from "#app/utils/request.server.ts";
+import { data, redirect, redirectDocument, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { useLoaderData } from '@remix-run/react'
+import { PendingStatus } from '#app/checkout/components/pending-status.tsx'
+import { pendingHeaders, pendingView, readBuyerTransaction } from '#app/checkout/pending.server.ts'
+import { afterPaymentDestination, claimConversion } from '#app/models/transaction-conversion.server.ts'
+import { getCurrentUser } from '#app/auth/auth.server.ts'
+import { getT } from '#app/utils/request.server.ts'
 
 /** app/root.tsx renders the school's conversion code on routes flagged so. */
-export const handle = { creatorConversion: true };
+export const handle = { creatorConversion: true }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-const NO_STORE = { "Cache-Control": "private, no-store" };
+const NO_STORE = { 'Cache-Control': 'private, no-store' }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { tenant, tx } = await readBuyerTransaction(
-    request,
-    context,
-    params.hash ?? ""
-  );
-  const self = `/transaction/${tx.hash}/success`;
+  const { tenant, tx } = await readBuyerTransaction(request, context, params.hash ?? '')
+  const self = `/transaction/${tx.hash}/success`
   // A paid sale only: a free order (no payment) keeps its "Access granted" on the pending page.
-  if (tx.status !== "completed" || tx.totalAmount === 0)
-    throw redirect(`/transaction/${tx.hash}`, {
-      status: 303,
-      headers: NO_STORE,
-    });
+  if (tx.status !== 'completed' || tx.totalAmount === 0) throw redirect(`/transaction/${tx.hash}`, { status: 303, headers: NO_STORE })
   // Scripts React inserts on the client never run: a client-side navigation (its data request)
   // reloads this page as a document before anything is claimed.
-  const dest = request.headers.get("Sec-Fetch-Dest");
-  if (dest && dest !== "document")
-    throw redirectDocument(self, { status: 303, headers: NO_STORE });
-  const view = await pendingView(context, tenant.id, tx);
-  const user = await getCurrentUser(request, context);
-  const isBuyer = !!user && user.role === "student" && user.id === tx.userId;
+  const dest = request.headers.get('Sec-Fetch-Dest')
+  if (dest && dest !== 'document') throw redirectDocument(self, { status: 303, headers: NO_STORE })
+  const view = await pendingView(context, tenant.id, tx)
+  const user = await getCurrentUser(request, context)
+  const isBuyer = !!user && user.role === 'student' && user.id === tx.userId
   if (isBuyer) {
     // GET only: a HEAD (a link checker, a prefetch) never uses up the conversion.
-    const claimed =
-      request.method === "GET" &&
-      (await claimConversion(context.db, tenant.id, tx.id));
-    if (!claimed)
-      throw redirect(afterPaymentDestination(view), {
-        status: 303,
-        headers: NO_STORE,
-      });
+    const claimed = request.method === 'GET' && (await claimConversion(context.db, tenant.id, tx.id))
+    if (!claimed) throw redirect(afterPaymentDestination(view), { status: 303, headers: NO_STORE })
   }
-  const t = getT(request, context);
-  const headers = pendingHeaders(request, view.status);
-  return data(
-    {
-      ...view,
-      title: t("payment.success.title"),
-      locale: tenant.language,
-      conversion: isBuyer,
-    },
-    { headers }
-  );
+  const t = getT(request, context)
+  const headers = pendingHeaders(request, view.status)
+  return data({ ...view, title: t('payment.success.title'), locale: tenant.language, conversion: isBuyer }, { headers })
 }
 
 export default function PaymentSuccessPage() {
-  const d = useLoaderData<typeof loader>();
+  const d = useLoaderData<typeof loader>()
   return (
-    <div data-payment-success data-conversion={d.conversion ? "once" : "staff"}>
+    <div data-payment-success data-conversion={d.conversion ? 'once' : 'staff'}>
       <PendingStatus initial={d} locale={d.locale} />
     </div>
-  );
+  )
 }

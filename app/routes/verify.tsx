@@ -4,600 +4,149 @@
 // the code by SMS. After sending, a new code is locked for 60 s with a visible countdown; the
 // right code goes on to /panel (or the kept redirectTo) after about 200 ms. With JavaScript the
 // page calls /json/verification/*; without it the same forms post here.
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { z } from "zod";
-import { Alert, Button, Card, Field, PageTitle } from "#app/components/ui.tsx";
-import {
-  afterVerificationPath,
-  getLoginVerificationMode,
-  getUserPhone,
-  getVerificationState,
-  maskPhone,
-  saveUserPhone,
-  sendAnswer,
-  sendDepsFrom,
-  sendVerificationCode,
-  verifyCode,
-} from "#app/models/verification.server.ts";
-import {
-  recordVerifyFailures,
-  verifyLockedSeconds,
-} from "#app/models/rate-limit.server.ts";
-import { homePathFor, requireUser } from "#app/auth/auth.server.ts";
-import { useT } from "#app/utils/i18n-react.ts";
-import { clientIp, getT, requireSchool } from "#app/utils/request.server.ts";
-import { formToObject } from "#app/utils/validation.ts";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { CODE_MAX, PHONE_PREFIX_MAX, VerifyPage, type ActionResult } from '#app/auth/components/verify-page.tsx'
+import { afterVerificationPath, sendAnswer, sendDepsFrom, sendVerificationCode } from '#app/auth/verification.server.ts'
+import { getLoginVerificationMode, getUserPhone, getVerificationState, maskPhone, saveUserPhone, verifyCode } from '#app/models/verification.server.ts'
+import { recordVerifyFailures, verifyLockedSeconds } from '#app/models/rate-limit.server.ts'
+import { homePathFor, requireUser } from '#app/auth/auth.server.ts'
+import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
+import { formToObject } from '#app/utils/validation.ts'
 
 // For the form (the component cannot import the .server model; the same values are checked there).
-const CODE_MAX = 6;
 /** Seed 000 §5 / §9: the prefix field's default and length. */
-const DEFAULT_PHONE_PREFIX = "+48";
-const PHONE_PREFIX_MAX = 4;
 
-const FormSchema = z.discriminatedUnion("intent", [
+const FormSchema = z.discriminatedUnion('intent', [
   z.object({
-    intent: z.literal("send"),
+    intent: z.literal('send'),
     redirectTo: z.string().max(500).optional().catch(undefined),
   }),
   z.object({
-    intent: z.literal("verify"),
+    intent: z.literal('verify'),
     code: z.string().trim().min(1).max(CODE_MAX),
     redirectTo: z.string().max(500).optional().catch(undefined),
   }),
   z.object({
-    intent: z.literal("save_phone"),
+    intent: z.literal('save_phone'),
     prefix: z.string().max(PHONE_PREFIX_MAX),
     number: z.string().max(30),
     redirectTo: z.string().max(500).optional().catch(undefined),
   }),
-]);
+])
 
 /** Personal: never stored by a browser or the edge (ADR 015). */
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const tenant = requireSchool(context);
+  const tenant = requireSchool(context)
   const user = await requireUser(request, context, undefined, {
     allowUnverified: true,
-  });
-  const redirectTo = afterVerificationPath(
-    new URL(request.url).searchParams.get("redirectTo"),
-    request
-  );
+  })
+  const redirectTo = afterVerificationPath(new URL(request.url).searchParams.get('redirectTo'), request)
   // Nothing to verify (owner, admin, mode off, already verified): seed 000 §2 → on to /panel.
-  if (!user.verificationPending)
-    throw redirect(
-      user.role === "student" ? redirectTo : homePathFor(user.role)
-    );
-  const now = Date.now();
+  if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
+  const now = Date.now()
   const [mode, phone, state] = await Promise.all([
     getLoginVerificationMode(context.db, tenant.id),
     getUserPhone(context.db, tenant.id, user.id),
     getVerificationState(context.db, tenant.id, user.sessionId, now),
-  ]);
+  ])
   return {
-    title: `${getT(request, context)("verification.title")} · ${tenant.name}`,
+    title: `${getT(request, context)('verification.title')} · ${tenant.name}`,
     school: tenant.name,
-    mode: mode === "phone" ? ("phone" as const) : ("email" as const),
+    mode: mode === 'phone' ? ('phone' as const) : ('email' as const),
     email: user.email,
     phone: phone ? maskPhone(phone) : null,
     sent: state.sent,
     /** Seconds left on the resend lock, measured on the server. */
     lockSeconds: state.resendAt ? Math.ceil((state.resendAt - now) / 1000) : 0,
     redirectTo,
-  };
+  }
 }
 
-type ActionResult = {
-  ok: boolean;
-  intent: "send" | "verify" | "save_phone";
-  message?: string;
-  lockSeconds?: number;
-  phone?: string;
-};
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const tenant = requireSchool(context);
+  const tenant = requireSchool(context)
   const user = await requireUser(request, context, undefined, {
     allowUnverified: true,
-  });
-  const t = getT(request, context);
-  let form: Record<string, string> = {};
+  })
+  const t = getT(request, context)
+  let form: Record<string, string> = {}
   try {
-    form = formToObject(await request.formData());
+    form = formToObject(await request.formData())
   } catch {
     /* an empty form fails the schema below */
   }
-  const redirectTo = afterVerificationPath(form.redirectTo, request);
-  if (!user.verificationPending)
-    throw redirect(
-      user.role === "student" ? redirectTo : homePathFor(user.role)
-    );
-  const parsed = FormSchema.safeParse(form);
+  const redirectTo = afterVerificationPath(form.redirectTo, request)
+  if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
+  const parsed = FormSchema.safeParse(form)
   if (!parsed.success) {
-    const intent =
-      form.intent === "save_phone" || form.intent === "send"
-        ? form.intent
-        : "verify";
-    const message =
-      intent === "save_phone"
-        ? t("verification.error.phone")
-        : intent === "send"
-        ? t("verification.error.send")
-        : t("verification.error.code");
-    return data<ActionResult>({ ok: false, intent, message }, { status: 422 });
+    const intent = form.intent === 'save_phone' || form.intent === 'send' ? form.intent : 'verify'
+    const message = intent === 'save_phone' ? t('verification.error.phone') : intent === 'send' ? t('verification.error.send') : t('verification.error.code')
+    return data<ActionResult>({ ok: false, intent, message }, { status: 422 })
   }
-  const input = parsed.data;
-  if (input.intent === "verify") {
+  const input = parsed.data
+  if (input.intent === 'verify') {
     // Wrong codes also count per account (across sessions) and per IP (across accounts): ADR 024.
-    const ip = clientIp(request);
-    const locked = await verifyLockedSeconds(
-      context.db,
-      tenant.id,
-      user.id,
-      ip
-    );
-    if (locked > 0)
-      return data<ActionResult>(
-        {
-          ok: false,
-          intent: "verify",
-          message: t("limits.verification.throttled", { count: locked }),
-        },
-        { status: 429 }
-      );
+    const ip = clientIp(request)
+    const locked = await verifyLockedSeconds(context.db, tenant.id, user.id, ip)
+    if (locked > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: locked }) }, { status: 429 })
     const ok = await verifyCode(context.db, tenant.id, {
       userId: user.id,
       sessionId: user.sessionId,
       code: input.code,
-    });
-    if (ok) throw redirect(redirectTo);
-    const lockout = await recordVerifyFailures(
-      context.db,
-      tenant.id,
-      user.id,
-      ip
-    );
-    if (lockout > 0)
-      return data<ActionResult>(
-        {
-          ok: false,
-          intent: "verify",
-          message: t("limits.verification.throttled", { count: lockout }),
-        },
-        { status: 429 }
-      );
-    return data<ActionResult>(
-      { ok: false, intent: "verify", message: t("verification.error.code") },
-      { status: 422 }
-    );
+    })
+    if (ok) throw redirect(redirectTo)
+    const lockout = await recordVerifyFailures(context.db, tenant.id, user.id, ip)
+    if (lockout > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: lockout }) }, { status: 429 })
+    return data<ActionResult>({ ok: false, intent: 'verify', message: t('verification.error.code') }, { status: 422 })
   }
-  if (input.intent === "save_phone") {
-    const prefix = input.prefix.replace(/\D/g, "");
-    const number = input.number.replace(/\D/g, "");
-    const existing = await getUserPhone(context.db, tenant.id, user.id);
-    const phone =
-      !prefix || !number || existing
-        ? null
-        : await saveUserPhone(context.db, tenant.id, user.id, prefix + number);
+  if (input.intent === 'save_phone') {
+    const prefix = input.prefix.replace(/\D/g, '')
+    const number = input.number.replace(/\D/g, '')
+    const existing = await getUserPhone(context.db, tenant.id, user.id)
+    const phone = !prefix || !number || existing ? null : await saveUserPhone(context.db, tenant.id, user.id, prefix + number)
     if (!phone)
       return data<ActionResult>(
         {
           ok: false,
-          intent: "save_phone",
-          message: t("verification.error.phone"),
+          intent: 'save_phone',
+          message: t('verification.error.phone'),
         },
         { status: 422 }
-      );
+      )
     return data<ActionResult>({
       ok: true,
-      intent: "save_phone",
+      intent: 'save_phone',
       phone: maskPhone(phone),
-    });
+    })
   }
-  const mode = await getLoginVerificationMode(context.db, tenant.id);
-  if (mode === "off") throw redirect(redirectTo);
+  const mode = await getLoginVerificationMode(context.db, tenant.id)
+  if (mode === 'off') throw redirect(redirectTo)
   const result = await sendVerificationCode(sendDepsFrom(context), {
     tenant,
     user,
     sessionId: user.sessionId,
     channel: mode,
-  });
-  const answer = sendAnswer(result, t);
+  })
+  const answer = sendAnswer(result, t)
   return data<ActionResult>(
     {
       ok: answer.body.success,
-      intent: "send",
+      intent: 'send',
       message: answer.body.message,
-      lockSeconds: answer.body.success
-        ? answer.body.resend_in
-        : answer.body.retry_after,
+      lockSeconds: answer.body.success ? answer.body.resend_in : answer.body.retry_after,
     },
     { status: answer.status }
-  );
+  )
 }
 
 /** Seconds left, counting down once a second from the last value the server gave. */
-function useCountdown(initial: number) {
-  const [until, setUntil] = useState(() =>
-    initial > 0 ? Date.now() + initial * 1000 : 0
-  );
-  const [left, setLeft] = useState(initial > 0 ? initial : 0);
-  useEffect(() => {
-    if (!until) return;
-    const tick = () =>
-      setLeft(Math.max(0, Math.ceil((until - Date.now()) / 1000)));
-    tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [until]);
-  return {
-    left,
-    start: (seconds: number) => setUntil(Date.now() + seconds * 1000),
-  };
-}
 
-async function postJson(path: string, body: Record<string, string>) {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json",
-      "X-Requested-With": "XMLHttpRequest",
-    },
-    body: JSON.stringify(body),
-  });
-  let json: Record<string, unknown> = {};
-  try {
-    json = (await res.json()) as Record<string, unknown>;
-  } catch {
-    /* not JSON: treated as a failure below */
-  }
-  return { status: res.status, ok: res.ok, json };
-}
-
-export default function VerifyPage() {
-  const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionResult | undefined;
-  const t = useT();
-  const codeId = useId();
-  const codeRef = useRef<HTMLInputElement>(null);
-  const [phone, setPhone] = useState<string | null>(
-    actionData?.intent === "save_phone" && actionData.phone
-      ? actionData.phone
-      : data.phone
-  );
-  const [sent, setSent] = useState(
-    data.sent ||
-      (actionData?.intent === "send" && actionData.ok) ||
-      actionData?.intent === "verify"
-  );
-  const [error, setError] = useState<{
-    intent: ActionResult["intent"];
-    message: string;
-  } | null>(
-    actionData && !actionData.ok && actionData.message
-      ? { intent: actionData.intent, message: actionData.message }
-      : null
-  );
-  const [busy, setBusy] = useState<ActionResult["intent"] | null>(null);
-  const [verified, setVerified] = useState(false);
-  const countdown = useCountdown(
-    actionData?.intent === "send" && actionData.lockSeconds
-      ? actionData.lockSeconds
-      : data.lockSeconds
-  );
-  const needsPhone = data.mode === "phone" && !phone;
-  // Without JavaScript nothing would re-enable the button: the lock then shows as text and the
-  // server answers an early resend with its 429 message.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const locked = hydrated && countdown.left > 0;
-
-  // Seed 000 §2: after a successful verification, /panel (or the kept page) after about 200 ms.
-  useEffect(() => {
-    if (!verified) return;
-    const timer = setTimeout(
-      () => window.location.assign(data.redirectTo),
-      200
-    );
-    return () => clearTimeout(timer);
-  }, [verified, data.redirectTo]);
-
-  async function onSend(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy || locked) return;
-    setBusy("send");
-    setError(null);
-    try {
-      const res = await postJson("/json/verification/send", {});
-      if (res.ok && res.json.success === false) {
-        // Nothing to verify any more (seed 000 §2).
-        window.location.assign(
-          typeof res.json.redirectTo === "string"
-            ? res.json.redirectTo
-            : "/panel"
-        );
-        return;
-      }
-      if (res.status === 419) {
-        window.location.assign(
-          `/login?redirectTo=${encodeURIComponent("/verify")}`
-        );
-        return;
-      }
-      if (!res.ok) {
-        if (typeof res.json.retry_after === "number" && res.status === 429)
-          countdown.start(res.json.retry_after);
-        if (res.json.phone_required) setPhone(null);
-        setError({
-          intent: "send",
-          message:
-            typeof res.json.message === "string" && res.status === 429
-              ? res.json.message
-              : t("verification.error.send"),
-        });
-        return;
-      }
-      setSent(true);
-      countdown.start(
-        typeof res.json.resend_in === "number" ? res.json.resend_in : 60
-      );
-      setTimeout(() => codeRef.current?.focus(), 0);
-    } catch {
-      setError({ intent: "send", message: t("verification.error.send") });
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function onVerify(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const code = String(new FormData(event.currentTarget).get("code") ?? "");
-    setBusy("verify");
-    setError(null);
-    try {
-      const res = await postJson("/json/verification/verify", { code });
-      if (res.ok && res.json.success === true) {
-        setVerified(true);
-        return;
-      }
-      setError({ intent: "verify", message: t("verification.error.code") });
-      codeRef.current?.select();
-    } catch {
-      setError({ intent: "verify", message: t("verification.error.code") });
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function onSavePhone(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const form = new FormData(event.currentTarget);
-    const prefix = String(form.get("prefix") ?? "").replace(/\D/g, "");
-    const number = String(form.get("number") ?? "").replace(/\D/g, "");
-    setError(null);
-    // Seed 000 §5: both required, stripped to digits; phone_number is prefix plus number.
-    if (!prefix || !number) {
-      setError({
-        intent: "save_phone",
-        message: t("verification.error.phone"),
-      });
-      return;
-    }
-    setBusy("save_phone");
-    try {
-      const res = await postJson("/json/verification/phone/save", {
-        phone_number: prefix + number,
-      });
-      if (
-        res.ok &&
-        res.json.success === true &&
-        typeof res.json.phone === "string"
-      )
-        setPhone(res.json.phone);
-      else
-        setError({
-          intent: "save_phone",
-          message: t("verification.error.phone"),
-        });
-    } catch {
-      setError({
-        intent: "save_phone",
-        message: t("verification.error.phone"),
-      });
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  const errorFor = (intent: ActionResult["intent"]) =>
-    error?.intent === intent ? <Alert>{error.message}</Alert> : null;
-  const hidden = (
-    <input type="hidden" name="redirectTo" value={data.redirectTo} />
-  );
-
-  return (
-    <div className="mx-auto max-w-md" data-verification={data.mode}>
-      <PageTitle
-        subtitle={t(
-          data.mode === "phone"
-            ? "verification.intro.phone"
-            : "verification.intro.email",
-          { school: data.school }
-        )}
-      >
-        {t("verification.title")}
-      </PageTitle>
-      <Card className="space-y-6">
-        {verified ? (
-          <Alert tone="success">{t("verification.success")}</Alert>
-        ) : needsPhone ? (
-          <form
-            method="post"
-            onSubmit={onSavePhone}
-            className="space-y-4"
-            noValidate
-            data-phone-form
-          >
-            <div>
-              <h2 className="text-lg font-semibold text-slate-900">
-                {t("verification.phone.title")}
-              </h2>
-              <p className="mt-1 text-sm text-slate-600">
-                {t("verification.phone.intro")}
-              </p>
-            </div>
-            {errorFor("save_phone")}
-            <input type="hidden" name="intent" value="save_phone" />
-            {hidden}
-            <div className="grid grid-cols-[6rem_1fr] gap-3">
-              <Field
-                label={t("verification.phone.prefix")}
-                name="prefix"
-                defaultValue={DEFAULT_PHONE_PREFIX}
-                maxLength={PHONE_PREFIX_MAX}
-                inputMode="tel"
-                autoComplete="tel-country-code"
-                required
-              />
-              <Field
-                label={t("verification.phone.number")}
-                name="number"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel-national"
-                maxLength={30}
-                required
-              />
-            </div>
-            <Button
-              type="submit"
-              disabled={busy !== null}
-              className="w-full sm:w-auto"
-            >
-              {t("verification.phone.save")}
-            </Button>
-          </form>
-        ) : (
-          <>
-            {sent ? null : (
-              <p className="text-sm text-slate-700" data-destination>
-                {data.mode === "phone"
-                  ? t("verification.phone.saved", { phone: phone ?? "" })
-                  : t("verification.destination.email", { email: data.email })}
-              </p>
-            )}
-            <form
-              method="post"
-              onSubmit={onSend}
-              className="space-y-2"
-              data-send-form
-            >
-              {errorFor("send")}
-              <input type="hidden" name="intent" value="send" />
-              {hidden}
-              {sent ? (
-                <p role="status" className="text-sm text-emerald-800">
-                  {data.mode === "phone"
-                    ? t("verification.sent.phone", { phone: phone ?? "" })
-                    : t("verification.sent.email", { email: data.email })}
-                </p>
-              ) : null}
-              <Button
-                type="submit"
-                variant={sent ? "secondary" : "primary"}
-                disabled={busy !== null || locked}
-                aria-describedby={
-                  countdown.left > 0 ? `${codeId}-lock` : undefined
-                }
-              >
-                {sent ? t("verification.resend") : t("verification.send")}
-              </Button>
-              {countdown.left > 0 ? (
-                <p
-                  id={`${codeId}-lock`}
-                  className="text-sm text-slate-600"
-                  data-resend-countdown={countdown.left}
-                >
-                  {t("verification.resend_in", { seconds: countdown.left })}
-                </p>
-              ) : null}
-            </form>
-            {sent ? (
-              <form
-                method="post"
-                onSubmit={onVerify}
-                className="space-y-4 border-t border-slate-200 pt-6"
-                noValidate
-                data-verify-form
-              >
-                {errorFor("verify")}
-                <input type="hidden" name="intent" value="verify" />
-                {hidden}
-                <div className="space-y-1">
-                  <label
-                    htmlFor={codeId}
-                    className="block text-sm font-medium text-slate-700"
-                  >
-                    {t("verification.code")}
-                  </label>
-                  <input
-                    ref={codeRef}
-                    id={codeId}
-                    name="code"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={CODE_MAX}
-                    required
-                    aria-invalid={error?.intent === "verify" ? true : undefined}
-                    aria-describedby={`${codeId}-hint`}
-                    className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-center font-mono text-2xl tracking-[0.5em] text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
-                  />
-                  <p id={`${codeId}-hint`} className="text-xs text-slate-500">
-                    {t("verification.code_hint")}
-                  </p>
-                </div>
-                <Button
-                  type="submit"
-                  disabled={busy !== null}
-                  className="w-full"
-                >
-                  {t("verification.verify")}
-                </Button>
-              </form>
-            ) : null}
-          </>
-        )}
-        <form
-          method="post"
-          action="/logout"
-          className="border-t border-slate-200 pt-4"
-        >
-          <button
-            type="submit"
-            className="text-sm font-medium text-slate-600 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-          >
-            {t("verification.logout")}
-          </button>
-        </form>
-      </Card>
-    </div>
-  );
+export default function VerifyRoute() {
+  return <VerifyPage data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>() as ActionResult | undefined} />
 }

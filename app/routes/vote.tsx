@@ -4,7 +4,7 @@ import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { json, notFoundAnswer, readFields, requireComment, requireCommenter, requireReader } from '#app/comments/api.server.ts'
 import { castVote, getReply } from '#app/models/comment.server.ts'
-import { notFound, requireSchool } from '#app/utils/request.server.ts'
+import { actionOnlyLoader, requireSchool } from '#app/utils/request.server.ts'
 
 export const VoteSchema = z.object({
   value: z.coerce.number().pipe(z.union([z.literal(1), z.literal(-1)])),
@@ -12,9 +12,7 @@ export const VoteSchema = z.object({
   id: z.string().trim().min(1).max(64),
 })
 
-export async function loader() {
-  notFound()
-}
+export const loader = actionOnlyLoader
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const tenant = requireSchool(context)

@@ -5,10 +5,10 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { UserRole } from '#app/db/schema.server.ts'
 import { listVideoStates } from '#app/models/video.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
-import { isPlayable } from '#app/media/video-view.ts'
+import { isPlayable } from '#app/domain/video-view.ts'
 import { videosService } from '#app/media/videos-service.server.ts'
-import type { BlockContext, ProductOffer } from './block-context.ts'
-import { blockProductIds, type ParsedBlock } from './blocks.ts'
+import type { BlockContext, ProductOffer } from '#app/domain/block-context.ts'
+import { blockProductIds, type ParsedBlock } from '#app/domain/blocks.ts'
 import { loadProductOffers } from './product-offer.server.ts'
 
 /** Bunny video ids by block id: the video_embed blocks that play from the school's own library. */

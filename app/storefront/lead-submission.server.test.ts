@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { leadFormProps } from './blocks.ts'
+import { leadFormProps } from '#app/domain/blocks.ts'
 import { buildLeadSchema, leadNotificationEmail, parseLead } from './lead-submission.server.ts'
 
 const props = leadFormProps.parse({

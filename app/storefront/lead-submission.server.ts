@@ -13,7 +13,7 @@ import { getPublishedLeadFormBlock, listOwnerRecipients, saveLead, type LeadValu
 import { getNotificationPrefs } from '#app/models/page-settings.server.ts'
 import type { MailJob, MailingJob } from '#app/utils/env.server.ts'
 import { msg } from '#app/utils/validation.ts'
-import { parseBlockProps, type BlockProps } from './blocks.ts'
+import { parseBlockProps, type BlockProps } from '#app/domain/blocks.ts'
 
 export const LEAD_VALUE_MAX = 1000
 /** Seed 000 §5: non-space text, at sign, non-space text, dot, non-space text. */

@@ -3,7 +3,7 @@
 import type { Db } from '#app/db/client.server.ts'
 import type { UserRole } from '#app/db/schema.server.ts'
 import { offersByIds } from '#app/models/storefront.server.ts'
-import type { ProductOffer } from './block-context.ts'
+import type { ProductOffer } from '#app/domain/block-context.ts'
 
 /**
  * Offers for published products of the school among `productIds` (missing ids are left out), one batch.

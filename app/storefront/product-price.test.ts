@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatMoney } from '#app/utils/money.ts'
-import { formatPrice } from '#app/components/product-price.tsx'
+import { formatPrice } from '#app/storefront/components/product-price.tsx'
 
 describe('formatPrice', () => {
   it('formats exactly like formatMoney', () => {

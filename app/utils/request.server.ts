@@ -41,3 +41,8 @@ export function schoolUrl(request: Request, platformHost: string, slug: string, 
   const url = new URL(request.url)
   return `${url.protocol}//${slug}.${platformHost}${url.port ? `:${url.port}` : ''}${path}`
 }
+
+/** The loader of a route that only takes form posts: a GET of it does not exist. */
+export async function actionOnlyLoader(): Promise<never> {
+  notFound()
+}

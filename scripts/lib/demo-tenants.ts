@@ -1,9 +1,9 @@
 // Reads the declarative demo schools in tenants/ and turns them into idempotent SQL.
-import { HOLD_MS } from '#app/payments/confirm.ts'
+import { HOLD_MS } from '#app/domain/payment-confirm.ts'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { BLOCK_PROPS, isBlockType } from '#app/storefront/blocks.ts'
+import { BLOCK_PROPS, isBlockType } from '#app/domain/blocks.ts'
 import { sha256Hex } from '#app/utils/ids.server.ts'
 import { sealSecret } from '#app/utils/secret-box.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -63,7 +63,7 @@ const ArticleSchema = z.object({
   authorName: z.string().max(70).default(''),
   daysAgo: z.number().int().nonnegative().default(0),
 })
-/** Block props as app/storefront/blocks.ts takes them, except `{ demoImage: name }` (tenants/images/{name}.svg) and `{ demoProduct: slug }`. */
+/** Block props as app/domain/blocks.ts takes them, except `{ demoImage: name }` (tenants/images/{name}.svg) and `{ demoProduct: slug }`. */
 const SubpageSchema = z.object({
   slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   title: z.string().min(1).max(120),
@@ -356,7 +356,7 @@ export const DEMO_IMAGE_SIZES: Record<string, { width: number; height: number }>
   after: { width: 1200, height: 800 },
 }
 export const DEMO_IMAGES_DIR = join(import.meta.dirname, '..', '..', 'tenants', 'images')
-/** The media worker serves only keys shaped like uploads (`{26 base32 chars}.{ext}`, app/media/policy.ts): a stable one per school and image. */
+/** The media worker serves only keys shaped like uploads (`{26 base32 chars}.{ext}`, app/domain/upload-policy.ts): a stable one per school and image. */
 const demoImageKey = (tenantId: string, name: string) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
   const hex = sha256Hex(`coursefront-demo-image:${tenantId}:${name}`)

@@ -6,6 +6,7 @@
 //   utils     app/utils/ and app/domain/ import only utils, domain, i18n
 //   design    app/components/ (the design system) imports only components, domain, utils, i18n
 //   routes    nothing imports a route module
+//   workers   nothing in app/ imports a worker (workers sit on top and reuse the app's modules)
 //   cycles    no import cycles among app/ files
 import path from 'node:path'
 
@@ -42,6 +43,7 @@ export function resolveImport(file, spec, known) {
   let base
   if (spec.startsWith('#app/')) base = `app/${spec.slice(5)}`
   else if (spec.startsWith('#tests/')) base = `tests/${spec.slice(7)}`
+  else if (spec.startsWith('#workers/')) base = `workers/${spec.slice(9)}`
   else if (spec.startsWith('.')) base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec))
   else return null
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts')]) if (known.has(candidate)) return candidate
@@ -82,6 +84,7 @@ export function checkLayers(files) {
       if (!target) continue
       const targetLayer = layerOf(target)
       if (targetLayer === 'routes' && layer !== 'routes' && layer !== 'app-root') violations.push({ rule: 'routes', file, target })
+      if (targetLayer === 'workers' && layer !== 'workers') violations.push({ rule: 'workers', file, target })
       const allowed = ALLOWED[layer]
       if (allowed && targetLayer && targetLayer !== 'app-root' && !allowed.has(targetLayer)) violations.push({ rule: layer === 'components' ? 'design' : layer === 'domain' ? 'utils' : layer, file, target })
       if (target.startsWith('app/') && known.has(target)) edges.push(target)

@@ -48,7 +48,8 @@ browserTest('a school with a sale held by Coursefront and one it collected itsel
   await page.locator('form [name="authorName"]').fill('Ewa Testowa')
   await page.locator('form [name="contactEmail"]').fill(school.owner.email)
   await page.locator('form[data-page-settings]').getByRole('button', { name: 'Save changes' }).click()
-  await expectUrl(page, host, '/home/settings/page?saved=1')
+  await expectUrl(page, host, '/home/settings/page')
+  await page.locator('[data-done="saved"]').waitFor()
   await visit(page, url(host, '/home/settings/payments'))
   const payu = page.locator('[data-payment-form="payu"]')
   await payu.locator('[name="posId"]').fill('300746')
@@ -57,7 +58,7 @@ browserTest('a school with a sale held by Coursefront and one it collected itsel
   await payu.locator('[name="secondKey"]').fill('coursefront_dev_payu_second_key_0000')
   await payu.locator('[name="currency"]').selectOption('PLN')
   await payu.getByRole('button', { name: 'Connect' }).click()
-  await page.waitForURL(/done=created/)
+  await page.locator('[data-done="created"]').waitFor()
 
   // A paid course, published.
   const title = unique('Budgeting course')
@@ -102,7 +103,8 @@ browserTest('a school with a sale held by Coursefront and one it collected itsel
   await visit(page, url(host, '/home/settings/page'))
   await page.locator('form [name="language"]').selectOption('pl')
   await page.locator('form[data-page-settings]').locator('button[type="submit"]').click()
-  await expectUrl(page, host, '/home/settings/page?saved=1')
+  await expectUrl(page, host, '/home/settings/page')
+  await page.locator('[data-done="saved"]').waitFor()
   await visit(page, url(host, '/home/balance'))
   await expectText(heading(page), 'Saldo')
   await expectText(card, 'Zebrane przez Ciebie (1 sprzedaż)')

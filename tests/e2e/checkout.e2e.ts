@@ -160,6 +160,6 @@ browserTest('the owner offers an order bump and a promo code; a student logs in 
     await visit(page, editor)
     await page.locator('[data-product-section="bump"] [name="bumpProductId"]').selectOption('')
     await page.locator('[data-product-section="bump"]').getByRole('button', { name: 'Save order bump' }).click()
-    await page.waitForURL(/done=bump_saved/)
+    await page.locator('[data-done="bump_saved"]').waitFor()
   }
 })

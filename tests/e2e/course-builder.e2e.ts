@@ -98,7 +98,7 @@ browserTest('a creator builds, reorders, publishes and duplicates a course', asy
   await page.keyboard.press('ArrowDown')
   await expectText(page.locator('[data-sort-announcement^="lectures-"]'), 'Mixing moved to position 3 of 3.')
   await page.keyboard.press('Space')
-  await page.waitForURL(/done=order/)
+  await page.locator('[data-done="order"]').waitFor()
   await expectText(success(page), 'Order updated')
   const dough = page.locator('[data-section="Dough"] [data-lecture]')
   assert.deepEqual(await dough.evaluateAll((els) => els.map((el) => el.getAttribute('data-lecture'))), ['Folding', 'Shaping', 'Mixing'])

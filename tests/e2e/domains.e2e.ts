@@ -55,7 +55,8 @@ browserTest(
 
     // Primary: the creator is carried over signed in, and the subdomain now redirects there.
     await card.getByRole('button', { name: 'Make primary' }).click()
-    await expectUrl(page, custom, `/home/settings/domain?done=primary_set&host=${custom}`)
+    await expectUrl(page, custom, '/home/settings/domain')
+    await page.locator('[data-done="primary_set"]').waitFor()
     await expectText(page.getByRole('status'), `Visitors will now be sent to ${custom}.`)
     const redirected = await visitor.goto(url(host, '/courses'))
     assert.equal(redirected!.url(), url(custom, '/courses'))
@@ -67,7 +68,8 @@ browserTest(
     await expectText(alertBox(page), 'Type DELETE in capital letters to remove the domain')
     await removeForm.locator('[name="confirm"]').fill('DELETE')
     await removeForm.getByRole('button', { name: 'Remove' }).click()
-    await expectUrl(page, host, `/home/settings/domain?done=removed&host=${custom}`)
+    await expectUrl(page, host, '/home/settings/domain')
+    await page.locator('[data-done="removed"]').waitFor()
     await expectText(page.getByRole('status'), 'Domain removed.')
     await visit(visitor, url(custom, '/'), 404)
     await visit(visitor, url(host, '/'))

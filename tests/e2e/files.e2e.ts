@@ -22,7 +22,8 @@ browserTest('a file product: upload, grant, the student downloads it with its na
   const title = unique('Zeszyt budżetowy')
   await page.locator('main form [name="title"]').fill(title)
   await page.getByRole('button', { name: 'Utwórz', exact: true }).click()
-  await page.waitForURL(/\/home\/files\/[a-z2-7]+\?done=created$/)
+  await page.waitForURL(/\/home\/files\/[a-z2-7]+$/)
+  await page.locator('[data-done="created"]').waitFor()
   await expectText(page.getByRole('status'), 'Produkt utworzony')
 
   // Two files at once: a real PDF and an .exe renamed .pdf (refused after upload, in Polish).

@@ -41,7 +41,8 @@ browserTest('a declined card shows the seed’s reason in the school’s languag
   await visit(page, url(host, '/home/settings/page'))
   await page.locator('form [name="conversionCode"]').fill(CONVERSION)
   await page.locator('form[data-page-settings]').getByRole('button', { name: 'Save changes' }).click()
-  await expectUrl(page, host, '/home/settings/page?saved=1')
+  await expectUrl(page, host, '/home/settings/page')
+  await page.locator('[data-done="saved"]').waitFor()
 
   // A paid course, published.
   const slug = await publishPaidCourse(page, host, unique('Decline course'), '39')
@@ -80,7 +81,8 @@ browserTest('a declined card shows the seed’s reason in the school’s languag
   await visit(page, url(host, '/home/settings/page'))
   await page.locator('form [name="language"]').selectOption('pl')
   await page.locator('form[data-page-settings]').locator('button[type="submit"]').click()
-  await expectUrl(page, host, '/home/settings/page?saved=1')
+  await expectUrl(page, host, '/home/settings/page')
+  await page.locator('[data-done="saved"]').waitFor()
   const polish = await (await newContext()).newPage()
   await payWithCard(polish, host, slug, INSUFFICIENT_FUNDS, 'pl')
   await expectText(polish.locator('[data-pending-result="failure"]'), 'Twoja płatność nie powiodła się', 30_000)

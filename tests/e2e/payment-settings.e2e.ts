@@ -26,8 +26,7 @@ async function deleteRow(page: Page, key: string) {
   const target = row(page, key)
   await target.locator('[data-delete-integration] [name="confirm"]').fill('DELETE')
   await target.locator('[data-delete-integration]').getByRole('button', { name: 'Delete' }).click()
-  await page.waitForURL(/done=deleted/)
-  await expectText(page.locator('[data-done]'), 'Integration deleted')
+  await expectText(page.locator('[data-done="deleted"]'), 'Integration deleted')
   assert.equal(await row(page, key).count(), 0, `${key} is gone`)
 }
 
@@ -41,8 +40,7 @@ browserTest('the owner connects Stripe in EUR, is refused a duplicate, disables 
   await stripe.locator('[name="secretKey"]').fill(STRIPE_KEY)
   await stripe.locator('[name="currency"]').selectOption('EUR')
   await stripe.getByRole('button', { name: 'Connect' }).click()
-  await page.waitForURL(/done=created/)
-  await expectText(page.locator('[data-done]'), 'Integration created')
+  await expectText(page.locator('[data-done="created"]'), 'Integration created')
   const added = row(page, 'stripe-EUR')
   await expectText(added, '…0000')
   await expectText(added.locator('[data-integration-status]'), 'Enabled')
@@ -57,7 +55,7 @@ browserTest('the owner connects Stripe in EUR, is refused a duplicate, disables 
   assert.equal(await page.locator('[data-payment-integration="stripe-EUR"]').count(), 1, 'still one Stripe EUR')
 
   await row(page, 'stripe-EUR').getByRole('button', { name: 'Disable' }).click()
-  await page.waitForURL(/done=disabled/)
+  await page.locator('[data-done="disabled"]').waitFor()
   await expectText(row(page, 'stripe-EUR').locator('[data-integration-status]'), 'Disabled')
 
   // Delete needs DELETE typed.
@@ -82,7 +80,7 @@ browserTest(
     const test = form(page, 'test')
     await test.locator('[name="currency"]').selectOption('EUR')
     await test.getByRole('button', { name: 'Connect' }).click()
-    await page.waitForURL(/done=created/)
+    await page.locator('[data-done="created"]').waitFor()
     await expectText(row(page, 'test-EUR'), 'Test provider')
     await deleteRow(page, 'test-EUR')
   },

@@ -33,7 +33,8 @@ browserTest('the owner creates a promo code, is refused a duplicate and a bad da
 
   const code = unique('e2e').toUpperCase().replace(/[^A-Z0-9-]/g, '').slice(0, 40)
   await fillCreate(page, { code: code.toLowerCase(), value: '15', usageLimit: '5' })
-  await expectUrl(page, host, '/home/promo-codes?done=created')
+  await expectUrl(page, host, '/home/promo-codes')
+  await page.locator('[data-done="created"]').waitFor()
   await row(page, code).waitFor()
   await expectText(row(page, code).locator('[data-promo-discount]'), '15%')
   await expectText(row(page, code).locator('[data-promo-used]'), '0 / 5')
@@ -85,7 +86,8 @@ browserTest('the owner creates a promo code, is refused a duplicate and a bad da
   await expectText(fieldError(page, 'confirm'), 'Tick the box to confirm')
   await del.getByRole('checkbox').check()
   await del.getByRole('button', { name: 'Delete code' }).click()
-  await expectUrl(page, host, '/home/promo-codes?done=deleted')
+  await expectUrl(page, host, '/home/promo-codes')
+  await page.locator('[data-done="deleted"]').waitFor()
   assert.equal(await row(page, code).count(), 0)
 })
 

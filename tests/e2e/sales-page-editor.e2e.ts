@@ -25,7 +25,8 @@ async function createPage(page: Page, host: string, navLabel: string, titleLabel
   await expectUrl(page, host, '/home/subpages')
   await page.getByLabel(titleLabel, { exact: true }).fill(title)
   await page.getByRole('button', { name: createLabel }).click()
-  await page.waitForURL(/\/home\/subpages\/[^/]+\/blocks\?done=created$/)
+  await page.waitForURL(/\/home\/subpages\/[^/]+\/blocks$/)
+  await page.locator('[data-done="created"]').waitFor()
   return new URL(page.url()).pathname
 }
 

@@ -61,7 +61,8 @@ browserTest('grant and deny access with a reason; an imported student accepts th
   await visit(page, url(HOST, '/home/files'))
   await page.locator('main form [name="title"]').fill(productTitle)
   await page.getByRole('button', { name: 'Create', exact: true }).click()
-  await page.waitForURL(/\/home\/files\/[a-z2-7]+\?done=created$/)
+  await page.waitForURL(/\/home\/files\/[a-z2-7]+$/)
+  await page.locator('[data-done="created"]').waitFor()
 
   const email = `${unique('invitee')}@example.com`
   await visit(page, url(HOST, '/home/students'))

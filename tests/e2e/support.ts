@@ -370,6 +370,6 @@ export async function publishPaidCourse(page: Page, host: string, title: string,
   const slug = await page.locator('form [name="slug"]').inputValue()
   if (!slug) throw new Error('the new product has no slug')
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.waitForURL(/done=published/)
+  await page.locator('[data-done="published"]').waitFor()
   return slug
 }

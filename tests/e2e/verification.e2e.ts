@@ -14,7 +14,8 @@ async function schoolWithVerification(page: Page, mode: 'email' | 'phone') {
   await visit(page, url(host, '/home/settings/page'))
   await page.locator('select[name="loginVerification"]').selectOption(mode)
   await page.getByRole('button', { name: 'Save changes' }).click()
-  await expectUrl(page, host, '/home/settings/page?saved=1')
+  await expectUrl(page, host, '/home/settings/page')
+  await page.locator('[data-done="saved"]').waitFor()
   assert.equal(await page.locator('select[name="loginVerification"]').inputValue(), mode)
   return { school, host }
 }

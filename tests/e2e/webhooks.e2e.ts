@@ -91,7 +91,8 @@ browserTest('a student registers: the webhook receives one signed delivery and t
   // Delete (typing DELETE): gone from the list.
   await page.getByLabel('Type DELETE to delete this webhook and its delivery log').fill('DELETE')
   await page.getByRole('button', { name: 'Delete webhook' }).click()
-  await expectUrl(page, HOST, '/home/webhooks?done=deleted')
+  await expectUrl(page, HOST, '/home/webhooks')
+  await page.locator('[data-done="deleted"]').waitFor()
   await expectText(page.getByRole('status'), 'Webhook deleted')
   assert.equal(await page.locator(`a[href="${webhookPath}"]`).count(), 0)
 })

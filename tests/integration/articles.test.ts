@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const form = (fields: Record<string, string>) => ({ intent: 'save', title: '', body: '', authorName: '', coverPath: '', date: '', time: '', ...fields })
@@ -89,12 +89,13 @@ describe('/home/articles', () => {
       cookie: owner,
     })
     expect(res.status).toBe(302)
-    expect(location(res)).toBe('/home/articles?done=created')
+    expect(location(res)).toBe('/home/articles')
+    expect(flashOf(res)).toMatchObject({ done: 'created' })
     const row = await env.DB.prepare('SELECT id, title, slug, body, author_name, cover_path, published, published_at FROM articles WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(row).toMatchObject({ title: 'How to save', slug: 'how-to-save', body, author_name: 'Anna', cover_path: cover, published: 1, published_at: Date.UTC(2026, 2, 1, 9, 15) })
     articleId = String(row!.id)
 
-    const list = await (await appFetch(school.host, '/home/articles?done=created', { cookie: owner })).text()
+    const list = await (await appFetch(school.host, '/home/articles', { cookie: followFlash(owner, res) })).text()
     expect(list).toContain('Article created')
     expect(list).toContain(`href="/home/articles/${articleId}"`)
     expect(list).toContain('2026-03-01 09:15')
@@ -113,10 +114,11 @@ describe('/home/articles', () => {
   it('updates an article and keeps its slug; a school in Polish answers in Polish', async () => {
     const res = await appFetch(school.host, `/home/articles/${articleId}`, { form: form({ title: 'Saving money', body: 'New text', authorName: 'Anna' }), cookie: owner })
     expect(res.status).toBe(302)
-    expect(location(res)).toBe(`/home/articles/${articleId}?done=updated`)
+    expect(location(res)).toBe(`/home/articles/${articleId}`)
+    expect(flashOf(res)).toMatchObject({ done: 'updated' })
     const row = await env.DB.prepare('SELECT title, slug, body, published, published_at, cover_path FROM articles WHERE id = ?').bind(articleId).first()
     expect(row).toEqual({ title: 'Saving money', slug: 'how-to-save', body: 'New text', published: 0, published_at: null, cover_path: null })
-    expect(await (await appFetch(school.host, `/home/articles/${articleId}?done=updated`, { cookie: owner })).text()).toContain('Article updated')
+    expect(await (await appFetch(school.host, `/home/articles/${articleId}`, { cookie: followFlash(owner, res) })).text()).toContain('Article updated')
     // Published without a date: dated now.
     const before = Date.now()
     await appFetch(school.host, `/home/articles/${articleId}`, { form: form({ title: 'Saving money', published: 'on' }), cookie: owner })
@@ -128,10 +130,10 @@ describe('/home/articles', () => {
     const blank = await appFetch(pl.host, '/home/articles/new', { form: form({ title: '' }), cookie: plOwner })
     expect(blank.status).toBe(400)
     expect(await blank.text()).toContain('Tytuł nie może być pusty')
-    await appFetch(pl.host, '/home/articles/new', { form: form({ title: 'Wpis', date: '2026-07-01', time: '12:30' }), cookie: plOwner })
+    const plCreated = await appFetch(pl.host, '/home/articles/new', { form: form({ title: 'Wpis', date: '2026-07-01', time: '12:30' }), cookie: plOwner })
     // Warsaw summer time: UTC+2.
     expect((await env.DB.prepare('SELECT published_at FROM articles WHERE tenant_id = ?').bind(pl.tenantId).first<{ published_at: number }>())!.published_at).toBe(Date.UTC(2026, 6, 1, 10, 30))
-    expect(await (await appFetch(pl.host, '/home/articles?done=created', { cookie: plOwner })).text()).toContain('Artykuł został utworzony')
+    expect(await (await appFetch(pl.host, '/home/articles', { cookie: followFlash(plOwner, plCreated) })).text()).toContain('Artykuł został utworzony')
   })
 
   it('deletes only after DELETE is typed', async () => {
@@ -142,9 +144,10 @@ describe('/home/articles', () => {
     expect((await appFetch(school.host, `/home/articles/${articleId}`, { form: { intent: 'delete', confirm: 'DELETE' }, cookie: student })).status).toBe(404)
     const res = await appFetch(school.host, `/home/articles/${articleId}`, { form: { intent: 'delete', confirm: 'DELETE' }, cookie: owner })
     expect(res.status).toBe(302)
-    expect(location(res)).toBe('/home/articles?done=deleted')
+    expect(location(res)).toBe('/home/articles')
+    expect(flashOf(res)).toMatchObject({ done: 'deleted' })
     expect(await articleCount()).toBe(0)
-    expect(await (await appFetch(school.host, '/home/articles?done=deleted', { cookie: owner })).text()).toContain('Article deleted')
+    expect(await (await appFetch(school.host, '/home/articles', { cookie: followFlash(owner, res) })).text()).toContain('Article deleted')
     expect((await appFetch(school.host, `/home/articles/${articleId}`, { cookie: owner })).status).toBe(404)
     // "new" has nothing to delete.
     expect((await appFetch(school.host, '/home/articles/new', { form: { intent: 'delete', confirm: 'DELETE' }, cookie: owner })).status).toBe(404)

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { domainsService } from '#app/domains/domains-service.server.ts'
-import { appFetch, createTestSchool, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, flashOf, login } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 
 const peers = devPeers(env.DEV_PEERS!)
@@ -12,7 +12,8 @@ const peers = devPeers(env.DEV_PEERS!)
 async function connect(host: string, cookie: string, hostname: string) {
   const res = await appFetch(host, '/home/settings/domain', { form: { hostname }, cookie })
   expect(res.status).toBe(302)
-  expect(res.headers.get('Location')).toBe('/home/settings/domain?done=added')
+  expect(res.headers.get('Location')).toBe('/home/settings/domain')
+  expect(flashOf(res)).toMatchObject({ done: 'added', message: 'domains.added' })
 }
 
 describe('two schools connect one hostname', () => {

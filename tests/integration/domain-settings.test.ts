@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, createTestStudent, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const domainCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM domains WHERE kind = 'custom'").first<{ n: number }>())!.n
 
@@ -50,5 +50,23 @@ describe('domain settings: who may use it', () => {
     expect(res.status).toBe(302)
     expect(res.headers.get('Location')).toContain('error=domains.error.confirm_delete')
     expect(await env.DB.prepare('SELECT id FROM domains WHERE id = ?').bind(row!.id).first()).not.toBeNull()
+  })
+})
+
+describe('domain settings: the message after a hand-over to another host', () => {
+  it('turns ?flash= (a flash cookie cannot cross hosts) into the one-time message, for staff only', async () => {
+    const path = '/home/settings/domain?flash=primary_set&host=kurs.example.test'
+    expect((await appFetch(school.host, path)).headers.get('Location')).toContain('/login')
+    const res = await appFetch(school.host, path, { cookie: ownerCookie })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toBe('/home/settings/domain')
+    expect(flashOf(res)).toEqual({ done: 'primary_set', message: 'domains.primary_set', values: { hostname: 'kurs.example.test' } })
+    const html = await (await appFetch(school.host, '/home/settings/domain', { cookie: followFlash(ownerCookie, res) })).text()
+    expect(html).toContain('data-done="primary_set"')
+    expect(html).toContain('kurs.example.test')
+    // Anything else in `flash` is ignored: the page, no message.
+    const other = await appFetch(school.host, '/home/settings/domain?flash=hacked&host=evil.test', { cookie: ownerCookie })
+    expect(other.status).toBe(200)
+    expect(await other.text()).not.toContain('data-done')
   })
 })

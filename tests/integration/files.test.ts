@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { FileInitiateBody } from '#app/media/files-contract.ts'
 import { signedFilePath } from '#workers/media/src/files-signing.ts'
 import { bytes } from '#tests/bytes.ts'
-import { appFetch, createTestSchool, createTestStudent, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 /** workers/media/wrangler.toml's development FILE_URL_SIGNING_KEY (the auxiliary media worker uses it). */
 const DEV_SIGNING_KEY = 'coursefront_dev_file_url_key_000000000000'
@@ -73,8 +73,9 @@ describe('/home/files', () => {
     expect(await productCount()).toBe(0)
     const res = await appFetch(school.host, '/home/files', { form: { title: '  Budget workbook ' }, cookie: owner })
     expect(res.status).toBe(302)
-    const match = /^\/home\/files\/([a-z2-7]+)\?done=created$/.exec(location(res))
+    const match = /^\/home\/files\/([a-z2-7]+)$/.exec(location(res))
     expect(match).not.toBeNull()
+    expect(flashOf(res)).toMatchObject({ done: 'created' })
     productId = match![1]
     const row = await env.DB.prepare('SELECT title, slug, kind, published FROM products WHERE id = ?').bind(productId).first()
     expect(row).toEqual({ title: 'Budget workbook', slug: 'budget-workbook', kind: 'file', published: 0 })
@@ -88,7 +89,8 @@ describe('/home/files', () => {
     expect(bad.status).toBe(400)
     const ok = await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'update', title: 'Budget workbook 2026', description: 'Line one\nLine two', published: 'on' }, cookie: owner })
     expect(ok.status).toBe(302)
-    expect(location(ok)).toBe(`/home/files/${productId}?done=saved`)
+    expect(location(ok)).toBe(`/home/files/${productId}`)
+    expect(flashOf(ok)).toMatchObject({ done: 'saved' })
     const row = await env.DB.prepare('SELECT title, slug, description, published FROM products WHERE id = ?').bind(productId).first()
     expect(row).toEqual({ title: 'Budget workbook 2026', slug: 'budget-workbook', description: 'Line one\nLine two', published: 1 })
     expect((await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'explode' }, cookie: owner })).status).toBe(400)
@@ -191,8 +193,9 @@ describe('downloads and access', () => {
 
     const granted = await grant('JAN@example.com ')
     expect(granted.status).toBe(302)
-    expect(location(granted)).toBe(`/home/files/${productId}?done=granted`)
-    const page = await (await appFetch(school.host, location(granted), { cookie: owner })).text()
+    expect(location(granted)).toBe(`/home/files/${productId}`)
+    expect(flashOf(granted)).toMatchObject({ done: 'granted' })
+    const page = await (await appFetch(school.host, location(granted), { cookie: followFlash(owner, granted) })).text()
     expect(page).toContain('Access granted')
     expect(page).toContain('data-access-email="jan@example.com" data-access-status="active"')
     const again = await grant('jan@example.com')
@@ -234,8 +237,9 @@ describe('downloads and access', () => {
     const revoke = () => appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'revoke', userId: jan.id, reason: 'Refund' }, cookie: owner })
     const res = await revoke()
     expect(res.status).toBe(302)
-    expect(location(res)).toBe(`/home/files/${productId}?done=revoked`)
-    expect(await (await appFetch(school.host, location(res), { cookie: owner })).text()).toContain('Access denied')
+    expect(location(res)).toBe(`/home/files/${productId}`)
+    expect(flashOf(res)).toMatchObject({ done: 'revoked' })
+    expect(await (await appFetch(school.host, location(res), { cookie: followFlash(owner, res) })).text()).toContain('Access denied')
     expect((await appFetch(school.host, fileUrl(), { cookie: jan.cookie })).status).toBe(404)
     expect(await (await appFetch(school.host, '/panel', { cookie: jan.cookie })).text()).not.toContain('Budget workbook 2026')
     expect((await revoke()).status).toBe(404)
@@ -249,7 +253,8 @@ describe('downloads and access', () => {
     expect((await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'remove_file', fileId }, cookie: jan.cookie })).status).toBe(404)
     const res = await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'remove_file', fileId }, cookie: owner })
     expect(res.status).toBe(302)
-    expect(location(res)).toBe(`/home/files/${productId}?done=file_removed`)
+    expect(location(res)).toBe(`/home/files/${productId}`)
+    expect(flashOf(res)).toMatchObject({ done: 'file_removed' })
     expect(await env.MEDIA.head(fileKey)).toBeNull()
     expect((await appFetch(school.host, fileUrl(), { cookie: owner })).status).toBe(404)
     expect((await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'remove_file', fileId }, cookie: owner })).status).toBe(404)

@@ -8,7 +8,7 @@ import { issueInvoiceForTransaction } from '#app/invoicing/issue.server.ts'
 import { getActiveIntegrationOfKind } from '#app/models/business-integration.server.ts'
 import { getInvoiceForTransaction, listIssuedInvoicesForUser } from '#app/models/invoice.server.ts'
 import { getTransaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 import { connectInvoicing, failNextCreates, paidSale, peerInvoices, PEER_CREDENTIALS } from '#workers/invoicing/src/test-support.ts'
 import { routes as crossTenantRoutes, victims } from './cross-tenant/integrations.ts'
 
@@ -38,8 +38,9 @@ describe('/home/integrations', () => {
 
     const created = await appFetch(school.host, '/home/integrations', { cookie, form: { provider: 'fakturownia', account: 'Coursefront-Dev', apiToken: PEER_CREDENTIALS.fakturownia.apiToken } })
     expect(created.status).toBe(303)
-    expect(created.headers.get('Location')).toBe('/home/integrations?done=created')
-    const page = await (await appFetch(school.host, '/home/integrations?done=created', { cookie })).text()
+    expect(created.headers.get('Location')).toBe('/home/integrations')
+    expect(flashOf(created)).toMatchObject({ done: 'created', message: 'integrations.done.created' })
+    const page = await (await appFetch(school.host, '/home/integrations', { cookie: followFlash(cookie, created) })).text()
     expect(page).toContain('Integration created')
     expect(page).toContain('coursefront-dev · …0000')
     expect(page).not.toContain(PEER_CREDENTIALS.fakturownia.apiToken)
@@ -62,8 +63,9 @@ describe('/home/integrations', () => {
     expect(await count('SELECT count(*) AS n FROM business_integrations WHERE tenant_id = ?', school.tenantId)).toBe(1)
 
     const deleted = await appFetch(school.host, `/home/integrations/${integration.id}`, { cookie, form: { intent: 'delete', confirm: 'DELETE' } })
-    expect(deleted.headers.get('Location')).toBe('/home/integrations?done=deleted')
-    expect(await (await appFetch(school.host, '/home/integrations?done=deleted', { cookie })).text()).toContain('Integration deleted')
+    expect(deleted.headers.get('Location')).toBe('/home/integrations')
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted', message: 'integrations.done.deleted' })
+    expect(await (await appFetch(school.host, '/home/integrations', { cookie: followFlash(cookie, deleted) })).text()).toContain('Integration deleted')
     expect(await count('SELECT count(*) AS n FROM business_integrations WHERE tenant_id = ?', school.tenantId)).toBe(0)
   })
 

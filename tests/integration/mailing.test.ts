@@ -13,7 +13,7 @@ import { afterSale } from '#app/payments/after-sale.server.ts'
 import { submitLead } from '#app/storefront/lead-submission.server.ts'
 import type { MailingJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const testEnv = env as unknown as MailingEnv & { DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
 const KEY = 'c0ffee00c0ffee00c0ffee00c0ffee00-us21'
@@ -70,8 +70,9 @@ describe('/home/integrations/mailchimp', () => {
   it('connects, refuses a duplicate, saves options, lists members, and disconnects after DELETE', async () => {
     const created = await connect({ apiKey: KEY, listId: 'c0de000001' })
     expect(created.status).toBe(303)
-    expect(created.headers.get('Location')).toBe(`${PATH}?done=created`)
-    const page = await (await appFetch(school.host, `${PATH}?done=created`, { cookie })).text()
+    expect(created.headers.get('Location')).toBe(PATH)
+    expect(flashOf(created)).toMatchObject({ done: 'created', message: 'mailing.done.created' })
+    const page = await (await appFetch(school.host, PATH, { cookie: followFlash(cookie, created) })).text()
     expect(page).toContain('Integration created')
     expect(page).toContain('…ee00-us21')
     expect(page).toContain('Newsletter')
@@ -88,10 +89,11 @@ describe('/home/integrations/mailchimp', () => {
 
     // Unticked checkboxes are absent from the post: leads off.
     const saved = await appFetch(school.host, PATH, { cookie, form: { intent: 'options', subscribeBuyers: 'on' } })
-    expect(saved.headers.get('Location')).toBe(`${PATH}?done=saved`)
+    expect(saved.headers.get('Location')).toBe(PATH)
+    expect(flashOf(saved)).toMatchObject({ done: 'saved', message: 'mailing.done.saved' })
     const integration = (await getActiveIntegrationOfKind(db(), school.tenantId, 'mailing'))!
     expect(integrationSettings(integration)).toMatchObject({ subscribeBuyers: true, subscribeLeads: false })
-    expect(await (await appFetch(school.host, `${PATH}?done=saved`, { cookie })).text()).toContain('Changes saved')
+    expect(await (await appFetch(school.host, PATH, { cookie: followFlash(cookie, saved) })).text()).toContain('Changes saved')
     await appFetch(school.host, PATH, { cookie, form: { intent: 'options', subscribeBuyers: 'on', subscribeLeads: 'on' } })
 
     // A consenting lead, subscribed the way the mail worker does it: the table shows it.
@@ -109,8 +111,9 @@ describe('/home/integrations/mailchimp', () => {
     expect(await count('SELECT count(*) AS n FROM business_integrations WHERE tenant_id = ?', school.tenantId)).toBe(1)
 
     const deleted = await appFetch(school.host, PATH, { cookie, form: { intent: 'disconnect', confirm: 'DELETE' } })
-    expect(deleted.headers.get('Location')).toBe(`${PATH}?done=deleted`)
-    const after = await (await appFetch(school.host, `${PATH}?done=deleted`, { cookie })).text()
+    expect(deleted.headers.get('Location')).toBe(PATH)
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted', message: 'mailing.done.deleted' })
+    const after = await (await appFetch(school.host, PATH, { cookie: followFlash(cookie, deleted) })).text()
     expect(after).toContain('Integration deleted')
     expect(after).toContain('Connect Mailchimp')
     expect(await count('SELECT count(*) AS n FROM business_integrations WHERE tenant_id = ?', school.tenantId)).toBe(0)

@@ -13,7 +13,7 @@ import { setPrices } from '#app/models/product-price.server.ts'
 import { PAYU_RECHECK_AFTER_MS, recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { payuClient } from '#app/payments/payu.server.ts'
 import { stripeClient } from '#app/payments/stripe.server.ts'
-import { appFetch, createTestSchool, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, db, flashOf, followFlash, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
 
 const PEER = 'http://dev-peers.internal'
 const peers = env.DEV_PEERS!
@@ -100,8 +100,9 @@ describe('Stripe Connect (destination charges)', () => {
     expect(await deliver(completed.deliveries, '/payments/platform/stripe-connect/notify')).toEqual([200])
     expect(await getPayoutAccount(db(), school.tenantId, 'stripe')).toMatchObject({ status: 'enabled', chargesEnabled: true, payoutsEnabled: true })
     const back = await appFetch(school.host, '/home/settings/payments/stripe-connect?step=return', { cookie })
-    expect(back.headers.get('Location')).toBe('/home/settings/payments?done=stripe.enabled')
-    expect(await (await appFetch(school.host, back.headers.get('Location')!, { cookie })).text()).toContain('Stripe payouts are active')
+    expect(back.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(back)).toMatchObject({ done: 'stripe_enabled', message: 'marketplace.done.stripe.enabled' })
+    expect(await (await appFetch(school.host, back.headers.get('Location')!, { cookie: followFlash(cookie, back) })).text()).toContain('Stripe payouts are active')
 
     // Now a sale is a destination charge: the fee stays with the platform, the rest goes to the school.
     const split = await buy(school, product.slug, 'platform-stripe')
@@ -179,10 +180,12 @@ describe('PayU Marketplace (shopping carts)', () => {
     // Back before PayU verified it: still onboarding, the sale is not split.
     await control('/_peer/payu/submerchants', { extCustomerId, name: 'School Ltd', status: 'pending', currencies: ['PLN'] })
     const early = await appFetch(school.host, '/home/settings/payments/payu-marketplace?step=return', { cookie })
-    expect(early.headers.get('Location')).toBe('/home/settings/payments?done=payu.onboarding')
+    expect(early.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(early)).toMatchObject({ done: 'payu_onboarding', message: 'marketplace.done.payu.onboarding' })
     await control(`/_peer/payu/submerchants/${extCustomerId}/verify`)
     const verified = await appFetch(school.host, '/home/settings/payments/payu-marketplace?step=return', { cookie })
-    expect(verified.headers.get('Location')).toBe('/home/settings/payments?done=payu.enabled')
+    expect(verified.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(verified)).toMatchObject({ done: 'payu_enabled', message: 'marketplace.done.payu.enabled' })
     const account = (await getPayoutAccount(db(), school.tenantId, 'payu'))!
     expect(account).toMatchObject({ status: 'enabled', accountRef: extCustomerId })
 

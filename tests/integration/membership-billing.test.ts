@@ -10,7 +10,7 @@ import { appEvents, emailOutbox, memberships, paymentEvents, productAccess, tran
 import { createIntegration } from '#app/models/payment-integration.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, setProviderRef, settleTransaction } from '#app/models/transaction.server.ts'
-import { addPeriod, renewalRef, runMembershipRenewals, STALE_CLAIM_MS } from '#app/payments/membership-billing.server.ts'
+import { addPeriod, renewalRef, runMembershipRenewals, STALE_CLAIM_MS } from '#app/membership/membership-billing.server.ts'
 import { feeSettingsFor, platformFee } from '#app/payments/pricing.ts'
 import { STRIPE_EVENTS } from '#app/payments/stripe-adapter.server.ts'
 import { stripeClient } from '#app/payments/stripe.server.ts'

@@ -7,7 +7,7 @@ import type { TransactionStatus } from '#app/db/schema.server.ts'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const VALID_IBAN = 'PL61 1090 1014 0000 0712 1981 2874'
@@ -181,6 +181,7 @@ describe('/home/balance', () => {
     const enHtml = await en.text()
     expect(enHtml).toContain('This account number is not valid: check its digits')
 
+    let lastSaved: Response | undefined
     for (const [input, stored] of [
       ['61 1090 1014 0000 0712 1981 2874', '61109010140000071219812874'],
       ['DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
@@ -189,11 +190,13 @@ describe('/home/balance', () => {
     ]) {
       const ok = await appFetch(pl.host, '/home/balance', { form: { intent: 'bank', bankAccount: input, bankAccountHolder: 'Jan Kowalski' }, cookie })
       expect(ok.status, input).toBe(302)
-      expect(location(ok)).toBe('/home/balance?done=bank')
+      expect(location(ok)).toBe('/home/balance')
+      expect(flashOf(ok)).toMatchObject({ done: 'bank', message: 'money.bank.saved' })
+      lastSaved = ok
       const row = await env.DB.prepare('SELECT bank_account, bank_account_holder FROM tenants WHERE id = ?').bind(pl.tenantId).first<Record<string, string>>()
       expect(row).toEqual({ bank_account: stored, bank_account_holder: 'Jan Kowalski' })
     }
-    const saved = await textOf(appFetch(pl.host, '/home/balance?done=bank', { cookie }))
+    const saved = await textOf(appFetch(pl.host, '/home/balance', { cookie: followFlash(cookie, lastSaved!) }))
     expect(saved).toContain('Zmiany zapisane')
     expect(saved).toContain('PL61 1090 1014 0000 0712 1981 2874')
   })
@@ -300,14 +303,16 @@ describe('/home/balance', () => {
 
     const paid = await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: withdrawal!.id }, cookie: operator })
     expect(paid.status).toBe(302)
-    expect(location(paid)).toBe('/operator/withdrawals?done=paid')
+    expect(location(paid)).toBe('/operator/withdrawals')
+    expect(flashOf(paid)).toMatchObject({ done: 'paid', message: 'operator.withdrawals.paid_ok' })
     const first = await env.DB.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first<Record<string, unknown>>()
     expect(first).toMatchObject({ status: 'paid', paid_by: 'op-money' })
     expect(first!.paid_at).toBeGreaterThan(0)
 
     // Idempotent: again (and twice at once) changes nothing.
     const twice = await Promise.all([0, 1].map(() => appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: withdrawal!.id }, cookie: operator })))
-    expect(twice.map(location)).toEqual(['/operator/withdrawals?done=already', '/operator/withdrawals?done=already'])
+    expect(twice.map(location)).toEqual(['/operator/withdrawals', '/operator/withdrawals'])
+    expect(twice.map((res) => flashOf(res)?.done)).toEqual(['already', 'already'])
     expect(await env.DB.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first()).toEqual(first)
     expect((await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: 'nope' }, cookie: operator })).status).toBe(404)
     expect((await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'other' }, cookie: operator })).status).toBe(400)
@@ -355,7 +360,12 @@ describe('/home/transactions', () => {
     const fresh = await createTestSchool()
     const cookie = await login(fresh.host, fresh.owner.email, fresh.owner.password)
     const buyer = await createTestStudent(fresh.tenantId)
-    for (let i = 0; i < 27; i++) await sale(fresh, { userId: buyer.id, email: buyer.email, total: 100 + i, fee: 0, status: 'pending' })
+    // One second apart: sales made in the same millisecond would tie on createdAt and order by their random ids.
+    const start = Date.now() - 60_000
+    for (let i = 0; i < 27; i++) {
+      const tx = await sale(fresh, { userId: buyer.id, email: buyer.email, total: 100 + i, fee: 0, status: 'pending' })
+      await env.DB.prepare('update transactions set created_at = ? where id = ?').bind(start + i * 1000, tx.id).run()
+    }
     const first = await textOf(appFetch(fresh.host, '/home/transactions', { cookie }))
     expect(first.match(/data-transaction="/g)).toHaveLength(25)
     expect(first).toContain('Page 1 of 2')
@@ -423,9 +433,12 @@ describe('operator fee settings', () => {
 
     const ok = await appFetch(PLATFORM, `/operator/schools/${target.tenantId}`, { form: { intent: 'fees', feePercent: '2,5', feeFixed: '0.50' }, cookie: operator })
     expect(ok.status).toBe(302)
-    expect(location(ok)).toBe(`/operator/schools/${target.tenantId}?done=fees`)
+    expect(location(ok)).toBe(`/operator/schools/${target.tenantId}`)
+    expect(flashOf(ok)).toMatchObject({ done: 'fees', message: 'operator.fees.saved' })
     expect(await fees()).toEqual({ bps: 250, fixed: 50 })
-    expect(await textOf(appFetch(PLATFORM, location(ok), { cookie: operator }))).toContain('Fee per sale: 2.5 % + 0.50.')
+    const feesPage = await textOf(appFetch(PLATFORM, location(ok), { cookie: followFlash(operator, ok) }))
+    expect(feesPage).toContain('Fee per sale: 2.5 % + 0.50.')
+    expect(feesPage).toContain('data-done="fees"')
 
     await appFetch(PLATFORM, `/operator/schools/${target.tenantId}`, { form: { intent: 'fees', feePercent: '', feeFixed: '' }, cookie: operator })
     expect(await fees()).toEqual({ bps: null, fixed: null })

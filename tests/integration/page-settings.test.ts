@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getPageSettings, updatePageSettings } from '#app/models/page-settings.server.ts'
 import { allowsCreatorScripts, creatorScriptBlocks } from '#app/utils/security.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const settingsForm = (fields: Record<string, string> = {}) => ({
@@ -78,7 +78,8 @@ describe('/home/settings/page', () => {
       cookie: owner,
     })
     expect(res.status).toBe(302)
-    expect(location(res)).toBe('/home/settings/page?saved=1')
+    expect(location(res)).toBe('/home/settings/page')
+    expect(flashOf(res)).toMatchObject({ done: 'saved', message: 'page_settings.saved' })
     expect(await getPageSettings(db(), school.tenantId)).toEqual({
       name: 'After',
       language: 'en',
@@ -90,7 +91,7 @@ describe('/home/settings/page', () => {
       conversionCode: '',
       notifications: { lead: true, review: false, comment: false, transaction: true, registration: false },
     })
-    const page = await (await appFetch(school.host, '/home/settings/page?saved=1', { cookie: owner })).text()
+    const page = await (await appFetch(school.host, '/home/settings/page', { cookie: followFlash(owner, res) })).text()
     expect(page).toContain('Changes saved')
     expect(await (await appFetch(school.host, '/')).text()).toContain('After')
     const row = await env.DB.prepare('SELECT notification_prefs FROM tenants WHERE id = ?').bind(school.tenantId).first<{ notification_prefs: string }>()
@@ -100,7 +101,7 @@ describe('/home/settings/page', () => {
   it('switches the page language', async () => {
     const res = await appFetch(school.host, '/home/settings/page', { form: settingsForm({ name: 'After', language: 'pl' }), cookie: owner })
     expect(res.status).toBe(302)
-    expect(await (await appFetch(school.host, '/home/settings/page?saved=1', { cookie: owner })).text()).toContain('Zmiany zostały zapisane')
+    expect(await (await appFetch(school.host, '/home/settings/page', { cookie: followFlash(owner, res) })).text()).toContain('Zmiany zostały zapisane')
     await updatePageSettings(db(), school.tenantId, { language: 'en' })
   })
 })

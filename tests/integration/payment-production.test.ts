@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createIntegration, getIntegration, openCredentials, setIntegrationEnabled } from '#app/models/payment-integration.server.ts'
 import { getIntegrationAdapter, listCheckoutMethods, resolveCheckoutProvider } from '#app/payments/registry.server.ts'
-import { appFetch, createTestSchool, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
 
 const testEnv = env as unknown as { DB: D1Database; INTEGRATIONS_KEY: string; ENVIRONMENT: string }
 const PRODUCTION = { ENVIRONMENT: 'production' }
@@ -125,7 +125,8 @@ describe('connecting test payments on a staging deployment (ALLOW_TEST_PAYMENTS=
     for (const form of [payuForm(), stripeForm(SK_TEST, 'EUR'), stripeForm(RK_TEST, 'USD'), { provider: 'test', currency: 'GBP' }]) {
       const res = await add(form)
       expect(res.status, `${form.provider} ${form.currency}`).toBe(303)
-      expect(res.headers.get('Location')).toBe('/home/settings/payments?done=created')
+      expect(res.headers.get('Location')).toBe('/home/settings/payments')
+      expect(flashOf(res)).toMatchObject({ done: 'created', message: 'payments.done.created' })
     }
     expect(urls).toEqual(['https://secure.snd.payu.com/pl/standard/user/oauth/authorize', 'https://api.stripe.com/v1/webhook_endpoints', 'https://api.stripe.com/v1/webhook_endpoints'])
     const saved = await rows(school.tenantId)
@@ -231,8 +232,10 @@ describe('enabling a stored test integration', () => {
     const page = await (await fetchAs(PRODUCTION, school.host, '/home/settings/payments?error=payments.error.test_mode_enable', { cookie })).text()
     expect(page).toContain('this integration uses test credentials (PayU sandbox or a Stripe test key), so it cannot be enabled.')
 
-    expect((await enable(PRODUCTION, live.id)).headers.get('Location')).toBe('/home/settings/payments?done=enabled')
-    expect((await enable(STAGING, sandbox.id)).headers.get('Location')).toBe('/home/settings/payments?done=enabled')
+    for (const enabledNow of [await enable(PRODUCTION, live.id), await enable(STAGING, sandbox.id)]) {
+      expect(enabledNow.headers.get('Location')).toBe('/home/settings/payments')
+      expect(flashOf(enabledNow)).toMatchObject({ done: 'enabled', message: 'payments.done.enabled' })
+    }
     expect(await enabled()).toEqual({ [sandbox.id]: 1, [test.id]: 0, [live.id]: 1 })
   })
 })

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { getIntegration, openCredentials } from '#app/models/payment-integration.server.ts'
 import { STRIPE_EVENTS } from '#app/payments/stripe-adapter.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const testEnv = env as unknown as { DB: D1Database; PEERS_DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
 // The dev peers' accounts (workers/dev-peers/wrangler.toml).
@@ -37,14 +37,15 @@ describe('/home/settings/payments: adding providers', () => {
     const { school, cookie } = await owner()
     const res = await add(school, cookie, payuForm())
     expect(res.status).toBe(303)
-    expect(res.headers.get('Location')).toBe('/home/settings/payments?done=created')
+    expect(res.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(res)).toMatchObject({ done: 'created', message: 'payments.done.created' })
     const [row] = await rows(school.tenantId)
     expect(row).toMatchObject({ provider: 'payu', currency: 'PLN', enabled: 1, public_ref: '300746' })
     const integration = (await getIntegration(db(), school.tenantId, row!.id))!
     expect(integration.credentials).not.toContain(PAYU.clientSecret)
     expect(await openCredentials(testEnv.INTEGRATIONS_KEY, integration)).toEqual({ ...PAYU, sandbox: 'false' })
 
-    const page = await (await appFetch(school.host, '/home/settings/payments?done=created', { cookie })).text()
+    const page = await (await appFetch(school.host, '/home/settings/payments', { cookie: followFlash(cookie, res) })).text()
     expect(page).toContain('data-payment-integration="payu-PLN"')
     expect(page).toContain('data-integration-status="enabled"')
     expect(page).toContain('Integration created')
@@ -177,20 +178,24 @@ describe('/home/settings/payments/{id}', () => {
 
     const disabled = await post({ intent: 'disable' })
     expect(disabled.status).toBe(303)
-    expect(disabled.headers.get('Location')).toBe('/home/settings/payments?done=disabled')
+    expect(disabled.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(disabled)).toMatchObject({ done: 'disabled', message: 'payments.done.disabled' })
     expect((await rows(school.tenantId))[0]!.enabled).toBe(0)
-    const page = await (await appFetch(school.host, '/home/settings/payments?done=disabled', { cookie })).text()
+    const page = await (await appFetch(school.host, '/home/settings/payments', { cookie: followFlash(cookie, disabled) })).text()
     expect(page).toContain('data-integration-status="disabled"')
     expect(page).toContain('Integration disabled')
 
-    expect((await post({ intent: 'enable' })).headers.get('Location')).toBe('/home/settings/payments?done=enabled')
+    const enabled = await post({ intent: 'enable' })
+    expect(enabled.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(enabled)).toMatchObject({ done: 'enabled', message: 'payments.done.enabled' })
     expect((await rows(school.tenantId))[0]!.enabled).toBe(1)
 
     const unconfirmed = await post({ intent: 'delete', confirm: 'delete me' })
     expect(unconfirmed.headers.get('Location')).toBe('/home/settings/payments?error=payments.error.confirm_delete')
     expect(await rows(school.tenantId)).toHaveLength(1)
     const deleted = await post({ intent: 'delete', confirm: 'DELETE' })
-    expect(deleted.headers.get('Location')).toBe('/home/settings/payments?done=deleted')
+    expect(deleted.headers.get('Location')).toBe('/home/settings/payments')
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted', message: 'payments.done.deleted' })
     expect(await rows(school.tenantId)).toEqual([])
     expect((await post({ intent: 'enable' })).status).toBe(404)
   })

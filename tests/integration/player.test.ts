@@ -4,7 +4,7 @@
 // school's ids (404 everywhere).
 import { beforeAll, describe, expect, it } from 'vitest'
 import { lectureProgress, mediaObjects, productAccess } from '#app/db/schema.server.ts'
-import { objectKey } from '#app/media/policy.ts'
+import { objectKey } from '#app/domain/upload-policy.ts'
 import type { VideoGrantBody } from '#app/media/video-contract.ts'
 import { grantProductAccess } from '#app/models/access.server.ts'
 import { createComponent, createLecture, createSection, updateLecture } from '#app/models/course-content.server.ts'

@@ -3,7 +3,7 @@
 // duplicate and delete. Cross-school probes are in the cross-tenant matrix (cross-tenant/products.ts).
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, createTestStudent, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 let school: TestSchool
@@ -137,13 +137,18 @@ describe('/home/products', () => {
     expect((await save({ slug: 'Bad slug!' })).status).toBe(400)
     expect((await save({ accessDays: '-1' })).status).toBe(400)
     const ok = await save({ seoTitle: 'Club SEO', seoDescription: 'y'.repeat(150), hasPromo: 'on', promoPrice: '19', promoLimit: '10', accessDays: '30', saleLimit: '100', hidden: 'on' })
-    expect(location(ok)).toBe(`/home/products/${id}?done=saved`)
+    expect(location(ok)).toBe(`/home/products/${id}`)
+    expect(flashOf(ok)).toMatchObject({ done: 'saved' })
     expect(await env.DB.prepare('SELECT membership_period AS p, promo_price AS pp, promo_limit AS pl, access_days AS ad, sale_limit AS sl, hidden AS h, seo_title AS st FROM products WHERE id = ?').bind(id).first()).toEqual({ p: 12, pp: 1900, pl: 10, ad: 30, sl: 100, h: 1, st: 'Club SEO' })
-    expect(await (await appFetch(school.host, `/home/products/${id}?done=saved`, { cookie: owner })).text()).toContain('Changes saved')
+    expect(await (await appFetch(school.host, `/home/products/${id}`, { cookie: followFlash(owner, ok) })).text()).toContain('Changes saved')
 
-    expect(location(await appFetch(school.host, `/home/products/${id}`, { form: { intent: 'publish' }, cookie: owner }))).toBe(`/home/products/${id}?done=published`)
+    const published = await appFetch(school.host, `/home/products/${id}`, { form: { intent: 'publish' }, cookie: owner })
+    expect(location(published)).toBe(`/home/products/${id}`)
+    expect(flashOf(published)).toMatchObject({ done: 'published' })
     const dup = await appFetch(school.host, `/home/products/${id}`, { form: { intent: 'duplicate' }, cookie: owner })
-    const copyId = /^\/home\/products\/([a-z2-7]+)\?done=duplicated$/.exec(location(dup))?.[1]
+    const copyId = /^\/home\/products\/([a-z2-7]+)$/.exec(location(dup))?.[1]
+    expect(copyId).not.toBe(id)
+    expect(flashOf(dup)).toMatchObject({ done: 'duplicated' })
     expect(copyId).toBeTruthy()
     expect(await env.DB.prepare('SELECT title, published, promo_price AS pp FROM products WHERE id = ?').bind(copyId).first()).toEqual({ title: 'Club (copy)', published: 0, pp: 1900 })
 
@@ -151,7 +156,8 @@ describe('/home/products', () => {
     expect(wrong.status).toBe(400)
     expect(await wrong.text()).toContain('Type DELETE to confirm')
     const gone = await appFetch(school.host, `/home/products/${copyId}`, { form: { intent: 'delete', confirm: 'DELETE' }, cookie: owner })
-    expect(location(gone)).toBe('/home/products?deleted=1')
+    expect(location(gone)).toBe('/home/products')
+    expect(flashOf(gone)).toMatchObject({ done: 'deleted' })
     expect((await appFetch(school.host, `/home/products/${copyId}`, { cookie: owner })).status).toBe(404)
 
     const pl = await createTestSchool({ language: 'pl' })

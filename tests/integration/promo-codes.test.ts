@@ -6,7 +6,7 @@ import { createProduct, updateProduct } from '#app/models/product.server.ts'
 import { createPromoCode, getPromoCode, type PromoCodeInput } from '#app/models/promo-code.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { priceOrder } from '#app/payments/pricing.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 const count = async (tenantId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM promo_codes WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
@@ -38,10 +38,17 @@ describe('/home/promo-codes', () => {
     const cookie = await ownerOf(school)
     const created = await appFetch(school.host, '/home/promo-codes', { cookie, form: { ...form, code: 'spring-26' } })
     expect(created.status).toBe(303)
-    expect(created.headers.get('Location')).toBe('/home/promo-codes?done=created')
+    expect(created.headers.get('Location')).toBe('/home/promo-codes')
+    expect(flashOf(created)).toMatchObject({ done: 'created', message: 'promo.done.created' })
     expect(await count(school.tenantId)).toBe(1)
 
-    const list = await (await appFetch(school.host, '/home/promo-codes', { cookie })).text()
+    // The redirect's one-time message shows on the list once, and its cookie is cleared there.
+    const listed = await appFetch(school.host, '/home/promo-codes', { cookie: followFlash(cookie, created) })
+    expect(listed.headers.getSetCookie().some((c) => /^cf_flash=;.*Max-Age=0/.test(c))).toBe(true)
+    const list = await listed.text()
+    expect(list).toContain('data-done="created"')
+    expect(list).toContain('Promo code created')
+    expect(await (await appFetch(school.host, '/home/promo-codes', { cookie })).text()).not.toContain('data-done')
     expect(list).toContain('data-promo-row="SPRING-26"')
     expect(list).toContain('data-promo-status="active"')
 
@@ -99,7 +106,8 @@ describe('/home/promo-codes', () => {
     expect(await getPromoCode(db(), school.tenantId, promo.id)).toBeDefined()
     const deleted = await appFetch(school.host, path, { cookie, form: { intent: 'delete', confirm: 'on' } })
     expect(deleted.status).toBe(303)
-    expect(deleted.headers.get('Location')).toBe('/home/promo-codes?done=deleted')
+    expect(deleted.headers.get('Location')).toBe('/home/promo-codes')
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted', message: 'promo.done.deleted' })
     expect(await getPromoCode(db(), school.tenantId, promo.id)).toBeUndefined()
     expect((await appFetch(school.host, path, { cookie })).status).toBe(404)
   })

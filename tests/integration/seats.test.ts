@@ -8,7 +8,7 @@ import { inviteSeat, licencesLeft, listInvitations, listSeatPurchasesForUser } f
 import { getCourseAccess } from '#app/models/course-access.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, settleTransaction, type Transaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
 import { routes as crossTenantRoutes, victims } from './cross-tenant/seats.ts'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -288,7 +288,8 @@ describe('deleting', () => {
     expect(html).toContain('Are you sure?')
     const plain = await appFetch(school.host, `/home/access-manager/${courseId}/${second.invitation.id}`, { form: { _method: 'DELETE' }, cookie: buyerCookie })
     expect(plain.status).toBe(303)
-    expect(plain.headers.get('Location')).toBe(`/panel/seats/${tx.hash}?done=deleted`)
+    expect(plain.headers.get('Location')).toBe(`/panel/seats/${tx.hash}`)
+    expect(flashOf(plain)).toMatchObject({ done: 'deleted', message: 'seats.deleted' })
     expect(await rowsOf(tx)).toBe(0)
     // The licences are free again.
     expect((await add(tx, { name: 'Back Again', email: `gone-${tx.id}@example.com` })).status).toBe(201)

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { addStudent } from '#app/models/student.server.ts'
 import { createFileProduct } from '#app/models/product.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const lines = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`)
@@ -58,9 +58,10 @@ describe('/home/students', () => {
 
     const res = await appFetch(school.host, '/home/students', { form: { intent: 'add', name: 'Anna Nowak', email: 'Anna@Example.com' }, cookie: owner })
     expect(res.status).toBe(302)
-    const match = /^\/home\/students\/([a-z2-7]+)\?done=added$/.exec(location(res))
+    const match = /^\/home\/students\/([a-z2-7]+)$/.exec(location(res))
     expect(match).not.toBeNull()
-    const page = await appFetch(school.host, location(res), { cookie: owner })
+    expect(flashOf(res)).toMatchObject({ done: 'added', message: 'students.done.added' })
+    const page = await appFetch(school.host, location(res), { cookie: followFlash(owner, res) })
     const html = await page.text()
     expect(html).toContain('Created')
     expect(html).toContain('Invitation sent, the student has not set a password yet')
@@ -173,16 +174,19 @@ describe('/home/students/:studentId', () => {
 
     const granted = await appFetch(school.host, path, { form: { intent: 'grant', productId: product.id, reason: 'Gift' }, cookie: owner })
     expect(granted.status).toBe(302)
-    expect(location(granted)).toBe(`${path}?done=granted`)
-    expect(await (await appFetch(school.host, location(granted), { cookie: owner })).text()).toContain('Access granted')
+    expect(location(granted)).toBe(path)
+    expect(flashOf(granted)).toMatchObject({ done: 'granted', message: 'students.done.granted' })
+    expect(await (await appFetch(school.host, location(granted), { cookie: followFlash(owner, granted) })).text()).toContain('Access granted')
     const twice = await appFetch(school.host, path, { form: { intent: 'grant', productId: product.id, reason: 'Again' }, cookie: owner })
     expect(twice.status).toBe(409)
     expect(await twice.text()).toContain('This student already has access to this product')
 
     expect((await appFetch(school.host, path, { form: { intent: 'deny', productId: product.id, reason: '' }, cookie: owner })).status).toBe(400)
     const denied = await appFetch(school.host, path, { form: { intent: 'deny', productId: product.id, reason: 'Refund' }, cookie: owner })
-    expect(location(denied)).toBe(`${path}?done=denied`)
-    const after = await (await appFetch(school.host, location(denied), { cookie: owner })).text()
+    expect(location(denied)).toBe(path)
+    expect(flashOf(denied)).toMatchObject({ done: 'denied', message: 'students.done.denied' })
+    const after = await (await appFetch(school.host, location(denied), { cookie: followFlash(owner, denied) })).text()
+    expect(after).toContain('data-done="denied"')
     expect(after).toContain('Access denied')
     expect(after).toMatch(/data-revoked-reason="true">Access denied on [^<]+<!-- -->: Refund</)
     const row = await env.DB.prepare('SELECT reason, revoked_reason, revoked_at FROM product_access WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, student.id).first<Record<string, unknown>>()

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 
@@ -38,14 +38,18 @@ async function readyImage(tenantId: string) {
   })
   return key
 }
+/** The owner's cookie with the flash the last newSubpage() left, as the browser follows its redirect. */
+let createdCookie = ''
 async function newSubpage(title: string, slug = '') {
   const res = await appFetch(school.host, '/home/subpages', {
     form: { title, slug },
     cookie: owner,
   })
   expect(res.status, await res.clone().text()).toBe(302)
-  const id = /\/home\/subpages\/([^/]+)\/blocks\?done=created$/.exec(location(res))?.[1]
+  const id = /\/home\/subpages\/([^/]+)\/blocks$/.exec(location(res))?.[1]
   expect(id).toBeTruthy()
+  expect(flashOf(res)).toMatchObject({ done: 'created' })
+  createdCookie = followFlash(owner, res)
   return id!
 }
 
@@ -105,7 +109,7 @@ describe('/home/subpages', () => {
     const id = await newSubpage('Wiosenna promocja: Łódź 2026!')
     const row = await env.DB.prepare('SELECT slug, published FROM subpages WHERE id = ?').bind(id).first<{ slug: string; published: number }>()
     expect(row).toEqual({ slug: 'wiosenna-promocja-lodz-2026', published: 0 })
-    const editor = await appFetch(school.host, `/home/subpages/${id}/blocks?done=created`, { cookie: owner })
+    const editor = await appFetch(school.host, `/home/subpages/${id}/blocks`, { cookie: createdCookie })
     expect(editor.status).toBe(200)
     const html = await editor.text()
     expect(html).toContain('Created')
@@ -149,7 +153,8 @@ describe('/home/subpages', () => {
       cookie: owner,
     })
     expect(saved.status).toBe(302)
-    expect(location(saved)).toBe(`/home/subpages/${a}?done=saved`)
+    expect(location(saved)).toBe(`/home/subpages/${a}`)
+    expect(flashOf(saved)).toMatchObject({ done: 'saved' })
     expect(await env.DB.prepare('SELECT title, slug, published, seo_title AS s, seo_description AS d FROM subpages WHERE id = ?').bind(a).first()).toEqual({
       title: 'Page A, renamed',
       slug: 'offer-a',
@@ -159,8 +164,8 @@ describe('/home/subpages', () => {
     })
     expect(
       await (
-        await appFetch(school.host, `/home/subpages/${a}?done=saved`, {
-          cookie: owner,
+        await appFetch(school.host, `/home/subpages/${a}`, {
+          cookie: followFlash(owner, saved),
         })
       ).text()
     ).toContain('Changes saved')
@@ -193,11 +198,12 @@ describe('/home/subpages', () => {
       form: { intent: 'delete', confirm: 'DELETE' },
       cookie: owner,
     })
-    expect(location(deleted)).toBe('/home/subpages?done=deleted')
+    expect(location(deleted)).toBe('/home/subpages')
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted' })
     expect(
       await (
-        await appFetch(school.host, '/home/subpages?done=deleted', {
-          cookie: owner,
+        await appFetch(school.host, '/home/subpages', {
+          cookie: followFlash(owner, deleted),
         })
       ).text()
     ).toContain('Deleted')
@@ -214,7 +220,8 @@ describe('/home/subpages/{id}/blocks', () => {
       cookie: owner,
     })
     expect(hero.status).toBe(302)
-    expect(location(hero)).toBe(`/home/subpages/${id}/blocks?done=created`)
+    expect(location(hero)).toBe(`/home/subpages/${id}/blocks`)
+    expect(flashOf(hero)).toMatchObject({ done: 'created' })
     const text = await appFetch(school.host, `/home/subpages/${id}/blocks`, {
       form: {
         type: 'rich_text',
@@ -362,12 +369,13 @@ describe('/home/subpages/{id}/blocks', () => {
       cookie: owner,
     })
     expect(saved.status).toBe(302)
-    expect(location(saved)).toBe(`/home/subpages/${id}/blocks?done=saved`)
+    expect(location(saved)).toBe(`/home/subpages/${id}/blocks`)
+    expect(flashOf(saved)).toMatchObject({ done: 'saved' })
     expect(JSON.parse((await blockRows(id))[0].props)).toEqual(props)
     expect(
       await (
-        await appFetch(school.host, `/home/subpages/${id}/blocks?done=saved`, {
-          cookie: owner,
+        await appFetch(school.host, `/home/subpages/${id}/blocks`, {
+          cookie: followFlash(owner, saved),
         })
       ).text()
     ).toContain('Changes saved')
@@ -408,7 +416,8 @@ describe('/home/subpages/{id}/blocks', () => {
       form: { intent: 'delete' },
       cookie: owner,
     })
-    expect(location(deleted)).toBe(`/home/subpages/${id}/blocks?done=deleted`)
+    expect(location(deleted)).toBe(`/home/subpages/${id}/blocks`)
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted' })
     expect(await blockRows(id)).toEqual([])
     expect(
       (
@@ -433,12 +442,13 @@ describe('/home/subpages/{id}/blocks', () => {
       form: { order: [ids[2], ids[0], ids[1]].join(',') },
       cookie: owner,
     })
-    expect(location(whole)).toBe(`/home/subpages/${id}/blocks?done=order`)
+    expect(location(whole)).toBe(`/home/subpages/${id}/blocks`)
+    expect(flashOf(whole)).toMatchObject({ done: 'order' })
     expect((await blockRows(id)).map((r) => r.type)).toEqual(['faq', 'hero', 'rich_text'])
     expect(
       await (
-        await appFetch(school.host, `/home/subpages/${id}/blocks?done=order`, {
-          cookie: owner,
+        await appFetch(school.host, `/home/subpages/${id}/blocks`, {
+          cookie: followFlash(owner, whole),
         })
       ).text()
     ).toContain('Order updated')

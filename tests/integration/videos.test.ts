@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { videos } from '#app/db/schema.server.ts'
 import type { VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
 import { getVideo } from '#app/models/video.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
 
 const peer = inject('bunnyPeer')
 
@@ -184,7 +184,8 @@ describe('rename and delete', () => {
 
     const deleted = await appFetch(school.host, `/home/videos/${body.videoId}`, { form: { intent: 'delete', confirm: 'on' }, cookie: owner })
     expect(deleted.status).toBe(302)
-    expect(deleted.headers.get('Location')).toBe('/home/videos?deleted=1')
+    expect(deleted.headers.get('Location')).toBe('/home/videos')
+    expect(flashOf(deleted)).toMatchObject({ done: 'deleted' })
     expect(await getVideo(db(), school.tenantId, body.videoId)).toBeUndefined()
     expect((await fetch(`${peer.origin}/_peer/videos/${body.grant.VideoId}`)).status).toBe(404)
   })

@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { claimDeliveryAttempt, createWebhook, getWebhook, getWebhookDelivery, listWebhookDeliveries, markDeliveryFinal, recordDeliveryAttempt, scheduleTestDelivery } from '#app/models/webhook.server.ts'
 import { openSecret } from '#app/utils/secret-box.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 import { routes as crossTenantRoutes, victims } from './cross-tenant/webhooks.ts'
 
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
@@ -122,12 +122,13 @@ describe('/home/webhooks/:id', () => {
     const webhook = await webhookOf(school)
     const res = await form(`/home/webhooks/${webhook.id}`, { intent: 'test' })
     expect(res.status).toBe(303)
-    expect(res.headers.get('Location')).toBe(`/home/webhooks/${webhook.id}?done=test`)
+    expect(res.headers.get('Location')).toBe(`/home/webhooks/${webhook.id}`)
+    expect(flashOf(res)).toMatchObject({ done: 'test', message: 'webhooks.done.test' })
     const { deliveries } = await listWebhookDeliveries(db(), school.tenantId, webhook.id)
     expect(deliveries).toHaveLength(1)
     expect(deliveries[0]).toMatchObject({ isTest: true, status: 'pending', attempts: 0, eventType: 'student.paid' })
     expect(deliveries[0].eventId).toMatch(/^test:/)
-    const { html } = await page(`/home/webhooks/${webhook.id}?done=test`)
+    const { html } = await page(`/home/webhooks/${webhook.id}`, followFlash(owner, res))
     expect(html).toContain('Webhook test scheduled')
     expect(html).toContain(`data-delivery-row="${deliveries[0].id}" data-delivery-status="pending"`)
   })
@@ -145,9 +146,12 @@ describe('/home/webhooks/:id', () => {
 
     const res = await form(`/home/webhooks/${webhook.id}`, { intent: 'redeliver', deliveryId: dead.id })
     expect(res.status).toBe(303)
-    expect(res.headers.get('Location')).toBe(`/home/webhooks/${webhook.id}?done=redeliver`)
+    expect(res.headers.get('Location')).toBe(`/home/webhooks/${webhook.id}`)
+    expect(flashOf(res)).toMatchObject({ done: 'redeliver', message: 'webhooks.done.redeliver' })
     expect(await getWebhookDelivery(db(), school.tenantId, dead.id)).toMatchObject({ status: 'pending', attempts: 3 })
-    expect((await page(`/home/webhooks/${webhook.id}?done=redeliver`)).html).toContain(`data-delivery-row="${dead.id}" data-delivery-status="retrying"`)
+    const redelivered = (await page(`/home/webhooks/${webhook.id}`, followFlash(owner, res))).html
+    expect(redelivered).toContain(`data-delivery-row="${dead.id}" data-delivery-status="retrying"`)
+    expect(redelivered).toContain('data-done="redeliver"')
 
     // Pending now: not redeliverable (409, nothing changed); another school's delivery id is 404.
     const again = await form(`/home/webhooks/${webhook.id}`, { intent: 'redeliver', deliveryId: dead.id })
@@ -177,7 +181,9 @@ describe('/home/webhooks/:id', () => {
   it('disables and enables; deletes only with DELETE typed, with its log', async () => {
     const webhook = await webhookOf(school)
     await scheduleTestDelivery(db(), undefined, school.tenantId, webhook)
-    expect((await form(`/home/webhooks/${webhook.id}`, { intent: 'disable' })).headers.get('Location')).toBe(`/home/webhooks/${webhook.id}?done=disabled`)
+    const disabled = await form(`/home/webhooks/${webhook.id}`, { intent: 'disable' })
+    expect(disabled.headers.get('Location')).toBe(`/home/webhooks/${webhook.id}`)
+    expect(flashOf(disabled)).toMatchObject({ done: 'disabled', message: 'webhooks.done.disabled' })
     expect((await getWebhook(db(), school.tenantId, webhook.id))?.enabled).toBe(false)
     expect((await form(`/home/webhooks/${webhook.id}`, { intent: 'enable' })).status).toBe(303)
     expect((await getWebhook(db(), school.tenantId, webhook.id))?.enabled).toBe(true)
@@ -189,10 +195,11 @@ describe('/home/webhooks/:id', () => {
 
     const res = await form(`/home/webhooks/${webhook.id}`, { intent: 'delete', confirm: 'DELETE' })
     expect(res.status).toBe(303)
-    expect(res.headers.get('Location')).toBe('/home/webhooks?done=deleted')
+    expect(res.headers.get('Location')).toBe('/home/webhooks')
+    expect(flashOf(res)).toMatchObject({ done: 'deleted', message: 'webhooks.done.deleted' })
     expect(await getWebhook(db(), school.tenantId, webhook.id)).toBeNull()
     expect((await listWebhookDeliveries(db(), school.tenantId, webhook.id)).total).toBe(0)
-    expect((await page('/home/webhooks?done=deleted')).html).toContain('Webhook deleted')
+    expect((await page('/home/webhooks', followFlash(owner, res))).html).toContain('Webhook deleted')
     expect((await page(`/home/webhooks/${webhook.id}`)).status).toBe(404)
   })
 

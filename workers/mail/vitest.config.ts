@@ -6,7 +6,8 @@ export default workersProject({
   name: 'mail-worker',
   main: 'workers/mail/src/index.ts',
   wranglerConfig: 'workers/mail/wrangler.toml',
-  include: ['workers/mail/**/*.test.ts'],
+  // workers/shared's tests (the queue skeleton, backoff, zodJson) run here, with the consumers that use them.
+  include: ['workers/mail/**/*.test.ts', 'workers/shared/**/*.test.ts'],
   auxiliaryWorkers: ['dev-peers'],
   extraD1: [PEERS_D1],
 })

@@ -1,6 +1,6 @@
 import { defineMessages } from './define.ts'
 
-// Block renderers on the storefront and the props validation of app/storefront/blocks.ts.
+// Block renderers on the storefront and the props validation of app/domain/blocks.ts.
 export const blocks = defineMessages(
   {
     'blocks.lead.duplicate_name': 'Each field needs its own name (not block_id or subpage_id)',

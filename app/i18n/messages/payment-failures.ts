@@ -3,7 +3,7 @@ import { defineMessages } from './define.ts'
 // Payment failures: provider decline codes → the seeds' texts (issue 18 §3; seed 001 §8, seed 000 §7).
 // `payment.failure.{reason}` is what happened (the seed's wording where it gives one; the same
 // words as promo.error.coupon_expired and membership.card.error.cypher), `….hint` what to do.
-// Reasons: app/payments/payment-failure.ts. Also the built-in test provider's card list and the
+// Reasons: app/domain/payment-failure.ts. Also the built-in test provider's card list and the
 // payment-success page.
 export const paymentFailures = defineMessages(
   {

@@ -4,6 +4,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { serialise } from './custom-hostnames.ts'
+import { checkJson, zodJson, type JsonProblem } from '../../shared/zod-json.ts'
 import { csv, type PeersHono } from './env.ts'
 import {
   addFault,
@@ -56,18 +57,13 @@ const SSL_STATUSES = ['initializing', 'pending_validation', 'pending_issuance', 
 const HOSTNAME_STATUSES = ['pending', 'active', 'moved', 'blocked', 'pending_blocked', 'deleted'] as const
 const hostnameStateInput = z.object({ status: z.enum(HOSTNAME_STATUSES).optional(), sslStatus: z.enum(SSL_STATUSES).optional() })
 
-async function body<T extends z.ZodTypeAny>(req: Request, schema: T): Promise<{ ok: true; data: z.output<T> } | { ok: false; error: string }> {
-  let json: unknown
-  try {
-    json = await req.json()
-  } catch {
-    return { ok: false, error: 'Send a JSON body.' }
-  }
-  const parsed = schema.safeParse(json)
-  if (parsed.success) return { ok: true, data: parsed.data }
-  const issue = parsed.error.issues[0]
-  return { ok: false, error: `${issue.path.join('.') || 'body'}: ${issue.message}` }
+/** The control API's word on a body that is not JSON or does not fit: its first issue. */
+function bodyError(problem: JsonProblem) {
+  if (!problem.json) return 'Send a JSON body.'
+  const issue = problem.error.issues[0]
+  return `${issue.path.join('.') || 'body'}: ${issue.message}`
 }
+const controlJson = <T extends z.ZodTypeAny>(schema: T) => zodJson(schema, (c, problem) => c.json({ error: bodyError(problem) }, 400))
 
 export const control = new Hono<PeersHono>()
 
@@ -83,10 +79,8 @@ control.get('/state', async (c) => {
 
 control.get('/dns/records', async (c) => c.json({ records: await listRecords(c.env.PEERS_DB, c.req.query('name') || undefined) }))
 
-control.post('/dns/records', async (c) => {
-  const input = await body(c.req.raw, recordInput)
-  if (!input.ok) return c.json({ error: input.error }, 400)
-  return c.json({ record: await addRecord(c.env.PEERS_DB, input.data) }, 201)
+control.post('/dns/records', controlJson(recordInput), async (c) => {
+  return c.json({ record: await addRecord(c.env.PEERS_DB, c.req.valid('json')) }, 201)
 })
 
 control.delete('/dns/records/:id', async (c) => {
@@ -104,11 +98,10 @@ control.delete('/dns/records', async (c) => {
 
 control.get('/faults', async (c) => c.json({ faults: await listFaults(c.env.PEERS_DB) }))
 
-control.post('/faults', async (c) => {
-  const input = await body(c.req.raw, faultInput)
-  if (!input.ok) return c.json({ error: input.error }, 400)
-  if (input.data.mode === 'status' && !input.data.status) return c.json({ error: 'status: required for mode "status"' }, 400)
-  return c.json({ fault: await addFault(c.env.PEERS_DB, input.data) }, 201)
+control.post('/faults', controlJson(faultInput), async (c) => {
+  const fault = c.req.valid('json')
+  if (fault.mode === 'status' && !fault.status) return c.json({ error: 'status: required for mode "status"' }, 400)
+  return c.json({ fault: await addFault(c.env.PEERS_DB, fault) }, 201)
 })
 
 control.delete('/faults', async (c) => {
@@ -124,8 +117,9 @@ control.patch('/custom-hostnames/:idOrHostname', async (c) => {
   const rows = [...(await listHostnames(c.env.PEERS_DB, undefined, { id: key })), ...(await listHostnames(c.env.PEERS_DB, undefined, { hostname: key }))]
   const row = rows[0]
   if (!row) return c.json({ error: 'No such custom hostname.' }, 404)
-  const input = await body(c.req.raw, hostnameStateInput)
-  if (!input.ok) return c.json({ error: input.error }, 400)
+  // The hostname first: an unknown one is a 404 whatever the body.
+  const input = await checkJson(c, hostnameStateInput)
+  if (!input.ok) return c.json({ error: bodyError(input.problem) }, 400)
   await updateHostnameState(c.env.PEERS_DB, row.id, { status: input.data.status, ssl_status: input.data.sslStatus })
   const [updated] = await listHostnames(c.env.PEERS_DB, undefined, { id: row.id })
   return c.json({ customHostname: serialise(updated) })

@@ -7,6 +7,7 @@
 //   DELETE /_peer/invoicing/faults
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { zodJson } from '../../shared/zod-json.ts'
 import type { PeersEnv, PeersHono } from './env.ts'
 
 export const INVOICING_SYSTEMS = ['fakturownia', 'infakt', 'ifirma'] as const
@@ -101,18 +102,18 @@ invoicingControl.get('/invoices', async (c) => {
   return c.json({ invoices: results.map((r) => ({ ...r, body: JSON.parse(r.body) as unknown })) })
 })
 
-invoicingControl.post('/accounts', async (c) => {
-  const parsed = z.object({ system: z.enum(INVOICING_SYSTEMS), login: z.string().min(1), secret: z.string().min(1) }).safeParse(await c.req.json().catch(() => null))
-  if (!parsed.success) return c.json({ error: 'system, login, secret' }, 400)
-  const { system, login, secret } = parsed.data
+const accountInput = z.object({ system: z.enum(INVOICING_SYSTEMS), login: z.string().min(1), secret: z.string().min(1) })
+
+invoicingControl.post('/accounts', zodJson(accountInput, (c) => c.json({ error: 'system, login, secret' }, 400)), async (c) => {
+  const { system, login, secret } = c.req.valid('json')
   await c.env.PEERS_DB.prepare('INSERT INTO invoicing_accounts (system, login, secret) VALUES (?, ?, ?) ON CONFLICT (system, login) DO UPDATE SET secret = excluded.secret').bind(system, login, secret).run()
   return c.json({ ok: true }, 201)
 })
 
-invoicingControl.post('/faults', async (c) => {
-  const parsed = z.object({ system: z.enum(INVOICING_SYSTEMS), count: z.number().int().min(0).max(100), status: z.number().int().min(400).max(599) }).safeParse(await c.req.json().catch(() => null))
-  if (!parsed.success) return c.json({ error: 'system, count, status' }, 400)
-  const { system, count, status } = parsed.data
+const faultInput = z.object({ system: z.enum(INVOICING_SYSTEMS), count: z.number().int().min(0).max(100), status: z.number().int().min(400).max(599) })
+
+invoicingControl.post('/faults', zodJson(faultInput, (c) => c.json({ error: 'system, count, status' }, 400)), async (c) => {
+  const { system, count, status } = c.req.valid('json')
   await c.env.PEERS_DB.prepare('INSERT INTO invoicing_faults (system, remaining, status) VALUES (?, ?, ?) ON CONFLICT (system) DO UPDATE SET remaining = excluded.remaining, status = excluded.status').bind(system, count, status).run()
   return c.json({ ok: true }, 201)
 })

@@ -18,6 +18,7 @@
 // {id, apiKey, name, tags[]} (another audience for tests).
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { checkJson, zodJson } from '../../shared/zod-json.ts'
 import type { PeersHono } from './env.ts'
 
 type Account = { api_key: string; dc: string; account_name: string }
@@ -149,16 +150,12 @@ mailchimpPeer.put('/3.0/lists/:listId/members/:hash', async (c) => {
   }
   const list = await ownList(c)
   if (!list) return notFound(c)
-  let json: unknown
-  try {
-    json = await c.req.json()
-  } catch {
-    return problem(c, 400, 'JSON Parse Exception', 'We encountered an unspecified JSON parsing error.')
-  }
-  const parsed = memberBody.safeParse(json)
-  if (!parsed.success) {
+  // The body after the faults and the key, as Mailchimp checks them.
+  const parsed = await checkJson(c, memberBody)
+  if (!parsed.ok) {
+    if (!parsed.problem.json) return problem(c, 400, 'JSON Parse Exception', 'We encountered an unspecified JSON parsing error.')
     return problem(c, 400, 'Invalid Resource', "The resource submitted could not be validated. For field-specific details, see the 'errors' array.", {
-      errors: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+      errors: parsed.problem.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
     })
   }
   const body = parsed.data
@@ -211,13 +208,12 @@ mailchimpPeer.get('/_peer/members', async (c) => {
 
 const faultInput = z.object({ count: z.number().int().min(1).max(100).default(1), status: z.union([z.literal(429), z.literal(500), z.literal(503)]) })
 
-mailchimpPeer.post('/_peer/faults', async (c) => {
-  const parsed = faultInput.safeParse(await c.req.json().catch(() => null))
-  if (!parsed.success) return c.json({ error: 'Send {count, status: 429|500|503}.' }, 400)
+mailchimpPeer.post('/_peer/faults', zodJson(faultInput, (c) => c.json({ error: 'Send {count, status: 429|500|503}.' }, 400)), async (c) => {
+  const fault = c.req.valid('json')
   await c.env.PEERS_DB.prepare("INSERT INTO mailchimp_faults (scope, remaining, status) VALUES ('members', ?, ?) ON CONFLICT (scope) DO UPDATE SET remaining = excluded.remaining, status = excluded.status")
-    .bind(parsed.data.count, parsed.data.status)
+    .bind(fault.count, fault.status)
     .run()
-  return c.json({ fault: parsed.data }, 201)
+  return c.json({ fault }, 201)
 })
 
 mailchimpPeer.delete('/_peer/faults', async (c) => {
@@ -232,10 +228,8 @@ const listInput = z.object({
   tags: z.array(z.string().regex(/^[A-Z0-9_]{1,10}$/)).max(20),
 })
 
-mailchimpPeer.post('/_peer/lists', async (c) => {
-  const parsed = listInput.safeParse(await c.req.json().catch(() => null))
-  if (!parsed.success) return c.json({ error: 'Send {id, apiKey, name, tags[]}.' }, 400)
-  const { id, apiKey, name, tags } = parsed.data
+mailchimpPeer.post('/_peer/lists', zodJson(listInput, (c) => c.json({ error: 'Send {id, apiKey, name, tags[]}.' }, 400)), async (c) => {
+  const { id, apiKey, name, tags } = c.req.valid('json')
   await c.env.PEERS_DB.batch([
     c.env.PEERS_DB.prepare('INSERT OR REPLACE INTO mailchimp_lists (id, api_key, name, created_at) VALUES (?, ?, ?, ?)').bind(id, apiKey, name, Date.now()),
     c.env.PEERS_DB.prepare('DELETE FROM mailchimp_merge_fields WHERE list_id = ?').bind(id),

@@ -59,7 +59,9 @@
 // GET …/transactions shows card.cardData.cardResponseCode / cardResponseCodeDesc.
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
+import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
+import { zodJson } from '../../shared/zod-json.ts'
 import { post, type PeersEnv, type PeersHono } from './env.ts'
 
 export const PAYU_STATUSES = ['NEW', 'PENDING', 'WAITING_FOR_CONFIRMATION', 'COMPLETED', 'CANCELED'] as const
@@ -219,6 +221,18 @@ async function bearer(env: PeersEnv, header: string | undefined) {
   const row = await env.PEERS_DB.prepare('SELECT client_id, expires_at FROM payu_tokens WHERE token = ?').bind(token).first<{ client_id: string; expires_at: number }>()
   return row && row.expires_at > Date.now() ? posWhere(env, 'client_id', row.client_id) : null
 }
+
+/** The REST API's preamble: the POS the bearer token acts for (c.var.pos), else PayU's 401. */
+const authorized = createMiddleware<{ Bindings: PeersEnv; Variables: { pos: Pos } }>(async (c, next) => {
+  const pos = await bearer(c.env, c.req.header('authorization'))
+  if (!pos) return c.json(UNAUTHORIZED, 401)
+  c.set('pos', pos)
+  await next()
+})
+
+/** A JSON body of the REST API: ERROR_SYNTAX when it is not JSON, else its first zod issue as PayU's 400. */
+const payuJson = <T extends z.ZodTypeAny>(schema: T) =>
+  zodJson(schema, (c, problem) => c.json(problem.json ? zodError(problem.error, problem.input) : payuError('ERROR_SYNTAX', 'Bad syntax'), 400))
 
 // Orders
 
@@ -448,18 +462,9 @@ payuPeer.post('/pl/standard/user/oauth/authorize', async (c) => {
   return c.json({ access_token: token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS, grant_type: 'client_credentials' })
 })
 
-payuPeer.post('/api/v2_1/orders', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
-  let json: unknown
-  try {
-    json = await c.req.json()
-  } catch {
-    return c.json(payuError('ERROR_SYNTAX', 'Bad syntax'), 400)
-  }
-  const parsed = orderInput.safeParse(json)
-  if (!parsed.success) return c.json(zodError(parsed.error, json), 400)
-  const order = parsed.data
+payuPeer.post('/api/v2_1/orders', authorized, payuJson(orderInput), async (c) => {
+  const pos = c.var.pos
+  const order = c.req.valid('json')
   if (!(await posWhere(c.env, 'pos_id', order.merchantPosId))) return c.json(invalid('Invalid merchantPosId'), 400)
   // PayU: the POS of the OAuth request must be the order's merchantPosId.
   if (order.merchantPosId !== pos.posId) return c.json(payuError('ERROR_VALUE_INVALID', 'Invalid merchantPosId', undefined, 'INVALID_AUTH_FOR_THIS_ORDER'), 403)
@@ -485,38 +490,26 @@ payuPeer.post('/api/v2_1/orders', async (c) => {
   return c.json(body, 302, { Location: redirectUri })
 })
 
-payuPeer.get('/api/v2_1/orders/:orderId', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
+payuPeer.get('/api/v2_1/orders/:orderId', authorized, async (c) => {
+  const pos = c.var.pos
   const row = await ownOrder(c.env, pos, c.req.param('orderId'))
   if (!row) return c.json(NOT_FOUND, 404)
   return c.json({ orders: [orderView(row)], status: { statusCode: 'SUCCESS', statusDesc: 'Request processing successful' } })
 })
 
 /** PayU "Retrieving Transaction Data": the order's card payment with the issuer's answer. */
-payuPeer.get('/api/v2_1/orders/:orderId/transactions', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
+payuPeer.get('/api/v2_1/orders/:orderId/transactions', authorized, async (c) => {
+  const pos = c.var.pos
   const row = await ownOrder(c.env, pos, c.req.param('orderId'))
   if (!row) return c.json(NOT_FOUND, 404)
   const card = row.card ? (JSON.parse(row.card) as Record<string, string>) : null
   return c.json({ transactions: card ? [{ payMethod: { value: 'c' }, paymentFlow: 'CARD', card: { cardData: card } }] : [] })
 })
 
-payuPeer.post('/api/v2_1/orders/:orderId/refunds', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
-  let json: unknown
-  try {
-    json = await c.req.json()
-  } catch {
-    return c.json(payuError('ERROR_SYNTAX', 'Bad syntax'), 400)
-  }
-  const parsed = refundInput.safeParse(json)
-  if (!parsed.success) return c.json(zodError(parsed.error, json), 400)
-  const order = await ownOrder(c.env, pos, c.req.param('orderId'))
+payuPeer.post('/api/v2_1/orders/:orderId/refunds', authorized, payuJson(refundInput), async (c) => {
+  const order = await ownOrder(c.env, c.var.pos, c.req.param('orderId'))
   if (!order) return c.json(NOT_FOUND, 404)
-  const r = parsed.data.refund
+  const r = c.req.valid('json').refund
   const body = bodyOf(order)
   if (order.status !== 'COMPLETED') return c.json(invalid(`Order ${order.order_id} is ${order.status}: only a COMPLETED order can be refunded`), 400)
   if (r.currencyCode && r.currencyCode !== body.currencyCode) return c.json(invalid(`Invalid value: refund.currencyCode (the order is in ${body.currencyCode})`), 400)
@@ -594,17 +587,15 @@ payuPeer.post('/api/v2_1/orders/:orderId/refunds', async (c) => {
   return c.json(answer)
 })
 
-payuPeer.get('/api/v2_1/orders/:orderId/refunds', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
+payuPeer.get('/api/v2_1/orders/:orderId/refunds', authorized, async (c) => {
+  const pos = c.var.pos
   const order = await ownOrder(c.env, pos, c.req.param('orderId'))
   if (!order) return c.json(NOT_FOUND, 404)
   return c.json({ refunds: (await refundsOf(c.env, order.order_id)).map(refundView) })
 })
 
-payuPeer.get('/api/v2_1/orders/:orderId/refunds/:refundId', async (c) => {
-  const pos = await bearer(c.env, c.req.header('authorization'))
-  if (!pos) return c.json(UNAUTHORIZED, 401)
+payuPeer.get('/api/v2_1/orders/:orderId/refunds/:refundId', authorized, async (c) => {
+  const pos = c.var.pos
   const order = await ownOrder(c.env, pos, c.req.param('orderId'))
   const refund = order ? await getRefund(c.env, order.order_id, c.req.param('refundId')) : null
   if (!refund) return c.json(NOT_FOUND, 404)
@@ -612,17 +603,15 @@ payuPeer.get('/api/v2_1/orders/:orderId/refunds/:refundId', async (c) => {
 })
 
 /** Marketplace API calls: the marketplace POS of the token and the currency asked about, or PayU's refusal. */
-async function marketplaceCall(env: PeersEnv, header: string | undefined, currencyCode: string | undefined) {
-  const pos = await bearer(env, header)
-  if (!pos) return { error: UNAUTHORIZED, status: 401 as const }
+function marketplaceCall(pos: Pos, currencyCode: string | undefined) {
   if (!pos.marketplace) return { error: payuError('UNAUTHORIZED_REQUEST', 'No privileges to perform the request'), status: 403 as const }
   if (!currencyCode) return { error: missing('currencyCode'), status: 400 as const }
   if (!/^[A-Z]{3}$/.test(currencyCode)) return { error: invalid('Invalid value: currencyCode'), status: 400 as const }
   return { pos, currency: currencyCode }
 }
 
-payuPeer.get('/api/v2_1/customers/ext/:extCustomerId/status', async (c) => {
-  const call = await marketplaceCall(c.env, c.req.header('authorization'), c.req.query('currencyCode'))
+payuPeer.get('/api/v2_1/customers/ext/:extCustomerId/status', authorized, async (c) => {
+  const call = marketplaceCall(c.var.pos, c.req.query('currencyCode'))
   if ('error' in call) return c.json(call.error, call.status)
   const submerchant = await getSubmerchant(c.env, call.pos.posId, c.req.param('extCustomerId'))
   if (!submerchant) return c.json(NOT_FOUND, 404)
@@ -635,8 +624,8 @@ payuPeer.get('/api/v2_1/customers/ext/:extCustomerId/status', async (c) => {
   })
 })
 
-payuPeer.get('/api/v2_1/customers/ext/:extCustomerId/balances', async (c) => {
-  const call = await marketplaceCall(c.env, c.req.header('authorization'), c.req.query('currencyCode'))
+payuPeer.get('/api/v2_1/customers/ext/:extCustomerId/balances', authorized, async (c) => {
+  const call = marketplaceCall(c.var.pos, c.req.query('currencyCode'))
   if ('error' in call) return c.json(call.error, call.status)
   const extCustomerId = c.req.param('extCustomerId')
   if (!(await getSubmerchant(c.env, call.pos.posId, extCustomerId))) return c.json(NOT_FOUND, 404)
@@ -761,14 +750,16 @@ payuControl.post('/orders/:orderId/status', async (c) => {
 })
 
 /** The signed notification of a refund as it is now (?algorithm=SHA-256; deliver: POST it again). */
-payuControl.post('/orders/:orderId/refunds/:refundId/notification', async (c) => {
-  const input = z.object({ algorithm: z.enum(['MD5', 'SHA-256']).default('MD5'), deliver: z.boolean().default(false) }).safeParse(await c.req.json().catch(() => ({})))
-  if (!input.success) return c.json({ error: input.error.issues[0]?.message }, 400)
+// No body (or not JSON): the defaults.
+const notificationInput = z.object({ algorithm: z.enum(['MD5', 'SHA-256']).default('MD5'), deliver: z.boolean().default(false) }).default({})
+
+payuControl.post('/orders/:orderId/refunds/:refundId/notification', zodJson(notificationInput, (c, problem) => c.json({ error: problem.json ? problem.error.issues[0]?.message : undefined }, 400)), async (c) => {
+  const options = c.req.valid('json')
   const order = await getOrder(c.env, c.req.param('orderId'))
   const refund = order ? await getRefund(c.env, order.order_id, c.req.param('refundId')) : null
   if (!order || !refund) return c.json({ error: 'Unknown refund' }, 404)
-  const notification = await signedRefundNotification(c.env, order, refund, input.data.algorithm)
-  const delivery = input.data.deliver ? await deliver(c.env, bodyOf(order).notifyUrl, () => signedRefundNotification(c.env, order, refund)) : null
+  const notification = await signedRefundNotification(c.env, order, refund, options.algorithm)
+  const delivery = options.deliver ? await deliver(c.env, bodyOf(order).notifyUrl, () => signedRefundNotification(c.env, order, refund)) : null
   return c.json({ notifyUrl: bodyOf(order).notifyUrl ?? null, notification, delivery })
 })
 

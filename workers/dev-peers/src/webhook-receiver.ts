@@ -8,6 +8,7 @@
 //   DELETE /webhook-receiver/{inbox}          forget the inbox (plan and log)
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { zodJson } from '../../shared/zod-json.ts'
 import type { PeersHono } from './env.ts'
 
 const INBOX = /^[a-z0-9][a-z0-9_-]{0,63}$/i
@@ -49,16 +50,10 @@ webhookReceiver.post('/:inbox', async (c) => {
   return status === 200 ? c.json({ received: true }) : c.json({ error: 'Programmed failure' }, status as 500)
 })
 
-webhookReceiver.put('/:inbox/_plan', async (c) => {
-  let json: unknown
-  try {
-    json = await c.req.json()
-  } catch {
-    return c.json({ error: 'Body must be JSON' }, 400)
-  }
-  const parsed = planInput.safeParse(json)
-  if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400)
-  const { fail, status, delayMs } = parsed.data
+const planJson = zodJson(planInput, (c, problem) => c.json({ error: problem.json ? problem.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : 'Body must be JSON' }, 400))
+
+webhookReceiver.put('/:inbox/_plan', planJson, async (c) => {
+  const { fail, status, delayMs } = c.req.valid('json')
   await c.env.PEERS_DB.prepare(
     `INSERT INTO webhook_receiver_plans (inbox, fail_remaining, fail_status, delay_ms, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
      ON CONFLICT (inbox) DO UPDATE SET fail_remaining = ?2, fail_status = ?3, delay_ms = ?4, updated_at = ?5`,

@@ -2,7 +2,8 @@
 // (contract: app/domains/contract.ts).
 import { Hono } from 'hono'
 import type { WorkerDeps } from './config.ts'
-import { logEvent, type DomainsWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { DomainsWorkerEnv } from './env.ts'
 import { domainsRoutes } from './routes/domains.ts'
 import { health } from './routes/health.ts'
 

@@ -19,10 +19,3 @@ export type DomainsWorkerEnv = {
   SCHOOL_URL_TEMPLATE: string
   MAIL_FROM?: string
 }
-
-/** One JSON line per event, like the app's logs. */
-export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
-  const line = JSON.stringify({ event, ...fields })
-  if (level === 'error') console.error(line)
-  else console.log(line)
-}

@@ -1,7 +1,8 @@
 // Worker entry of coursefront-domains: the HTTP API for the app, and the cron.
 import { createDomainsApp } from './app.ts'
 import type { WorkerDeps } from './config.ts'
-import { logEvent, type DomainsWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { DomainsWorkerEnv } from './env.ts'
 import { runDueChecks } from './scheduled.ts'
 
 /** Tests pass shorter timeouts or their own adapters; the default export uses the configured ones. */

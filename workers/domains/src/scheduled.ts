@@ -4,7 +4,8 @@ import { getDb } from '#app/db/client.server.ts'
 import { refreshDomain } from '#app/domains/lifecycle.server.ts'
 import { listDueDomainsAcrossTenants } from '#app/models/domain.server.ts'
 import { buildLifecycle, type WorkerDeps } from './config.ts'
-import { logEvent, type DomainsWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { DomainsWorkerEnv } from './env.ts'
 
 /** Per run: each check costs ~6 subrequests; the rest waits a minute for the next run. */
 export const CRON_BATCH = 25

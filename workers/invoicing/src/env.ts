@@ -13,10 +13,3 @@ export type { AppEventJob }
 
 export const INVOICING_QUEUE = 'coursefront-invoicing'
 export const INVOICING_DLQ = 'coursefront-invoicing-dlq'
-
-/** One JSON line per event, like the app's logs. */
-export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
-  const line = JSON.stringify({ event, ...fields })
-  if (level === 'error') console.error(line)
-  else console.log(line)
-}

@@ -4,7 +4,8 @@ import { getMailTransport, type MailTransport } from '#app/mail/transport.server
 import type { FetchLike } from '#app/mailing/mailchimp.server.ts'
 import { mailApp } from './app.ts'
 import { processMailBatch } from './consumer.ts'
-import { logEvent, type MailWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MailWorkerEnv } from './env.ts'
 import { processMailingBatch } from './mailing.ts'
 import { sweepStrandedEmails } from './sweep.ts'
 

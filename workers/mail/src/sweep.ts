@@ -3,7 +3,8 @@
 // was merely slow to be consumed costs at most a duplicate message, never a duplicate email.
 import { getDb } from '#app/db/client.server.ts'
 import { listStrandedQueuedEmailsAcrossTenants } from '#app/models/email-outbox.server.ts'
-import { logEvent, type MailJob, type MailWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MailJob, MailWorkerEnv } from './env.ts'
 
 export const STRANDED_AFTER_MS = 10 * 60_000
 // sendBatch takes at most 100 messages; the next run (5 minutes later) picks up the rest.

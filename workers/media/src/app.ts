@@ -11,7 +11,7 @@
 // through the public media host can never reach it, even if forwarded with another method.
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { readJsonBody } from '../../shared/json-body.ts'
+import { zodJson } from '../../shared/zod-json.ts'
 import { getDb } from '#app/db/client.server.ts'
 import type { CompleteBody, InitiateBody, MediaErrorBody } from '#app/media/contract.ts'
 import {
@@ -19,10 +19,11 @@ import {
   isTenantObjectKey,
   parseObjectKey,
   type UploadContext,
-} from '#app/media/policy.ts'
+} from '#app/domain/upload-policy.ts'
 import { clearTenantImagePath, getReadyMediaObjectByKey, getTenantMediaObject } from '#app/models/media.server.ts'
-import { logEvent, type MediaWorkerEnv } from './env.ts'
-import { discardUpload, fail, notFound, requestOrigin, type ServiceCtx, type ServiceEnv, serviceGuard } from './service-routes.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MediaWorkerEnv } from './env.ts'
+import { discardUpload, fail, notFound, requestOrigin, uploadFailed, type ServiceCtx, type ServiceEnv, serviceGuard } from './service-routes.ts'
 import { initiateUpload, verifyUpload } from './uploads.ts'
 import { filesRoutes, signedFileRoutes } from './files.ts'
 import { bunnyWebhookRoutes, videosRoutes } from './videos.ts'
@@ -57,18 +58,17 @@ export function imagesRoutes() {
 
   routes.use('*', serviceGuard)
 
-  routes.post('/initiate', async (c) => {
-    const body = await readJsonBody(c, initiateSchema)
-    if (!body) return fail(c, 400, 'media.error.upload_failed')
+  routes.post('/initiate', zodJson(initiateSchema, uploadFailed), async (c) => {
+    const body = c.req.valid('json')
     const started = await initiateUpload(c, body)
     if (!started.ok) return fail(c, started.status, started.error)
     const { key, uploadUrl, headers, expiresAt } = started
     return c.json<InitiateBody>({ uploadUrl, headers, path: key, downloadUrl: mediaUrl(c, key), expiresAt })
   })
 
-  routes.post('/complete', async (c) => {
-    const body = await readJsonBody(c, completeSchema)
-    if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
+  routes.post('/complete', zodJson(completeSchema, notFound), async (c) => {
+    const body = c.req.valid('json')
+    if (!isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
     const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
     if (!row || !(IMAGE_CONTEXTS as readonly string[]).includes(row.context)) return notFound(c)
     const verified = await verifyUpload(c, row)
@@ -76,9 +76,9 @@ export function imagesRoutes() {
     return c.json<CompleteBody>({ path: row.key, url: mediaUrl(c, row.key), contentType: verified.contentType, size: verified.size })
   })
 
-  routes.post('/delete', async (c) => {
-    const body = await readJsonBody(c, deleteSchema)
-    if (!body || !isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
+  routes.post('/delete', zodJson(deleteSchema, notFound), async (c) => {
+    const body = c.req.valid('json')
+    if (!isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
     const { db, tenantId } = c.var
     const row = await getTenantMediaObject(db, tenantId, body.path)
     if (!row) return notFound(c)

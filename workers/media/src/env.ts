@@ -26,10 +26,3 @@ export type MediaWorkerEnv = {
   /** Development and tests only (workers/dev-peers): never called by the worker. */
   DEV_PEERS?: Fetcher
 }
-
-/** One JSON line per event, like the app's logs. */
-export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
-  const line = JSON.stringify({ event, ...fields })
-  if (level === 'error') console.error(line)
-  else console.log(line)
-}

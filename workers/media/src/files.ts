@@ -25,12 +25,12 @@ import {
   parseObjectKey,
   UPLOAD_POLICY,
   type FileKind,
-} from '#app/media/policy.ts'
+} from '#app/domain/upload-policy.ts'
 import { getReadyMediaObjectByKey, getTenantMediaObject } from '#app/models/media.server.ts'
-import { readJsonBody } from '../../shared/json-body.ts'
+import { zodJson } from '../../shared/zod-json.ts'
 import { type MediaWorkerEnv } from './env.ts'
 import { signedFilePath, verifyFileUrl } from './files-signing.ts'
-import { boundedSeconds, discardUpload, fail, notFound, requestOrigin, type ServiceEnv, serviceGuard } from './service-routes.ts'
+import { boundedSeconds, discardUpload, fail, notFound, requestOrigin, type ServiceEnv, serviceGuard, uploadFailed } from './service-routes.ts'
 import { initiateUpload, verifyUpload } from './uploads.ts'
 
 type Env = ServiceEnv
@@ -59,18 +59,17 @@ export function filesRoutes() {
 
   routes.use('*', serviceGuard)
 
-  routes.post('/initiate', async (c) => {
-    const body = await readJsonBody(c, initiateSchema)
-    if (!body) return fail(c, 400, 'media.error.upload_failed')
+  routes.post('/initiate', zodJson(initiateSchema, uploadFailed), async (c) => {
+    const body = c.req.valid('json')
     const started = await initiateUpload(c, body)
     if (!started.ok) return fail(c, started.status, started.error)
     const { key, uploadUrl, headers, expiresAt } = started
     return c.json<FileInitiateBody>({ uploadUrl, headers, path: key, expiresAt })
   })
 
-  routes.post('/complete', async (c) => {
-    const body = await readJsonBody(c, completeSchema)
-    if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
+  routes.post('/complete', zodJson(completeSchema, notFound), async (c) => {
+    const body = c.req.valid('json')
+    if (!isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
     const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
     if (!row || !isFileContext(row.context)) return notFound(c)
     // PDFs and ZIPs are judged by their magic bytes; images also by the polyglot scan (sniff.ts).
@@ -80,9 +79,9 @@ export function filesRoutes() {
     return c.json<FileCompleteBody>({ path: row.key, context, contentType: verified.contentType, size: verified.size, filename: downloadFilename(row.originalFilename, row.kind as FileKind) })
   })
 
-  routes.post('/delete', async (c) => {
-    const body = await readJsonBody(c, deleteSchema)
-    if (!body || !isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
+  routes.post('/delete', zodJson(deleteSchema, notFound), async (c) => {
+    const body = c.req.valid('json')
+    if (!isTenantObjectKey(body.path, c.var.tenantId, body.context)) return notFound(c)
     const row = await getTenantMediaObject(c.var.db, c.var.tenantId, body.path)
     if (!row) return notFound(c)
     // The row's delete cascades to whatever used the file (product_files).
@@ -90,9 +89,9 @@ export function filesRoutes() {
     return c.json(true)
   })
 
-  routes.post('/sign', async (c) => {
-    const body = await readJsonBody(c, signSchema)
-    if (!body || !isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
+  routes.post('/sign', zodJson(signSchema, notFound), async (c) => {
+    const body = c.req.valid('json')
+    if (!isTenantObjectKey(body.path, c.var.tenantId)) return notFound(c)
     const parsed = parseObjectKey(body.path)!
     if (!isPrivateContext(parsed.context)) return notFound(c)
     const row = await getReadyMediaObjectByKey(c.var.db, c.var.tenantId, body.path)

@@ -1,6 +1,7 @@
 // Worker entry of coursefront-media: the upload API for the app, public serving, and the cron.
 import { mediaApp } from './app.ts'
-import { logEvent, type MediaWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MediaWorkerEnv } from './env.ts'
 import { removeAbandonedUploads, sweepVideos } from './scheduled.ts'
 
 export default {

@@ -6,7 +6,8 @@ import { deleteBunnyVideo, getBunnyVideo } from '#app/media/bunny-api.server.ts'
 import { stateFromApiStatus } from '#app/media/bunny.server.ts'
 import { deleteTenantMediaObject, listAbandonedUploadsAcrossTenants } from '#app/models/media.server.ts'
 import { applyVideoState, deleteVideo, listAbandonedVideosAcrossTenants, listUnsettledVideosAcrossTenants } from '#app/models/video.server.ts'
-import { logEvent, type MediaWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MediaWorkerEnv } from './env.ts'
 import { refreshFromBunny } from './videos.ts'
 
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000

@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { getDb, type Db } from '#app/db/client.server.ts'
 import { MEDIA_SERVICE_ORIGIN, type MediaErrorBody } from '#app/media/contract.ts'
-import type { MediaError } from '#app/media/policy.ts'
+import type { MediaError } from '#app/domain/upload-policy.ts'
 import { deleteTenantMediaObject } from '#app/models/media.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import type { MediaWorkerEnv } from './env.ts'
@@ -64,3 +64,6 @@ export function fail(c: Context, status: ContentfulStatusCode, error: MediaError
 }
 
 export const notFound = (c: Context) => fail(c, 404, 'error.not_found.title')
+
+/** The answer to a request body that does not fit its route (zodJson). */
+export const uploadFailed = (c: Context) => fail(c, 400, 'media.error.upload_failed')

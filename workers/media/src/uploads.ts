@@ -3,12 +3,12 @@
 // with type and length signed) and verify (the stored bytes read back and judged; a refusal
 // leaves nothing in R2 or D1).
 import type { MediaObject } from '#app/db/schema.server.ts'
-import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, objectKey, UPLOAD_POLICY, extensionAllowed, type MediaError, type UploadContext } from '#app/media/policy.ts'
+import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, objectKey, UPLOAD_POLICY, extensionAllowed, type MediaError, type UploadContext } from '#app/domain/upload-policy.ts'
 import { presignUrl } from '#app/media/sigv4.server.ts'
 import { checkUpload, POLYGLOT_SCAN_BYTES } from '#app/media/sniff.ts'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
-import { logEvent } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
 import { boundedSeconds, discardUpload, requestOrigin, type ServiceCtx } from './service-routes.ts'
 
 const DEFAULT_UPLOAD_TTL = 300

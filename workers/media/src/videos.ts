@@ -8,12 +8,13 @@ import type { Video } from '#app/db/schema.server.ts'
 import { BunnyApiError, createBunnyVideo, deleteBunnyVideo, getBunnyVideo, type BunnyApiConfig } from '#app/media/bunny-api.server.ts'
 import { embedUrl, parseBunnyWebhook, stateFromApiStatus, verifyBunnyWebhook, videoUploadGrant } from '#app/media/bunny.server.ts'
 import type { EmbedBody, VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
-import { checkVideoFile, titleFromFilename, videoFiletype } from '#app/media/video-policy.ts'
+import { checkVideoFile, titleFromFilename, videoFiletype } from '#app/domain/video-policy.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { applyVideoState, deleteVideo, findVideoByBunnyId, getVideo, insertVideo } from '#app/models/video.server.ts'
-import { readJsonBody } from '../../shared/json-body.ts'
-import { logEvent, type MediaWorkerEnv } from './env.ts'
-import { fail, notFound, type ServiceCtx, type ServiceEnv, serviceGuard } from './service-routes.ts'
+import { zodJson } from '../../shared/zod-json.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { MediaWorkerEnv } from './env.ts'
+import { fail, notFound, type ServiceCtx, type ServiceEnv, serviceGuard, uploadFailed } from './service-routes.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 
 type Env = ServiceEnv
@@ -87,9 +88,8 @@ export function videosRoutes() {
 
   routes.use('*', serviceGuard)
 
-  routes.post('/grant', async (c) => {
-    const body = await readJsonBody(c, grantSchema)
-    if (!body) return fail(c, 400, 'media.error.upload_failed')
+  routes.post('/grant', zodJson(grantSchema, uploadFailed), async (c) => {
+    const body = c.req.valid('json')
     const { db, tenantId } = c.var
     const problem = checkVideoFile(body)
     if (problem) return fail(c, problem.key === 'media.error.max_size' ? 413 : 400, problem.key, problem.values)
@@ -136,8 +136,9 @@ export function videosRoutes() {
     }
   })
 
-  routes.post('/:videoId/embed', async (c) => {
-    const body = (await readJsonBody(c, embedSchema)) ?? {}
+  // A body that is not JSON or does not fit asks for the defaults.
+  routes.post('/:videoId/embed', zodJson(embedSchema.catch({}), notFound), async (c) => {
+    const body = c.req.valid('json')
     const video = await getVideo(c.var.db, c.var.tenantId, c.req.param('videoId'))
     if (!video) return notFound(c)
     const expiresAt = Math.floor(Date.now() / 1000) + EMBED_TTL_SECONDS

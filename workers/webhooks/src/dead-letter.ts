@@ -3,25 +3,23 @@
 import { getDb } from '#app/db/client.server.ts'
 import { markDeliveryFinal } from '#app/models/webhook.server.ts'
 import { backoffSeconds } from './deliver.ts'
-import { logEvent, parseDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import { consumeQueue } from '../../shared/queue-consumer.ts'
+import { DeliveryJobSchema, type WebhooksWorkerEnv } from './env.ts'
 
 export async function processDeadLetterBatch(batch: MessageBatch<unknown>, env: WebhooksWorkerEnv) {
   const db = getDb(env.DB)
-  for (const msg of batch.messages) {
-    const job = parseDeliveryJob(msg.body)
-    if (!job) {
-      logEvent('webhook_dead_letter_malformed', { messageId: msg.id }, 'error')
-      msg.ack()
-      continue
-    }
-    try {
+  await consumeQueue(batch, {
+    schema: DeliveryJobSchema,
+    backoff: backoffSeconds,
+    malformed: 'webhook_dead_letter_malformed',
+    crashed: 'webhook_dead_letter_error',
+    ids: (job, msg) => ({ ...job, messageId: msg.id }),
+    async handle(job, { ids, ack }) {
       // Only a pending row: a copy that was delivered in the meantime stays delivered.
       const marked = await markDeliveryFinal(db, job.tenantId, job.deliveryId, 'dead', null)
-      logEvent('webhook_delivery_dead', { ...job, messageId: msg.id, marked }, marked ? 'error' : 'info')
-      msg.ack()
-    } catch (error) {
-      logEvent('webhook_dead_letter_error', { ...job, messageId: msg.id, error: String(error) }, 'error')
-      msg.retry({ delaySeconds: backoffSeconds(msg.attempts) })
-    }
-  }
+      logEvent('webhook_delivery_dead', { ...ids, marked }, marked ? 'error' : 'info')
+      return ack()
+    },
+  })
 }

@@ -19,18 +19,16 @@ import { signWebhookBody, SIGNATURE_HEADER } from '#app/webhooks/signature.ts'
 import { checkWebhookTarget, isProductionEnvironment } from '#app/webhooks/target.ts'
 // Issue 19 §8: what the owner's delivery log may say about an attempt (capped for private targets).
 import { DEV_PEERS_HOST_SUFFIX, ERROR_MAX, loggedAttempt, type PostResult } from '#app/webhooks/delivery-outcome.ts'
-import { logEvent, parseDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
+import { exponentialBackoff, MAX_QUEUE_DELAY_SECONDS } from '../../shared/backoff.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import { consumeQueue, type MessageTools, type Settle } from '../../shared/queue-consumer.ts'
+import { DeliveryJobSchema, type WebhookDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
 
 export const USER_AGENT = 'Coursefront-Webhooks/1'
 export const DELIVERY_TIMEOUT_MS = 10_000
-const BASE_DELAY_SECONDS = 60
-// Cloudflare Queues accept at most 12 hours of delay.
-const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60
 
 /** 60 s, 120 s, 240 s, … for attempt 1, 2, 3, … (capped at the queue's 12 h). */
-export function backoffSeconds(attempt: number) {
-  return Math.min(BASE_DELAY_SECONDS * 2 ** Math.max(0, attempt - 1), MAX_QUEUE_DELAY_SECONDS)
-}
+export const backoffSeconds = exponentialBackoff({ baseSeconds: 60, maxSeconds: MAX_QUEUE_DELAY_SECONDS })
 
 export { DEV_PEERS_HOST_SUFFIX }
 
@@ -50,8 +48,19 @@ export function defaultFetch(env: WebhooksWorkerEnv) {
 }
 
 export async function processDeliveryBatch(batch: MessageBatch<unknown>, env: WebhooksWorkerEnv, deps: DeliveryDeps = {}) {
-  // Sequential: a batch is at most 10, and one school's deliveries should not hammer its server.
-  for (const msg of batch.messages) await processDelivery(msg, env, deps)
+  const db = getDb(env.DB)
+  const now = deps.now ?? Date.now
+  // One message at a time (the skeleton's way): one school's deliveries should not hammer its server.
+  await consumeQueue(batch, {
+    schema: DeliveryJobSchema,
+    backoff: backoffSeconds,
+    malformed: 'webhook_delivery_malformed',
+    // D1 trouble or a bug: the queue delivers it again. If the POST already went out, the
+    // Idempotency-Key tells the receiver it is the same event.
+    crashed: 'webhook_delivery_error',
+    ids: (job, msg) => ({ tenantId: job.tenantId, deliveryId: job.deliveryId, messageId: msg.id }),
+    handle: (job, tools) => deliverOne(job, tools, env, db, deps, now),
+  })
 }
 
 /** The JSON a receiver gets: the same body on every attempt (only the signature's timestamp changes). */
@@ -62,72 +71,48 @@ export async function deliveryBody(db: Db, row: WebhookDelivery) {
   return JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: JSON.parse(event.payload) as unknown })
 }
 
-async function processDelivery(msg: Message<unknown>, env: WebhooksWorkerEnv, deps: DeliveryDeps) {
-  const job = parseDeliveryJob(msg.body)
-  if (!job) {
-    logEvent('webhook_delivery_malformed', { messageId: msg.id }, 'error')
-    msg.ack()
-    return
+async function deliverOne(job: WebhookDeliveryJob, { ids, ack, retry }: MessageTools, env: WebhooksWorkerEnv, db: Db, deps: DeliveryDeps, now: () => number): Promise<Settle> {
+  // Scoped by tenant: a job naming another school's row finds nothing.
+  const row = await getWebhookDelivery(db, job.tenantId, job.deliveryId)
+  if (!row) {
+    // The webhook (and its log) was deleted while the message waited, or another school's id: nothing to send.
+    logEvent('webhook_delivery_missing', ids)
+    return ack()
   }
-  const ids = { tenantId: job.tenantId, deliveryId: job.deliveryId, messageId: msg.id }
-  const db = getDb(env.DB)
-  const now = deps.now ?? Date.now
-  try {
-    // Scoped by tenant: a job naming another school's row finds nothing.
-    const row = await getWebhookDelivery(db, job.tenantId, job.deliveryId)
-    if (!row) {
-      // The webhook (and its log) was deleted while the message waited, or another school's id: nothing to send.
-      logEvent('webhook_delivery_missing', ids)
-      msg.ack()
-      return
-    }
-    // Delivered is final; failed and dead wait for the owner's "redeliver" (a new message).
-    if (row.status !== 'pending') {
-      msg.ack()
-      return
-    }
-    const giveUp = async (reason: string) => {
-      await markDeliveryFinal(db, row.tenantId, row.id, 'failed', reason)
-      logEvent('webhook_delivery_refused', { ...ids, reason }, 'error')
-      msg.ack()
-    }
-    const webhook = await getWebhook(db, row.tenantId, row.webhookId)
-    if (!webhook) return giveUp('Webhook deleted')
-    if (!webhook.enabled) return giveUp('Webhook disabled')
-    // Checked again here: the environment, not the form, has the last word.
-    const target = checkWebhookTarget(webhook.url, { production: isProductionEnvironment(env.ENVIRONMENT) })
-    if (!target.ok) return giveUp(`Target refused (${target.reason})`)
-    const secret = env.INTEGRATIONS_KEY ? await openSecret(env.INTEGRATIONS_KEY, row.tenantId, WEBHOOK_SECRET_PURPOSE, webhook.secret) : null
-    if (!secret) return giveUp('Signing secret cannot be opened')
-    const body = await deliveryBody(db, row)
-    if (body === null) return giveUp('Event not found')
-
-    const attempt = await claimDeliveryAttempt(db, row.tenantId, row.id, row.attempts, now())
-    if (attempt === null) {
-      // Another copy of this message took the attempt (or the row moved on): it acks or retries for both.
-      msg.ack()
-      return
-    }
-
-    const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS
-    const result = await post(target.url.toString(), body, secret, { eventId: row.eventId, webhookId: webhook.id, attempt }, deps.fetch ?? defaultFetch(env), timeoutMs, now)
-    const logged = loggedAttempt(result, target.url, timeoutMs)
-    await recordDeliveryAttempt(db, row.tenantId, row.id, logged, now())
-    if (result.delivered) {
-      logEvent('webhook_delivered', { ...ids, attempt, status: result.statusCode, durationMs: result.durationMs })
-      msg.ack()
-    } else {
-      const delaySeconds = backoffSeconds(attempt)
-      // The worker's own log (operators) keeps the runtime's text, bounded; the owner's log does not.
-      logEvent('webhook_delivery_retry', { ...ids, attempt, status: result.statusCode, error: logged.error, detail: result.detail?.slice(0, ERROR_MAX) ?? null, delaySeconds })
-      msg.retry({ delaySeconds })
-    }
-  } catch (error) {
-    // D1 trouble or a bug: let the queue deliver it again. If the POST already went out, the
-    // Idempotency-Key tells the receiver it is the same event.
-    logEvent('webhook_delivery_error', { ...ids, error: String(error) }, 'error')
-    msg.retry({ delaySeconds: backoffSeconds(msg.attempts) })
+  // Delivered is final; failed and dead wait for the owner's "redeliver" (a new message).
+  if (row.status !== 'pending') return ack()
+  const giveUp = async (reason: string) => {
+    await markDeliveryFinal(db, row.tenantId, row.id, 'failed', reason)
+    logEvent('webhook_delivery_refused', { ...ids, reason }, 'error')
+    return ack()
   }
+  const webhook = await getWebhook(db, row.tenantId, row.webhookId)
+  if (!webhook) return giveUp('Webhook deleted')
+  if (!webhook.enabled) return giveUp('Webhook disabled')
+  // Checked again here: the environment, not the form, has the last word.
+  const target = checkWebhookTarget(webhook.url, { production: isProductionEnvironment(env.ENVIRONMENT) })
+  if (!target.ok) return giveUp(`Target refused (${target.reason})`)
+  const secret = env.INTEGRATIONS_KEY ? await openSecret(env.INTEGRATIONS_KEY, row.tenantId, WEBHOOK_SECRET_PURPOSE, webhook.secret) : null
+  if (!secret) return giveUp('Signing secret cannot be opened')
+  const body = await deliveryBody(db, row)
+  if (body === null) return giveUp('Event not found')
+
+  const attempt = await claimDeliveryAttempt(db, row.tenantId, row.id, row.attempts, now())
+  // Another copy of this message took the attempt (or the row moved on): it acks or retries for both.
+  if (attempt === null) return ack()
+
+  const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS
+  const result = await post(target.url.toString(), body, secret, { eventId: row.eventId, webhookId: webhook.id, attempt }, deps.fetch ?? defaultFetch(env), timeoutMs, now)
+  const logged = loggedAttempt(result, target.url, timeoutMs)
+  await recordDeliveryAttempt(db, row.tenantId, row.id, logged, now())
+  if (result.delivered) {
+    logEvent('webhook_delivered', { ...ids, attempt, status: result.statusCode, durationMs: result.durationMs })
+    return ack()
+  }
+  const again = retry({ attempt })
+  // The worker's own log (operators) keeps the runtime's text, bounded; the owner's log does not.
+  logEvent('webhook_delivery_retry', { ...ids, attempt, status: result.statusCode, error: logged.error, detail: result.detail?.slice(0, ERROR_MAX) ?? null, delaySeconds: again.delaySeconds })
+  return again
 }
 
 async function post(

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { WebhookDeliveryJob } from '#app/models/webhook.server.ts'
 import type { AppEventJob, Env } from '#app/utils/env.server.ts'
 
@@ -12,17 +13,5 @@ export const DEAD_LETTER_QUEUE_NAME = 'coursefront-webhook-deliveries-dlq'
 
 export type { AppEventJob, WebhookDeliveryJob }
 
-/** One JSON line per event, like the app's logs. */
-export function logEvent(event: string, fields: Record<string, unknown> = {}, level: 'info' | 'error' = 'info') {
-  const line = JSON.stringify({ event, ...fields })
-  if (level === 'error') console.error(line)
-  else console.log(line)
-}
-
-/** A delivery job from a queue message body, or null when it is not one. */
-export function parseDeliveryJob(body: unknown): WebhookDeliveryJob | null {
-  if (!body || typeof body !== 'object') return null
-  const { deliveryId, tenantId } = body as Record<string, unknown>
-  if (typeof deliveryId !== 'string' || typeof tenantId !== 'string' || !deliveryId || !tenantId || deliveryId.length > 64 || tenantId.length > 64) return null
-  return { deliveryId, tenantId }
-}
+/** A delivery job of the deliveries queue (and of its dead letter queue). */
+export const DeliveryJobSchema = z.object({ deliveryId: z.string().min(1).max(64), tenantId: z.string().min(1).max(64) }) satisfies z.ZodType<WebhookDeliveryJob>

@@ -3,7 +3,8 @@
 import { webhooksApp } from './app.ts'
 import { processDeadLetterBatch } from './dead-letter.ts'
 import { processDeliveryBatch, type DeliveryDeps } from './deliver.ts'
-import { DEAD_LETTER_QUEUE_NAME, DELIVERIES_QUEUE_NAME, EVENTS_QUEUE_NAME, logEvent, type WebhooksWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import { DEAD_LETTER_QUEUE_NAME, DELIVERIES_QUEUE_NAME, EVENTS_QUEUE_NAME, type WebhooksWorkerEnv } from './env.ts'
 import { processEventBatch } from './fanout.ts'
 import { sweepStrandedDeliveries } from './sweep.ts'
 

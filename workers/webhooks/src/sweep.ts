@@ -4,7 +4,8 @@
 // merely slow costs at most a duplicate message, never a second POST of a delivered event.
 import { getDb } from '#app/db/client.server.ts'
 import { listStrandedDeliveriesAcrossTenants } from '#app/models/webhook.server.ts'
-import { logEvent, type WebhookDeliveryJob, type WebhooksWorkerEnv } from './env.ts'
+import { logEvent } from '../../shared/log-event.ts'
+import type { WebhookDeliveryJob, WebhooksWorkerEnv } from './env.ts'
 
 /** Never attempted this long after being written (or set back to pending): the queue never got it. */
 export const UNATTEMPTED_AFTER_MS = 10 * 60_000

@@ -3,7 +3,7 @@
 // school's domain id is simply not found.
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { readJsonBody } from '../../../shared/json-body.ts'
+import { zodJson } from '../../../shared/zod-json.ts'
 import { getDb, type Db } from '#app/db/client.server.ts'
 import type { DomainStatus } from '#app/db/schema.server.ts'
 import type { DomainBody, DomainErrorBody, DomainsListBody } from '#app/domains/contract.ts'
@@ -31,7 +31,8 @@ import {
 } from '#app/models/domain.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { buildLifecycle, type WorkerConfig, type WorkerDeps } from '../config.ts'
-import { logEvent, type DomainsWorkerEnv } from '../env.ts'
+import { logEvent } from '../../../shared/log-event.ts'
+import type { DomainsWorkerEnv } from '../env.ts'
 import { domainView, tenantDomainViews } from '../view.ts'
 
 export const MAX_CUSTOM_DOMAINS = 5
@@ -46,6 +47,8 @@ const error = (c: Ctx, status: 400 | 404 | 409 | 502, key: string) => c.json<Dom
 
 const addSchema = z.object({ hostname: z.string().max(2000) })
 const primarySchema = z.object({ primary: z.boolean() })
+/** A body that is not JSON or does not fit its schema. */
+const badBody = (c: Ctx) => error(c, 400, 'validation.required')
 
 
 export function domainsRoutes(deps: WorkerDeps = {}) {
@@ -85,10 +88,9 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
     return c.json<DomainsListBody>({ domains: await tenantDomainViews(db, lifecycle.config, tenantId) })
   })
 
-  routes.post('/', async (c) => {
+  routes.post('/', zodJson(addSchema, badBody), async (c) => {
     const { db, tenantId, lifecycle, config } = c.var
-    const body = await readJsonBody(c, addSchema)
-    if (!body) return error(c, 400, 'validation.required')
+    const body = c.req.valid('json')
     const check = checkCustomHostname(body.hostname, config.PLATFORM_HOST)
     if (!check.ok) return error(c, 400, check.error)
     if (!(await getTenantById(db, tenantId))) return error(c, 404, 'domains.error.not_found')
@@ -136,10 +138,9 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
     return c.json<DomainBody>({ domain: await domainView(db, lifecycle.config, stored) })
   })
 
-  routes.post('/:id/primary', async (c) => {
+  routes.post('/:id/primary', zodJson(primarySchema, badBody), async (c) => {
     const { db, tenantId, lifecycle } = c.var
-    const body = await readJsonBody(c, primarySchema)
-    if (!body) return error(c, 400, 'validation.required')
+    const body = c.req.valid('json')
     const domain = await getTenantDomain(db, tenantId, c.req.param('id'))
     if (!domain) return error(c, 404, 'domains.error.not_found')
     if (body.primary) {

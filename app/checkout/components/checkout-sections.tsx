@@ -1,0 +1,128 @@
+// Parts of the one-page checkout form (issue 8 item 1). Plain inputs of one <Form>: everything
+// works without JavaScript; with it, choices only show or hide the fields that apply.
+import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
+import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
+import { Button, Field } from '#app/components/ui.tsx'
+
+type Parts = { values: FormValues; errors: FieldErrors }
+
+/** A visitor creates the account here, or logs in with an existing one, in the same submission. */
+export function CheckoutAccount({ values, errors, mode, onMode, hydrated }: Parts & { mode: string; onMode: (mode: 'register' | 'login') => void; hydrated: boolean }) {
+  const t = useT()
+  return (
+    <div className="space-y-4" data-checkout-account={mode}>
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="sr-only">{t('checkout.account')}</legend>
+        {(['register', 'login'] as const).map((m) => (
+          <label key={m} className="inline-flex items-center gap-2">
+            <input type="radio" name="mode" value={m} defaultChecked={mode === m} onChange={() => onMode(m)} />
+            {t(`checkout.mode.${m}`)}
+          </label>
+        ))}
+      </fieldset>
+      {/* Without JavaScript both modes' fields show; the name is ignored when logging in. */}
+      {!hydrated || mode === 'register' ? <Field label={t('checkout.name')} name="name" autoComplete="name" maxLength={70} defaultValue={values.name} error={errors.name} required={mode === 'register'} /> : null}
+      <Field label={t('checkout.email')} name="email" type="email" autoComplete="email" maxLength={254} defaultValue={values.email} error={errors.email} required />
+      <Field
+        label={hydrated && mode === 'login' ? t('checkout.password_login') : t('checkout.password')}
+        name="password"
+        type="password"
+        autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+        error={errors.password}
+        required
+        hint={hydrated && mode === 'login' ? undefined : t('checkout.password_hint')}
+      />
+    </div>
+  )
+}
+
+/** Invoice details: none, a person, or a company with its VAT number (seed 001 §3, §5). */
+export function CheckoutInvoice({ values, errors, invoice, onInvoice, showAddress, defaultCountry, hydrated }: Parts & { invoice: string; onInvoice: (v: string) => void; showAddress: boolean; defaultCountry: string; hydrated: boolean }) {
+  const t = useT()
+  return (
+    <>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-700">{t('checkout.invoice')}</legend>
+        {(['none', 'person', 'company'] as const).map((kind) => (
+          <label key={kind} className="mr-4 inline-flex items-center gap-2 text-sm">
+            <input type="radio" name="invoice" value={kind} defaultChecked={invoice === kind} onChange={() => onInvoice(kind)} />
+            {t(`checkout.invoice.${kind}`)}
+          </label>
+        ))}
+      </fieldset>
+      {/* Without JavaScript every field shows; the server asks only for those that apply. */}
+      {invoice === 'company' || !hydrated ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label={t('checkout.company_name')} name="companyName" maxLength={150} defaultValue={values.companyName} error={errors.companyName} />
+          <Field label={t('checkout.vat_number')} name="vatNumber" maxLength={15} defaultValue={values.vatNumber} error={errors.vatNumber} placeholder="PL1234567890" hint={t('checkout.vat_number_hint')} />
+        </div>
+      ) : null}
+      {showAddress ? (
+        <div className="grid gap-4 sm:grid-cols-4" data-checkout-address>
+          <Field label={t('checkout.address')} name="address" autoComplete="street-address" maxLength={150} defaultValue={values.address} error={errors.address} className="sm:col-span-4" />
+          <Field label={t('checkout.postal_code')} name="postalCode" autoComplete="postal-code" maxLength={12} defaultValue={values.postalCode} error={errors.postalCode} placeholder={(values.country || defaultCountry) === 'PL' ? '12-345' : ''} />
+          <Field label={t('checkout.city')} name="city" autoComplete="address-level2" maxLength={70} defaultValue={values.city} error={errors.city} className="sm:col-span-2" />
+          <Field label={t('checkout.country')} name="country" autoComplete="country" maxLength={2} defaultValue={values.country ?? defaultCountry} error={errors.country} hint={t('checkout.country_hint')} />
+        </div>
+      ) : null}
+    </>
+  )
+}
+
+/** Promo code: checked by the server ("Apply" re-prices the order without placing it). */
+export function CheckoutPromo({ values, errors, applied, money }: Parts & { applied: { code: string; discount: number } | null; money: (n: number) => string }) {
+  const t = useT()
+  return (
+    <div className="space-y-2" data-checkout-promo>
+      <div className="flex items-end gap-2">
+        <Field
+          className="flex-1"
+          label={t('checkout.promo_code')}
+          name="promoCode"
+          autoComplete="off"
+          maxLength={40}
+          defaultValue={values.promoCode}
+          error={errors.promoCode}
+          onKeyDown={(e) => {
+            // Enter in this field applies the code instead of placing the order.
+            if (e.key !== 'Enter') return
+            e.preventDefault()
+            const form = e.currentTarget.form
+            form?.requestSubmit(form.querySelector<HTMLButtonElement>('button[value="apply_promo"]') ?? undefined)
+          }}
+        />
+        <Button type="submit" name="intent" value="apply_promo" variant="secondary" formNoValidate className={errors.promoCode ? 'mb-7' : ''}>
+          {t('checkout.promo_apply')}
+        </Button>
+      </div>
+      {applied && !errors.promoCode ? (
+        <p className="text-sm text-green-700" data-promo-applied>
+          {t('checkout.promo_applied', { code: applied.code, amount: money(applied.discount) })}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** The ways to pay when the school offers more than one in this currency (the first is the default). */
+export function CheckoutMethods({ methods, values, errors }: Parts & { methods: Array<{ id: string; provider: 'test' | 'payu' | 'stripe' }> }) {
+  const t = useT()
+  const fieldMessage = useFieldMessage()
+  const chosen = methods.some((m) => m.id === values.integration) ? values.integration : methods[0]?.id
+  return (
+    <fieldset className="space-y-2" data-checkout-methods aria-invalid={errors.integration ? true : undefined}>
+      <legend className="text-sm font-semibold">{t('checkout.method.title')}</legend>
+      {methods.map((m) => (
+        <label key={m.id} className="flex items-center gap-2 text-sm">
+          <input type="radio" name="integration" value={m.id} defaultChecked={chosen === m.id} data-provider={m.provider} />
+          {t(`checkout.method.${m.provider}`)}
+        </label>
+      ))}
+      {errors.integration ? (
+        <p className="text-sm text-red-700" data-field-error="integration">
+          {fieldMessage(errors.integration)}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}

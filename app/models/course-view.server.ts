@@ -1,0 +1,68 @@
+// A course as its viewers read it (the lecture player, issue 7 item 2): the course by slug, its
+// curriculum in order, a lecture with its course, a file component's stored data. The access
+// decisions on top of these rows live in app/player/.
+import { asc, eq } from 'drizzle-orm'
+import type { Db } from '#app/db/client.server.ts'
+import { lectureComponents, lectures, products, sections, type Product } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
+
+export type PlayerCourse = Pick<Product, 'id' | 'title' | 'slug' | 'published' | 'isFree' | 'freeRequiresLogin' | 'commentsEnabled' | 'coverPath'>
+
+const courseColumns = {
+  id: products.id,
+  title: products.title,
+  slug: products.slug,
+  published: products.published,
+  isFree: products.isFree,
+  freeRequiresLogin: products.freeRequiresLogin,
+  commentsEnabled: products.commentsEnabled,
+  coverPath: products.coverPath,
+}
+
+/** A course of this school by slug (drafts too: the gate decides who sees them). */
+export async function getCourseBySlug(db: Db, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
+  const [row] = await db
+    .select(courseColumns)
+    .from(products)
+    .where(ofTenant(products, tenantId, eq(products.slug, slug), eq(products.kind, 'course')))
+    .limit(1)
+  return row
+}
+
+/** The course's sections and lectures (drafts too), each in order, read in one batch. */
+export async function listCurriculumRows(db: Db, tenantId: string, courseId: string) {
+  const [sectionRows, lectureRows] = await db.batch([
+    db
+      .select({ id: sections.id, title: sections.title })
+      .from(sections)
+      .where(ofTenant(sections, tenantId, eq(sections.productId, courseId)))
+      .orderBy(asc(sections.position), asc(sections.createdAt)),
+    db
+      .select()
+      .from(lectures)
+      .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId)))
+      .orderBy(asc(lectures.position), asc(lectures.createdAt)),
+  ])
+  return { sectionRows, lectureRows }
+}
+
+/** A lecture of this school by id with its course's player columns; undefined when either is not this school's. */
+export async function getLectureWithCourse(db: Db, tenantId: string, lectureId: string) {
+  const [row] = await db
+    .select({ lecture: lectures, course: courseColumns })
+    .from(lectures)
+    .innerJoin(products, ofTenant(products, tenantId, eq(products.id, lectures.productId), eq(products.kind, 'course')))
+    .where(ofTenant(lectures, tenantId, eq(lectures.id, lectureId)))
+    .limit(1)
+  return row
+}
+
+/** The stored data (JSON text) of a lecture's file component; undefined when the lecture has no such file component. */
+export async function getLectureFileComponentData(db: Db, tenantId: string, lectureId: string, componentId: string) {
+  const [row] = await db
+    .select({ data: lectureComponents.data })
+    .from(lectureComponents)
+    .where(ofTenant(lectureComponents, tenantId, eq(lectureComponents.lectureId, lectureId), eq(lectureComponents.id, componentId), eq(lectureComponents.kind, 'file')))
+    .limit(1)
+  return row?.data
+}

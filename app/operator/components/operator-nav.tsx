@@ -1,0 +1,33 @@
+// The operator console's navigation (schools, withdrawals, mismatched payments).
+import { NavLink } from '@remix-run/react'
+import { useT } from '#app/utils/i18n-react.ts'
+import { cx } from '#app/components/ui.tsx'
+
+const LINKS = [
+  { to: '/operator', key: 'operator.nav.schools', end: true },
+  { to: '/operator/withdrawals', key: 'operator.nav.withdrawals', end: false },
+  { to: '/operator/payments', key: 'operator.nav.payments', end: false },
+] as const
+
+export function OperatorNav() {
+  const t = useT()
+  return (
+    <nav aria-label={t('operator.nav.label')} className="border-b border-slate-200 pb-2" data-operator-nav>
+      <ul className="flex gap-1">
+        {LINKS.map((link) => (
+          <li key={link.to}>
+            <NavLink
+              to={link.to}
+              end={link.end}
+              className={({ isActive }) =>
+                cx('inline-block rounded-md px-3 py-1.5 text-sm font-medium', isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900')
+              }
+            >
+              {t(link.key)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
