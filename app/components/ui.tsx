@@ -38,6 +38,20 @@ function useDescribed(error: FieldMessage | undefined, hint: ReactNode) {
   return { id, invalid: message ? true : undefined, hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(' ') || undefined }
 }
 
+const CONTROL = 'block w-full rounded-md border bg-white px-3 py-2 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100'
+
+/** The attributes every labelled control shares: its id, binding, error state and description. */
+function controlProps(d: Described, name: string | undefined, prop: string | undefined, ...classes: Array<string | false | undefined>) {
+  return {
+    id: d.id,
+    name,
+    'data-prop': prop,
+    'aria-invalid': d.invalid,
+    'aria-describedby': d.describedBy,
+    className: cx(CONTROL, ...classes, d.invalid ? 'border-red-500' : 'border-slate-300'),
+  }
+}
+
 /** Label above, the control, then its hint and error. */
 function FieldFrame({ d, label, hint, error, name, className, children }: Frame & { d: Described; name?: string; className?: string; children: ReactNode }) {
   return (
@@ -63,18 +77,7 @@ export function Field({ label, name, prop, error, hint, className, ...input }: F
   const d = useDescribed(error, hint)
   return (
     <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
-      <input
-        id={d.id}
-        name={name}
-        data-prop={prop}
-        aria-invalid={d.invalid}
-        aria-describedby={d.describedBy}
-        className={cx(
-          'block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
-          d.invalid ? 'border-red-500' : 'border-slate-300',
-        )}
-        {...input}
-      />
+      <input {...controlProps(d, name, prop, 'text-slate-900 placeholder:text-slate-400')} {...input} />
     </FieldFrame>
   )
 }
@@ -85,18 +88,7 @@ export function SelectField({ label, name, prop, error, hint, options, className
   const d = useDescribed(error, hint)
   return (
     <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
-      <select
-        id={d.id}
-        name={name}
-        data-prop={prop}
-        aria-invalid={d.invalid}
-        aria-describedby={d.describedBy}
-        className={cx(
-          'block w-full rounded-md border bg-white px-3 py-2 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
-          d.invalid ? 'border-red-500' : 'border-slate-300',
-        )}
-        {...select}
-      >
+      <select {...controlProps(d, name, prop)} {...select}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -117,21 +109,7 @@ export function TextAreaField({ label, name, prop, error, hint, mono, className,
   const d = useDescribed(error, hint)
   return (
     <FieldFrame d={d} label={label} hint={hint} error={error} name={name ?? prop} className={className}>
-      <textarea
-        id={d.id}
-        name={name}
-        data-prop={prop}
-        rows={rows}
-        spellCheck={mono ? false : undefined}
-        aria-invalid={d.invalid}
-        aria-describedby={d.describedBy}
-        className={cx(
-          'block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
-          mono && 'font-mono',
-          d.invalid ? 'border-red-500' : 'border-slate-300',
-        )}
-        {...textarea}
-      />
+      <textarea {...controlProps(d, name, prop, 'text-sm', mono && 'font-mono')} rows={rows} spellCheck={mono ? false : undefined} {...textarea} />
     </FieldFrame>
   )
 }

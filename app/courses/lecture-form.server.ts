@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { LECTURE_KINDS } from '#app/db/schema.server.ts'
 import { getCourse, getLecture, getSection, type ComponentData, type LectureInput } from '#app/models/course-content.server.ts'
 import { listVideos } from '#app/models/video.server.ts'
-import { requireUser } from '#app/auth/auth.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { msg, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
 import { TITLE_MAX } from '#app/domain/course-paths.ts'
@@ -35,7 +35,7 @@ export async function requireCourse(request: Request, context: AppLoadContext, p
   const tenant = requireSchool(context)
   const course = await getCourse(context.db, tenant.id, params.courseId ?? '')
   if (!course) notFound()
-  const user = await requireUser(request, context, ['owner', 'admin'])
+  const { user } = await requireStaff({ request, context })
   return { tenant, course, user }
 }
 
@@ -44,7 +44,7 @@ export async function requireSection(request: Request, context: AppLoadContext, 
   const course = await getCourse(context.db, tenant.id, params.courseId ?? '')
   const section = course ? await getSection(context.db, tenant.id, course.id, params.sectionId ?? '') : undefined
   if (!course || !section) notFound()
-  const user = await requireUser(request, context, ['owner', 'admin'])
+  const { user } = await requireStaff({ request, context })
   return { tenant, course, section, user }
 }
 
@@ -54,7 +54,7 @@ export async function requireLecture(request: Request, context: AppLoadContext, 
   const section = course ? await getSection(context.db, tenant.id, course.id, params.sectionId ?? '') : undefined
   const lecture = course && section ? await getLecture(context.db, tenant.id, course.id, section.id, params.lectureId ?? '') : undefined
   if (!course || !section || !lecture) notFound()
-  const user = await requireUser(request, context, ['owner', 'admin'])
+  const { user } = await requireStaff({ request, context })
   return { tenant, course, section, lecture, user }
 }
 

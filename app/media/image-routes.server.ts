@@ -2,8 +2,7 @@
 // only, staff only, JSON body validated here, tenant from the host, the worker's answer passed on.
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
-import { requireUser } from '#app/auth/auth.server.ts'
-import { requireSchool } from '#app/utils/request.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { mediaService, type MediaServiceResult } from './media-service.server.ts'
 import { mediaOrigins } from './origins.server.ts'
 import { noStoreJson as json } from '#app/utils/responses.server.ts'
@@ -32,8 +31,7 @@ function answer<T>(result: MediaServiceResult<T>, values: Record<string, unknown
 
 export async function imageAction<K extends keyof typeof ImageSchemas>(kind: K, { request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return json({ error: 'error.not_found.title' }, 405)
-  const tenant = requireSchool(context)
-  const user = await requireUser(request, context, ['owner', 'admin'])
+  const { tenant, user } = await requireStaff({ request, context })
   let raw: unknown
   try {
     raw = await request.json()

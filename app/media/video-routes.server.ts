@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { getVideo } from '#app/models/video.server.ts'
-import { requireUser } from '#app/auth/auth.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { requireSchool } from '#app/utils/request.server.ts'
 import type { MediaServiceResult } from './media-service.server.ts'
 import { videosService } from './videos-service.server.ts'
@@ -25,10 +25,9 @@ function answer<T>(result: MediaServiceResult<T>) {
   return json({ error: result.error, ...(result.values ? { values: result.values } : {}) }, status)
 }
 
-async function staffOnly({ request, context }: ActionFunctionArgs) {
-  const tenant = requireSchool(context)
-  const user = await requireUser(request, context, ['owner', 'admin'])
-  return { tenant, user, service: videosService(context.cloudflare.env, tenant.id) }
+async function staffOnly(args: ActionFunctionArgs) {
+  const { tenant, user } = await requireStaff(args)
+  return { tenant, user, service: videosService(args.context.cloudflare.env, tenant.id) }
 }
 
 export async function grantAction(args: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
@@ -18,6 +18,7 @@ import { createCatalogueProduct } from '#app/models/product.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound } from '#app/utils/request.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
 
@@ -71,7 +72,7 @@ export async function action(args: ActionFunctionArgs) {
   const { fields, prices, links } = parsed.data
   const product = await createCatalogueProduct(context.db, tenant.id, { kind, ...fields }, prices, links)
   if (!product) return data({ step: 2, errors: { links: { key: 'products.error.links_invalid' } } as FieldErrors, values: echo(Object.fromEntries(Object.entries(input).filter(([, v]) => typeof v === 'string')) as FormValues) }, { status: 422 })
-  return redirect(`/home/products/${product.id}?created=1`)
+  return redirectWithFlash(request, `/home/products/${product.id}`, { done: 'created', message: 'products.done.created' })
 }
 
 export default function NewProductPage() {

@@ -8,8 +8,7 @@ import { echoInput, PromoCodeForm, PromoStatusBadge, type PromoFormValues } from
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { deletePromoCode, getPromoCode, isoDay, PromoCodeFormSchema, promoStatus, updatePromoCode } from '#app/models/promo-code.server.ts'
 import { listProducts } from '#app/models/product.server.ts'
-import { requireUser } from '#app/auth/auth.server.ts'
-import { staffAction } from '#app/auth/staff.server.ts'
+import { requireStaff, staffAction } from '#app/auth/staff.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { formatMoneyInput } from '#app/utils/money.ts'
 import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -24,7 +23,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Another school's id: 404 for everyone, before sign-in is asked for.
   const promo = await getPromoCode(context.db, tenant.id, String(params.promoCodeId ?? '').slice(0, 64))
   if (!promo) notFound()
-  await requireUser(request, context, ['owner', 'admin'])
+  await requireStaff({ request, context })
   const products = await listProducts(context.db, tenant.id)
   const locale = getLocale(request, context)
   const values: PromoFormValues = {

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { echoInput, PromoCodeForm, PromoDiscountLabel, PromoStatusBadge, type PromoFormValues } from '#app/checkout/components/promo-code-form.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { createPromoCode, listPromoCodes, PromoCodeFormSchema, promoStatus } from '#app/models/promo-code.server.ts'
@@ -74,63 +75,41 @@ export default function PromoCodesPage() {
         {data.codes.length === 0 ? (
           <p className="text-sm text-slate-600">{t('promo.empty')}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <>
             <p className="mb-3 text-sm text-slate-500">{t('promo.count', { count: data.codes.length })}</p>
-            <table className="min-w-full text-left text-sm" data-promo-codes>
-              <thead className="text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.code')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.discount')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.product')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.dates')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.used')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    {t('promo.col.status')}
-                  </th>
-                  <th scope="col" className="py-2">
-                    <span className="sr-only">{t('promo.edit')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {data.codes.map((c) => (
-                  <tr key={c.id} data-promo-row={c.code}>
-                    <td className="py-2 pr-4 font-mono font-semibold">{c.code}</td>
-                    <td className="py-2 pr-4">
-                      <PromoDiscountLabel kind={c.kind} value={c.value} currency={data.currency} />
-                    </td>
-                    <td className="py-2 pr-4">{c.productTitle ?? t('promo.all_products')}</td>
-                    <td className="py-2 pr-4 whitespace-nowrap">
-                      {c.startsAt === null && c.endsAt === null
-                        ? t('promo.dates.always')
-                        : [c.startsAt !== null ? t('promo.dates.from', { date: day(c.startsAt) }) : null, c.endsAt !== null ? t('promo.dates.until', { date: day(c.endsAt) }) : null].filter(Boolean).join(' ')}
-                    </td>
-                    <td className="py-2 pr-4" data-promo-used>
-                      {c.usedCount} / {c.usageLimit === -1 ? t('promo.unlimited') : c.usageLimit}
-                    </td>
-                    <td className="py-2 pr-4">
-                      <PromoStatusBadge status={c.status} />
-                    </td>
-                    <td className="py-2">
-                      <Link to={`/home/promo-codes/${c.id}`} className="font-medium text-brand-700 hover:underline">
-                        {t('promo.edit')}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+            <DataTable
+              data-promo-codes
+              rows={data.codes}
+              rowKey={(c) => c.id}
+              rowProps={(c) => ({ 'data-promo-row': c.code })}
+              columns={[
+                { key: 'code', header: t('promo.col.code'), className: 'font-mono font-semibold', cell: (c) => c.code },
+                { key: 'discount', header: t('promo.col.discount'), cell: (c) => <PromoDiscountLabel kind={c.kind} value={c.value} currency={data.currency} /> },
+                { key: 'product', header: t('promo.col.product'), cell: (c) => c.productTitle ?? t('promo.all_products') },
+                {
+                  key: 'dates',
+                  header: t('promo.col.dates'),
+                  className: 'whitespace-nowrap',
+                  cell: (c) =>
+                    c.startsAt === null && c.endsAt === null
+                      ? t('promo.dates.always')
+                      : [c.startsAt !== null ? t('promo.dates.from', { date: day(c.startsAt) }) : null, c.endsAt !== null ? t('promo.dates.until', { date: day(c.endsAt) }) : null].filter(Boolean).join(' '),
+                },
+                { key: 'used', header: t('promo.col.used'), cellProps: () => ({ 'data-promo-used': true }), cell: (c) => `${c.usedCount} / ${c.usageLimit === -1 ? t('promo.unlimited') : c.usageLimit}` },
+                { key: 'status', header: t('promo.col.status'), cell: (c) => <PromoStatusBadge status={c.status} /> },
+                {
+                  key: 'edit',
+                  header: t('promo.edit'),
+                  srOnlyHeader: true,
+                  cell: (c) => (
+                    <Link to={`/home/promo-codes/${c.id}`} className="font-medium text-brand-700 hover:underline">
+                      {t('promo.edit')}
+                    </Link>
+                  ),
+                },
+              ]}
+            />
+          </>
         )}
       </Card>
       <Card>

@@ -42,7 +42,8 @@ browserTest('a creator builds, reorders, publishes and duplicates a course', asy
   await expectText(page.locator('main'), 'Step 2/2')
   await page.locator('input[name="isFree"]').check()
   await page.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z0-9]+\?created=1$/)
+  await page.waitForURL(/\/home\/products\/[a-z0-9]+$/)
+  await page.locator('[data-done="created"]').waitFor()
   const courseId = new URL(page.url()).pathname.split('/').pop()!
   await page.getByRole('link', { name: 'Curriculum' }).first().click()
   await expectUrl(page, host, `/home/courses/${courseId}/sections`)

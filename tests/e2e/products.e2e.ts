@@ -23,7 +23,8 @@ async function start(page: Page, host: string, kind: string, title: string, cont
 
 async function finish(page: Page, host: string) {
   await step2(page).getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+\?created=1$/)
+  await page.waitForURL(/\/home\/products\/[a-z2-7]+$/)
+  await page.locator('[data-done="created"]').waitFor()
   await expectText(page.getByRole('status'), 'Created')
   return new URL(page.url()).pathname.split('/').pop()!
 }

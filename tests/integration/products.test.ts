@@ -21,7 +21,7 @@ async function create(kind: string, details: Record<string, string>, pricing: Re
   const two = await appFetch(host, `/home/products/new?kind=${kind}`, { form: { step: '2', ...details, ...pricing }, cookie })
   return two
 }
-const idOf = (res: Response) => /^\/home\/products\/([a-z2-7]+)\?created=1$/.exec(location(res))?.[1] ?? ''
+const idOf = (res: Response) => /^\/home\/products\/([a-z2-7]+)$/.exec(location(res))?.[1] ?? ''
 
 beforeAll(async () => {
   school = await createTestSchool()
@@ -57,7 +57,8 @@ describe('/home/products', () => {
     const row = await env.DB.prepare('SELECT kind, title, slug, difficulty, vat_rate, published, comments_enabled FROM products WHERE id = ?').bind(id).first()
     expect(row).toEqual({ kind: 'course', title: 'Budgeting 101', slug: 'budgeting-101', difficulty: 'beginner', vat_rate: 23, published: 0, comments_enabled: 1 })
     expect(await env.DB.prepare('SELECT amount FROM product_prices WHERE product_id = ?').bind(id).first()).toEqual({ amount: 4999 })
-    const page = await appFetch(school.host, `/home/products/${id}?created=1`, { cookie: owner })
+    expect(flashOf(res)).toMatchObject({ done: 'created', message: 'products.done.created' })
+    const page = await appFetch(school.host, `/home/products/${id}`, { cookie: followFlash(owner, res) })
     const text = await page.text()
     expect(text).toContain('Created')
     expect(text).toContain(`/home/courses/${id}/sections`)

@@ -1,7 +1,7 @@
 // A product's page in the admin (/home/products/{productId}): publish, duplicate, the catalogue
 // form (details, cover, pricing, promotion, access, kind, SEO), the order bump and the delete
 // step. The route keeps the loader and the intents it posts to.
-import { Form, Link, useNavigation, useSearchParams } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import { ImageUpload } from '#app/media/components/image-upload.tsx'
 import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import {
@@ -40,7 +40,6 @@ export type ProductEditorData = {
 export type ProductEditorAnswer = { errors?: FieldErrors; values?: FormValues }
 
 export function ProductEditor({ data: loaderData, actionData }: { data: ProductEditorData; actionData: ProductEditorAnswer | undefined }) {
-  const [params] = useSearchParams()
   const t = useT()
   const locale = useLocale()
   const message = useFieldMessage()
@@ -50,8 +49,6 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
   const sent = (actionData?.values ?? {}) as FormValues
   const saving = sent.intent === 'save'
   const values = saving ? sent : loaderData.values
-  // A new product arrives with ?created=1 (its id is read from that URL); other changes leave a flash.
-  const created = Boolean(params.get('created'))
   const formErrors = saving ? errors : {}
   return (
     <div className="space-y-6">
@@ -60,12 +57,7 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
         ← {t(product.kind === 'course' ? 'products.back_to_courses' : 'products.back_to_list')}
       </Link>
       <PageTitle subtitle={t(`products.kind.${product.kind}`)}>{product.title}</PageTitle>
-      {created && !actionData ? (
-        <div data-done="created">
-          <Alert tone="success">{t('products.done.created')}</Alert>
-        </div>
-      ) : null}
-      <FlashMessage hidden={Boolean(actionData) || created} />
+      <FlashMessage hidden={Boolean(actionData)} />
       {errors.form ? <Alert>{message(errors.form)}</Alert> : null}
       {saving && Object.keys(errors).length ? <Alert>{t('products.error.fix_fields')}</Alert> : null}
 
