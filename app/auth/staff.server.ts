@@ -8,7 +8,7 @@ import type { UserRole } from '#app/db/schema.server.ts'
 import type { SchoolTenant } from '#app/domains/site.server.ts'
 import { requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { formToObject, parseWith, type FormValues } from '#app/utils/validation.ts'
+import { parseWith, readFormFields, type FormValues } from '#app/utils/validation.ts'
 import { requireUser, type CurrentUser } from './auth.server.ts'
 
 export const STAFF_ROLES: readonly UserRole[] = ['owner', 'admin']
@@ -29,15 +29,6 @@ export async function requireStaff({ request, context }: GuardArgs, roles: reado
 
 /** The school's owner only (payments, payouts, refunds). */
 export const requireOwner = (args: GuardArgs) => requireStaff(args, ['owner'])
-
-/** The submitted form as strings, or null when the body is not a form (a crafted request). */
-export async function readFormFields(request: Request): Promise<FormValues | null> {
-  try {
-    return formToObject(await request.formData())
-  } catch {
-    return null
-  }
-}
 
 export type IntentContext<L> = Staff & {
   args: ActionFunctionArgs

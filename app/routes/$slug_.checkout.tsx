@@ -11,7 +11,7 @@ import { checkoutPageData, loadCheckoutOffer } from '#app/checkout/checkout.serv
 import { applyPromo, placeOrder, type CheckoutAnswer } from '#app/checkout/place-order.server.ts'
 import { getCurrentUserOrVerify } from '#app/auth/auth.server.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
-import { formToObject, type FormValues } from '#app/utils/validation.ts'
+import { readFormFields } from '#app/utils/validation.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
 
@@ -36,12 +36,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await getCurrentUserOrVerify(request, context)
   const offer = await loadCheckoutOffer(context, tenant, params.slug ?? '', user ? { id: user.id, role: user.role } : null)
   if (!offer) notFound()
-  let values: FormValues
-  try {
-    values = formToObject(await request.formData())
-  } catch {
-    return answer({ errors: { form: { key: 'validation.invalid' } }, values: {} }, 400)
-  }
+  const values = await readFormFields(request)
+  if (!values) return answer({ errors: { form: { key: 'validation.invalid' } }, values: {} }, 400)
   // "Apply" (promo code) re-prices only, as a plain form post too; any other submission orders.
   const submission = { context, request, tenant, offer, user, values }
   const result = values.intent === 'apply_promo' ? await applyPromo(submission) : await placeOrder(submission)

@@ -18,7 +18,7 @@ import { renderMarkdown } from '#app/utils/markdown.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getT, notFound } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { formToObject, msg, parseWith, type FieldErrors } from '#app/utils/validation.ts'
+import { type FieldErrors, msg, parseWith, readFormFields } from '#app/utils/validation.ts'
 
 const DeleteSchema = z.object({ confirm: z.string().refine((s) => s.trim() === 'DELETE', { message: msg('courses.delete.confirm_mismatch') }) })
 
@@ -46,12 +46,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
-  let form: Record<string, string>
-  try {
-    form = formToObject(await request.formData())
-  } catch {
-    return formError({ form: { key: 'validation.invalid' } })
-  }
+  const form = await readFormFields(request)
+  if (!form) return formError({ form: { key: 'validation.invalid' } })
   if (form.intent === 'delete') {
     const parsed = parseWith(DeleteSchema, form)
     if (!parsed.ok) return formError(parsed.errors, { intent: 'delete' })

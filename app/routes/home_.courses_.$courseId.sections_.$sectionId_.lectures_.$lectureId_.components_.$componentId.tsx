@@ -5,7 +5,7 @@ import { ComponentSchema, requireLecture, resourceError } from '#app/courses/lec
 import { deleteComponent, getComponent, updateComponent } from '#app/models/course-content.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { actionOnlyLoader, notFound } from '#app/utils/request.server.ts'
-import { formToObject, parseWith } from '#app/utils/validation.ts'
+import { parseWith, readFormFields } from '#app/utils/validation.ts'
 
 export const loader = actionOnlyLoader
 
@@ -14,12 +14,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const component = await getComponent(context.db, tenant.id, course.id, section.id, lecture.id, params.componentId ?? '')
   if (!component) notFound()
   const back = (done: 'deleted' | 'saved') => redirectWithFlash(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { done, message: `courses.done.${done}` })
-  let form: Record<string, string>
-  try {
-    form = formToObject(await request.formData())
-  } catch {
-    return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'validation.invalid' } })
-  }
+  const form = await readFormFields(request)
+  if (!form) return resourceError(request, `${lecturePath(course.id, section.id, lecture.id)}#components`, { form: { key: 'validation.invalid' } })
   if (form.intent === 'delete') {
     await deleteComponent(context.db, tenant.id, course.id, section.id, lecture.id, component.id)
     return back('deleted')

@@ -9,13 +9,13 @@ import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { InvoicingError } from '#app/invoicing/adapter.server.ts'
 import { invoicingAdapter, isInvoiceProvider } from '#app/invoicing/registry.server.ts'
 import { deleteBusinessIntegration, getBusinessIntegration, openBusinessCredentials } from '#app/models/business-integration.server.ts'
-import { readFormFields, requireStaff } from '#app/auth/staff.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatDateTime } from '#app/utils/dates.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { type FieldErrors, type FormValues, parseWith, readFormFields } from '#app/utils/validation.ts'
 
 const IntentSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('test') }), z.object({ intent: z.literal('delete'), confirm: z.string().optional() })])
 

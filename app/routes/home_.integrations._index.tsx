@@ -16,13 +16,13 @@ import { invoicingAdapter, publicRefFor } from '#app/invoicing/registry.server.t
 import { createBusinessIntegration, DuplicateBusinessIntegrationError, getActiveIntegrationOfKind, listBusinessIntegrations } from '#app/models/business-integration.server.ts'
 import { listIntegrations as listPaymentIntegrations } from '#app/models/payment-integration.server.ts'
 import { listWebhooks } from '#app/models/webhook.server.ts'
-import { readFormFields, requireStaff } from '#app/auth/staff.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { msg, parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { type FieldErrors, type FormValues, msg, parseWith, readFormFields } from '#app/utils/validation.ts'
 
 const key = z
   .string()

@@ -13,12 +13,12 @@ import { dataCenterOf, keyHint, MailchimpError, mailchimpForEnv } from '#app/mai
 import { mailingSettings } from '#app/mailing/subscribe.server.ts'
 import { createBusinessIntegration, deleteBusinessIntegration, DuplicateBusinessIntegrationError, integrationSettings, listBusinessIntegrations } from '#app/models/business-integration.server.ts'
 import { deleteMailingMembersOfIntegration, listMailingMembers, updateMailingIntegrationSettings } from '#app/models/mailing-member.server.ts'
-import { readFormFields, requireStaff } from '#app/auth/staff.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { msg, parseWith, type FormValues } from '#app/utils/validation.ts'
+import { type FormValues, msg, parseWith, readFormFields } from '#app/utils/validation.ts'
 
 const PAGE = '/home/integrations/mailchimp'
 const done = (request: Request, outcome: 'created' | 'deleted' | 'saved') => redirectWithFlash(request, PAGE, { done: outcome, message: `mailing.done.${outcome}` }, { status: 303 })

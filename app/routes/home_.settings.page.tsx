@@ -11,12 +11,12 @@ import { mediaUrl } from '#app/media/origins.server.ts'
 import { getTenantImages, getTenantMediaObject, updateTenantImages } from '#app/models/media.server.ts'
 import { getPageSettings, LOGIN_VERIFICATION_MODES, NOTIFICATION_EVENTS, PAGE_TEMPLATES, updatePageSettings, type NotificationPrefs } from '#app/models/page-settings.server.ts'
 import { getLoginVerificationMode } from '#app/models/verification.server.ts'
-import { readFormFields, requireStaff } from '#app/auth/staff.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { getT, notFound } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { email, msg, parseWith, text, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { email, type FieldErrors, type FormValues, msg, parseWith, readFormFields, text } from '#app/utils/validation.ts'
 
 // '' means "no image"; whether a changed path is a ready image of this school in the right
 // context is checked in the action, before anything is written.

@@ -16,12 +16,12 @@ import { createIntegration, DuplicateIntegrationError, findIntegration, listInte
 import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
 import { checkPayuCredentials, createStripeWebhook } from '#app/payments/provider-check.server.ts'
 import { canonicalOrigin } from '#app/storefront/seo.server.ts'
-import { readFormFields, requireStaff } from '#app/auth/staff.server.ts'
+import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { msg, parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { type FieldErrors, type FormValues, msg, parseWith, readFormFields } from '#app/utils/validation.ts'
 
 /** Fields that are never echoed back into the page. */
 const SECRET_FIELDS = new Set(['clientSecret', 'secondKey', 'secretKey'])

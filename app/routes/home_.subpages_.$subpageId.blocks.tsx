@@ -19,7 +19,7 @@ import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { formToObject, msg, type FormValues } from '#app/utils/validation.ts'
+import { msg, readFormFields } from '#app/utils/validation.ts'
 
 const AddSchema = z.object({
   type: z.string().refine(isBlockType, { message: msg('validation.in') }),
@@ -72,12 +72,8 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const { tenant, subpage } = await requireSubpage(args)
   const { request, context } = args
-  let form: FormValues
-  try {
-    form = formToObject(await request.formData())
-  } catch {
-    return formError({ form: { key: 'validation.invalid' } })
-  }
+  const form = await readFormFields(request)
+  if (!form) return formError({ form: { key: 'validation.invalid' } })
   const parsed = AddSchema.safeParse(form)
   if (!parsed.success) return formError({ form: { key: 'validation.in' } }, { type: String(form.type ?? '').slice(0, 40) })
   const type = parsed.data.type as BlockType

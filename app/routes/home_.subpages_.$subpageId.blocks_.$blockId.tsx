@@ -11,7 +11,7 @@ import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { actionOnlyLoader, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { formToObject, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
+import { type FieldErrors, readFormFields } from '#app/utils/validation.ts'
 
 const ActionSchema = z.discriminatedUnion('intent', [
   z.object({
@@ -33,10 +33,8 @@ export async function action(args: ActionFunctionArgs) {
   await requireStaff(args)
   const base = `/home/subpages/${subpage.id}/blocks`
   const back = `${base}?edit=${block.id}`
-  let form: FormValues
-  try {
-    form = formToObject(await request.formData())
-  } catch {
+  const form = await readFormFields(request)
+  if (!form) {
     return resourceError(request, back, {
       form: { key: 'validation.invalid' },
     })

@@ -8,13 +8,12 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { SeatsManager, type ActionAnswer } from '#app/seats/components/seats-manager.tsx'
-import { readFormFields } from '#app/auth/staff.server.ts'
 import { licencesLeft, listInvitations, syncAcceptedInvitations } from '#app/models/access-invitation.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
 import { inviteToSeat, requireSeatPurchase, SeatInviteSchema } from '#app/seats/seats.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { parseWith } from '#app/utils/validation.ts'
+import { parseWith, readFormFields } from '#app/utils/validation.ts'
 
 /** What a redirect back from /home/access-manager may say (anything else is ignored; done comes as a flash). */
 const BackSchema = z.object({

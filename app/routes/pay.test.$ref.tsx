@@ -21,7 +21,7 @@ import { deliverTestNotification, slowEventIds } from '#app/payments/test-slow.s
 import { useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
-import { formToObject } from '#app/utils/validation.ts'
+import { readFormFields } from '#app/utils/validation.ts'
 
 const REF = /^tp_[a-z0-9]{8,64}$/
 
@@ -55,7 +55,8 @@ const OutcomeSchema = z.discriminatedUnion('outcome', [
 export async function action(args: ActionFunctionArgs) {
   const { context, request } = args
   const { tenant, tx, secret, ref } = await readPayment(args)
-  const parsed = OutcomeSchema.safeParse(formToObject(await request.formData()))
+  // An unreadable body is an empty form: refused like any outcome not on the card list.
+  const parsed = OutcomeSchema.safeParse((await readFormFields(request)) ?? {})
   if (!parsed.success) return data({ error: { key: 'payment.test_card.error' } }, { status: 422 })
   const origin = new URL(request.url).origin
   // Slow: PENDING now; the confirmation follows once the delay has passed (test-slow.server.ts).

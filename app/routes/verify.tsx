@@ -13,7 +13,7 @@ import { getLoginVerificationMode, getUserPhone, getVerificationState, maskPhone
 import { recordVerifyFailures, verifyLockedSeconds } from '#app/models/rate-limit.server.ts'
 import { homePathFor, requireUser } from '#app/auth/auth.server.ts'
 import { clientIp, getT, requireSchool } from '#app/utils/request.server.ts'
-import { formToObject } from '#app/utils/validation.ts'
+import { readFormFields } from '#app/utils/validation.ts'
 
 // For the form (the component cannot import the .server model; the same values are checked there).
 /** Seed 000 §5 / §9: the prefix field's default and length. */
@@ -75,12 +75,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     allowUnverified: true,
   })
   const t = getT(request, context)
-  let form: Record<string, string> = {}
-  try {
-    form = formToObject(await request.formData())
-  } catch {
-    /* an empty form fails the schema below */
-  }
+  // An unreadable body is an empty form: it fails the schema below.
+  const form = (await readFormFields(request)) ?? {}
   const redirectTo = afterVerificationPath(form.redirectTo, request)
   if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
   const parsed = FormSchema.safeParse(form)

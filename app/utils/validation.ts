@@ -92,6 +92,15 @@ export function formToObject(formData: FormData) {
 }
 
 export type FormValues = Record<string, string>
+
+/** The submitted form as strings, or null when the body is not a form (a crafted request). */
+export async function readFormFields(request: Request): Promise<FormValues | null> {
+  try {
+    return formToObject(await request.formData())
+  } catch {
+    return null
+  }
+}
 export type ParseResult<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors; values: FormValues }
 
 export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown): ParseResult<z.output<S>> {
