@@ -17,6 +17,7 @@ import { recheckPendingTransactions } from '#app/payments/pending-check.server.t
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
+import { CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
 const siteCache = new SiteCache()
@@ -77,9 +78,11 @@ async function handleSchoolRequest(
   { db, site, nonce, memo }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown> },
 ): Promise<Response> {
   let key: Request | null = null
-  if (env.PAGE_CACHE !== 'off' && isPageCacheCandidate(request)) {
+  if (env.PAGE_CACHE !== 'off' && isLoaderCacheCandidate(request)) {
     const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
-    if (version !== null) key = pageCacheKey(request, site.tenant.id, version)
+    // The storefront loaders' data cache is keyed by it too; the Remix bundle has its own copy of page-cache.server.ts, so it is handed over.
+    if (version !== null) memo.set(CONTENT_VERSION_MEMO_KEY, version)
+    if (version !== null && isPageCacheCandidate(request)) key = pageCacheKey(request, site.tenant.id, version)
   }
   if (key) {
     const cached = await readCachedPage(key, nonce)

@@ -12,6 +12,7 @@
 export const NODE_TESTS = [
   'tests/layers.test.ts',
   'tests/tenant-scope.test.ts',
+  'tests/route-matching-memo.test.ts',
   'app/checkout/checkout.server.test.ts',
   'app/comments/client.test.ts',
   'app/components/user-avatar.test.ts',
@@ -33,6 +34,7 @@ export const NODE_TESTS = [
   'app/player/gate.test.ts',
   'app/player/quiz.test.ts',
   'app/storefront/lead-submission.server.test.ts',
+  'app/storefront/loader-cache.server.test.ts',
   'app/storefront/product-price.test.ts',
   'app/storefront/recent-searches.test.ts',
   'app/domain/seo.test.ts',

@@ -2,12 +2,12 @@
 // looked up with that school's tenant id only, so it means nothing on another host.
 import { redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import type { UserRole } from '#app/db/schema.server.ts'
-import { createSession, deleteSession, validateSessionToken } from '#app/models/session.server.ts'
+import type { SQL } from 'drizzle-orm'
+import { createSession, deleteSession, sessionLookup } from '#app/models/session.server.ts'
 import { clearSessionCookie, readSessionToken, sessionCookie } from '#app/utils/session-cookie.server.ts'
 import { clientIp, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 import { getTranslator } from '#app/i18n/i18n.ts'
-import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 
 export type CurrentUser = {
   id: string
@@ -35,19 +35,60 @@ export async function getCurrentUser(request: Request, context: AppLoadContext, 
   return user
 }
 
+const SESSION_BATCH = 'session-batch'
+type BatchItem = Parameters<AppLoadContext['db']['batch']>[0][number]
+type SessionBatch = { items: BatchItem[]; results: Promise<readonly unknown[]>; userId: SQL }
+
+/**
+ * A page loader's reads that can ride in the session lookup's db.batch (one D1 round trip for the
+ * user and the page): null when the request has no session to look up or the batch has left.
+ * `userId` is the session's user as SQL; rows built on it count only when getCurrentUser returns
+ * that user. Call before awaiting anything: the lookup waits one macrotask for claims (whichever
+ * loader asks first starts it, the others join).
+ */
+export function joinSessionBatch<T extends BatchItem[]>(request: Request, context: AppLoadContext, build: (userId: SQL) => [...T]): Promise<readonly unknown[]> | null {
+  // The route loader may run before the root's: then it starts the lookup.
+  if (!context.memo.has('user')) void lookUpUser(request, context).catch(() => undefined)
+  const batch = context.memo.get(SESSION_BATCH) as SessionBatch | undefined
+  if (!batch) return null
+  const items = build(batch.userId)
+  const from = batch.items.length
+  batch.items.push(...items)
+  const rows = batch.results.then((rows) => rows.slice(from, from + items.length))
+  rows.catch(() => undefined) // the lookup reports a failed batch; a page that never awaits its rows must not
+  return rows
+}
+
 async function lookUpUser(request: Request, context: AppLoadContext): Promise<CurrentUser | null> {
   if (context.site.kind !== 'school') return null
   if (context.memo.has('user')) return context.memo.get('user') as CurrentUser | null
-  const tenantId = context.site.tenant.id
+  const tenant = context.site.tenant
+  const lookup = sessionLookup(context.db, tenant.id, readSessionToken(request))
+  if (!lookup) {
+    context.memo.set('user', null)
+    return null
+  }
+  let release!: (rows: readonly unknown[]) => void
+  let fail!: (error: unknown) => void
+  const batch: SessionBatch = { items: [], userId: lookup.userId, results: new Promise((resolve, reject) => ((release = resolve), (fail = reject))) }
+  batch.results.catch(() => undefined)
+  context.memo.set(SESSION_BATCH, batch)
   const pending = (async (): Promise<CurrentUser | null> => {
-    const token = readSessionToken(request)
-    if (!token) return null
-    const found = await validateSessionToken(context.db, tenantId, token)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    context.memo.delete(SESSION_BATCH)
+    let rows: readonly unknown[]
+    try {
+      rows = await context.db.batch([lookup.query, ...batch.items] as unknown as Parameters<AppLoadContext['db']['batch']>[0])
+    } catch (error) {
+      fail(error)
+      throw error
+    }
+    release(rows.slice(1))
+    const found = await lookup.settle(rows[0] as Awaited<typeof lookup.query>)
     if (!found) return null
-    // Owners and admins are never asked; a verified session is never asked again. Only an
-    // unverified student session pays for reading the school's mode (not on the cached tenant).
-    const verificationPending =
-      found.user.role === 'student' && found.session.loginVerifiedAt == null && (await getLoginVerificationMode(context.db, tenantId)) !== 'off'
+    // Owners and admins are never asked; a verified session is never asked again. The school's
+    // mode comes with the cached tenant (dropped in this isolate when the setting changes).
+    const verificationPending = found.user.role === 'student' && found.session.loginVerifiedAt == null && tenant.loginVerification !== 'off'
     return { ...found.user, sessionId: found.session.id, verificationPending }
   })()
   context.memo.set('user', pending)

@@ -100,6 +100,16 @@ describe('SiteCache', () => {
     expect(counter.queries).toBe(3)
   })
 
+  it('carries the login-verification mode, read again after invalidation', async () => {
+    const school = await createTestSchool({ slug: 'mode-school' })
+    const cache = new SiteCache()
+    const db = getDb(env.DB)
+    expect(await cache.resolve(db, 'mode-school.localhost', 'localhost')).toMatchObject({ tenant: { loginVerification: 'off' } })
+    await env.DB.prepare("UPDATE tenants SET login_verification = 'email' WHERE id = ?").bind(school.tenantId).run()
+    cache.invalidateTenant(school.tenantId)
+    expect(await cache.resolve(db, 'mode-school.localhost', 'localhost')).toMatchObject({ tenant: { loginVerification: 'email' } })
+  })
+
   it('resolves a custom domain only once it is verified', async () => {
     const school = await createTestSchool({ slug: 'custom-school', customDomain: 'learn.custom-school.test', customDomainStatus: 'pending_dns' })
     const cache = new SiteCache()

@@ -4,8 +4,9 @@ import type { Db } from '#app/db/client.server.ts'
 import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
-// avatarPath/coverPath ride along so the header and home page show them without another query.
-export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath'> & {
+// avatarPath/coverPath ride along so the header and home page show them without another query;
+// loginVerification (ADR 017) so a signed-in request does not re-read it.
+export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification'> & {
   /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
   hasCreatorCode: boolean
 }
@@ -43,7 +44,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**

@@ -22,9 +22,15 @@ function pluralCategory(locale: Locale, count: number) {
   return rules.select(count)
 }
 
+const fractionFormats = new Map<Locale, Intl.NumberFormat>()
+
 /** Fractions in the page's language (0.6 MB → "0,6" in Polish); whole numbers as they are. */
 function formatValue(locale: Locale, value: string | number) {
-  return typeof value === 'number' && !Number.isInteger(value) ? new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value) : String(value)
+  if (typeof value !== 'number' || Number.isInteger(value)) return String(value)
+  // One formatter per locale: building one costs far more than using it.
+  let format = fractionFormats.get(locale)
+  if (!format) fractionFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })))
+  return format.format(value)
 }
 
 /** `key` in `catalogue` (then `fallback`, then the key itself), plural form by `values.count`. */

@@ -2,7 +2,7 @@
 // always may. A student may while an access row holds (not revoked, started, not expired) on the
 // course itself, on a bundle or membership that links to it (also a membership holding a bundle
 // that holds it), or on a membership that grants every product. Every function takes the tenant.
-import { eq, inArray, min, or, sql } from 'drizzle-orm'
+import { eq, inArray, min, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { productAccess, productLinks, products, type UserRole } from '#app/db/schema.server.ts'
 import { activeAccessAt } from './access.server.ts'
@@ -21,7 +21,7 @@ export type CourseAccess = {
 export const isStaffRole = (role: UserRole | undefined | null) => role === 'owner' || role === 'admin'
 
 /** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership). */
-function openingProducts(db: Db, tenantId: string, productId: string) {
+function openingProducts(db: Db, tenantId: string, productId: string | SQL) {
   const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(ofTenant(productLinks, tenantId, eq(productLinks.productId, productId)))
   const grandParents = db
     .select({ id: productLinks.parentId })
@@ -37,10 +37,22 @@ function openingProducts(db: Db, tenantId: string, productId: string) {
 export async function getCourseAccess(db: Db, tenantId: string, productId: string, viewer: CourseViewer, now = Date.now()): Promise<CourseAccess> {
   if (!viewer) return { allowed: false, staff: false, enrolledAt: null }
   if (isStaffRole(viewer.role)) return { allowed: true, staff: true, enrolledAt: null }
-  const [row] = await db
+  return toCourseAccess(viewer, await courseAccessQuery(db, tenantId, productId, viewer.id, now))
+}
+
+/** getCourseAccess's read, for a db.batch: product and user may be SQL (a subquery by slug, the session's user). */
+export function courseAccessQuery(db: Db, tenantId: string, productId: string | SQL, userId: string | SQL, now: number) {
+  return db
     .select({ enrolledAt: min(productAccess.startsAt), rows: sql<number>`count(*)` })
     .from(productAccess)
-    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, viewer.id), activeAccessAt(now), openingProducts(db, tenantId, productId)))
+    .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId), activeAccessAt(now), openingProducts(db, tenantId, productId)))
+}
+
+/** The decision from courseAccessQuery's rows, for the viewer they were read for. */
+export function toCourseAccess(viewer: CourseViewer, rows: Array<{ enrolledAt: number | null; rows: number }>): CourseAccess {
+  if (!viewer) return { allowed: false, staff: false, enrolledAt: null }
+  if (isStaffRole(viewer.role)) return { allowed: true, staff: true, enrolledAt: null }
+  const row = rows[0]
   const allowed = (row?.rows ?? 0) > 0
   return { allowed, staff: false, enrolledAt: allowed ? (row?.enrolledAt ?? null) : null }
 }

@@ -1,7 +1,7 @@
 // A course as its viewers read it (the lecture player, issue 7 item 2): the course by slug, its
 // curriculum in order, a lecture with its course, a file component's stored data. The access
 // decisions on top of these rows live in app/player/.
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { lectureComponents, lectures, products, sections, type Product } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -21,17 +21,33 @@ const courseColumns = {
 
 /** A course of this school by slug (drafts too: the gate decides who sees them). */
 export async function getCourseBySlug(db: Db, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
-  const [row] = await db
+  const [row] = await courseBySlugQuery(db, tenantId, slug)
+  return row
+}
+
+/** getCourseBySlug's read, for a db.batch. */
+export function courseBySlugQuery(db: Db, tenantId: string, slug: string) {
+  return db
     .select(courseColumns)
     .from(products)
     .where(ofTenant(products, tenantId, eq(products.slug, slug), eq(products.kind, 'course')))
     .limit(1)
-  return row
+}
+
+/** The id of the course with this slug as SQL, for reads batched with courseBySlugQuery. */
+export function courseIdBySlug(tenantId: string, slug: string): SQL {
+  return sql`(select ${products.id} from ${products} where ${and(ofTenant(products, tenantId, eq(products.slug, slug), eq(products.kind, 'course')))})`
 }
 
 /** The course's sections and lectures (drafts too), each in order, read in one batch. */
 export async function listCurriculumRows(db: Db, tenantId: string, courseId: string) {
-  const [sectionRows, lectureRows] = await db.batch([
+  const [sectionRows, lectureRows] = await db.batch(curriculumQueries(db, tenantId, courseId))
+  return { sectionRows, lectureRows }
+}
+
+/** listCurriculumRows' reads, for a db.batch (the course id may be SQL: courseIdBySlug). */
+export function curriculumQueries(db: Db, tenantId: string, courseId: string | SQL) {
+  return [
     db
       .select({ id: sections.id, title: sections.title })
       .from(sections)
@@ -42,8 +58,7 @@ export async function listCurriculumRows(db: Db, tenantId: string, courseId: str
       .from(lectures)
       .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId)))
       .orderBy(asc(lectures.position), asc(lectures.createdAt)),
-  ])
-  return { sectionRows, lectureRows }
+  ] as const
 }
 
 /** A lecture of this school by id with its course's player columns; undefined when either is not this school's. */

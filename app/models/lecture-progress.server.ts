@@ -2,7 +2,7 @@
 // star, completion and when the lecture was last opened. One row per (tenant, user, lecture),
 // written by upsert. The caller has checked that the user may open the lecture; every function
 // takes the tenant explicitly.
-import { desc, eq, sql } from 'drizzle-orm'
+import { desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { lectureProgress, type LectureProgress } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -23,7 +23,8 @@ function fresh(tenantId: string, ref: LectureRef, now: number): LectureProgress 
 const target = [lectureProgress.tenantId, lectureProgress.userId, lectureProgress.lectureId]
 
 /** Every progress row of the user in one course. */
-export function listCourseProgress(db: Db, tenantId: string, userId: string, productId: string): Promise<LectureProgress[]> {
+/** A query builder: awaited alone or put into a db.batch (user and course may be SQL there). */
+export function listCourseProgress(db: Db, tenantId: string, userId: string | SQL, productId: string | SQL) {
   return db
     .select()
     .from(lectureProgress)

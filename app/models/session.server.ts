@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ne } from 'drizzle-orm'
+import { and, desc, eq, gt, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { sessions, users } from '#app/db/schema.server.ts'
 import {
@@ -34,30 +34,45 @@ export async function createSession(db: Db, tenantId: string, userId: string, me
 
 /** The session and its user, only if the token belongs to this tenant and is still valid. */
 export async function validateSessionToken(db: Db, tenantId: string, token: string | null | undefined) {
+  const lookup = sessionLookup(db, tenantId, token)
+  return lookup ? lookup.settle(await lookup.query) : null
+}
+
+/**
+ * validateSessionToken in two halves, so a page can put the read into its own db.batch: `query`
+ * (the session joined to its user) and `settle` (secret check, expiry, sliding refresh). Null for
+ * a token that cannot be one. `userId` is the session's user as SQL, for reads in the same batch
+ * that depend on the viewer; their rows mean something only if `settle` returns a session.
+ */
+export function sessionLookup(db: Db, tenantId: string, token: string | null | undefined, now = Date.now()) {
   const parsed = parseSessionToken(token)
   if (!parsed) return null
-  const now = Date.now()
-  const rows = await db
-    .select({ session: sessions, user: { id: users.id, name: users.name, email: users.email, role: users.role } })
+  // Column names unique in the row: a db.batch maps rows by name (users.id would shadow sessions.id).
+  const query = db
+    .select({ session: sessions, user: { id: sql<string>`${sessions.userId}`.as('session_user_id'), name: users.name, email: users.email, role: users.role } })
     .from(sessions)
     .innerJoin(users, ofTenant(users, sessions.tenantId, eq(users.id, sessions.userId)))
     .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
     .limit(1)
-  const found = rows[0]
-  if (!found || !secretMatches(parsed.secret, found.session.secretHash)) return null
-  if (found.session.expiresAt <= now) {
-    await db.delete(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
-    return null
+  const userId = sql`(select ${sessions.userId} from ${sessions} where ${ofTenant(sessions, tenantId, eq(sessions.id, parsed.id))})`
+  async function settle(rows: Awaited<typeof query>) {
+    const found = rows[0]
+    if (!found || !secretMatches(parsed!.secret, found.session.secretHash)) return null
+    if (found.session.expiresAt <= now) {
+      await db.delete(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, parsed!.id)))
+      return null
+    }
+    if (now - found.session.lastVerifiedAt >= SESSION_REFRESH_INTERVAL_MS) {
+      found.session.lastVerifiedAt = now
+      found.session.expiresAt = now + SESSION_TTL_MS
+      await db
+        .update(sessions)
+        .set({ lastVerifiedAt: now, expiresAt: found.session.expiresAt })
+        .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed!.id)))
+    }
+    return found
   }
-  if (now - found.session.lastVerifiedAt >= SESSION_REFRESH_INTERVAL_MS) {
-    found.session.lastVerifiedAt = now
-    found.session.expiresAt = now + SESSION_TTL_MS
-    await db
-      .update(sessions)
-      .set({ lastVerifiedAt: now, expiresAt: found.session.expiresAt })
-      .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
-  }
-  return found
+  return { query, userId, settle }
 }
 
 export async function sessionExists(db: Db, tenantId: string, sessionId: string) {

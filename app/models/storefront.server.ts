@@ -74,7 +74,7 @@ const grandParentLinks = alias(productLinks, 'grand_parent_links')
 const allAccessMemberships = alias(products, 'all_access_memberships')
 
 /** Correlated on the outer `products` row: an active access row of the user that opens it. */
-function openingAccess(db: Db, tenantId: string, userId: string, now: number) {
+function openingAccess(db: Db, tenantId: string, userId: string | SQL, now: number) {
   const parents = db
     .select({ id: parentLinks.parentId })
     .from(parentLinks)
@@ -108,7 +108,7 @@ const productJoin = (tenantId: string, column: typeof productPrices.productId | 
  * The four queries of a set of offers (products matching `where`, their prices, their price
  * history up to now, the viewer's active access), to put into one batch with a page's others.
  */
-function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number }) {
+function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number; viewerId?: SQL }) {
   const base = ofTenant(products, tenantId, eq(products.published, true), where)
   return [
     db.select().from(products).where(base).orderBy(asc(products.position), desc(products.createdAt), asc(products.id)).limit(opts.limit),
@@ -128,7 +128,7 @@ function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { 
     db
       .select({ productId: products.id })
       .from(products)
-      .where(and(base, exists(openingAccess(db, tenantId, opts.viewer?.id ?? '', opts.now)))),
+      .where(and(base, exists(openingAccess(db, tenantId, opts.viewerId ?? opts.viewer?.id ?? '', opts.now)))),
   ] as const
 }
 
@@ -246,6 +246,14 @@ export type CurriculumSection = { id: string; title: string; lectures: Array<{ i
  */
 export async function getProductPage(db: Db, tenantId: string, slug: string, opts: OfferOptions) {
   const now = opts.now ?? Date.now()
+  return toProductPage(await db.batch(productPageQueries(db, tenantId, slug, { viewer: opts.viewer, now })), { ...opts, now })
+}
+
+/**
+ * getProductPage's batch, to share a round trip with other reads (the session lookup): `viewerId`
+ * (SQL for the viewer's id, e.g. the session's user) stands in for `viewer.id` in the access read.
+ */
+export function productPageQueries(db: Db, tenantId: string, slug: string, opts: { viewer: Viewer; now: number; viewerId?: SQL }) {
   const bySlug = ofTenant(products, tenantId, eq(products.published, true), eq(products.slug, slug))
   const included = db
     .select({ id: products.id, title: products.title, slug: products.slug, kind: products.kind, hidden: products.hidden })
@@ -259,8 +267,8 @@ export async function getProductPage(db: Db, tenantId: string, slug: string, opt
       ),
     )
     .orderBy(asc(productLinks.position))
-  const [p, pr, h, a, sectionRows, lectureRows, includedRows] = await db.batch([
-    ...offerQueries(db, tenantId, eq(products.slug, slug), { viewer: opts.viewer, now, limit: 1 }),
+  return [
+    ...offerQueries(db, tenantId, eq(products.slug, slug), { viewer: opts.viewer, viewerId: opts.viewerId, now: opts.now, limit: 1 }),
     db
       .select({ id: sections.id, title: sections.title })
       .from(sections)
@@ -274,10 +282,18 @@ export async function getProductPage(db: Db, tenantId: string, slug: string, opt
       .where(ofTenant(lectures, tenantId, eq(lectures.published, true), bySlug))
       .orderBy(asc(lectures.position), asc(lectures.createdAt)),
     included,
-  ])
+  ] as const
+}
+
+type RowsOf<Q extends readonly unknown[]> = { readonly [K in keyof Q]: Awaited<Q[K]> }
+export type ProductPageRows = RowsOf<ReturnType<typeof productPageQueries>>
+
+/** The page from productPageQueries' rows; `opts.viewer` null drops the access rows (a visitor's page). */
+export function toProductPage(rows: ProductPageRows, opts: OfferOptions & { now: number }) {
+  const [p, pr, h, a, sectionRows, lectureRows, includedRows] = rows
   const product = (p as Product[])[0]
   if (!product) return null
-  const [offer] = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
+  const [offer] = toOffers([p, pr, h, opts.viewer ? a : []] as unknown as OfferRows, opts)
   const curriculum: CurriculumSection[] = sectionRows.map((s) => ({ ...s, lectures: lectureRows.filter((l) => l.sectionId === s.id).map(({ sectionId: _s, ...l }) => l) }))
   return { product, offer: strip(offer!), changesAt: offer!.changesAt, curriculum: curriculum.filter((s) => s.lectures.length > 0), included: includedRows }
 }

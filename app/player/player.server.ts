@@ -33,7 +33,18 @@ export type NavSection = { id: string; title: string; lectures: NavLecture[] }
 
 /** The course's curriculum as this viewer sees it (drafts only for staff), each lecture with its gate. */
 export async function loadCurriculum(db: Db, tenantId: string, course: PlayerCourse, access: CourseAccess, signedIn: boolean, progress: Map<string, { completedAt: number | null; starred: boolean }>, now: number) {
-  const { sectionRows, lectureRows } = await listCurriculumRows(db, tenantId, course.id)
+  return curriculumFor(await listCurriculumRows(db, tenantId, course.id), course, access, signedIn, progress, now)
+}
+
+/** loadCurriculum on rows already read (curriculumQueries in the page's batch). */
+export function curriculumFor(
+  { sectionRows, lectureRows }: { sectionRows: Array<{ id: string; title: string }>; lectureRows: Lecture[] },
+  course: PlayerCourse,
+  access: CourseAccess,
+  signedIn: boolean,
+  progress: Map<string, { completedAt: number | null; starred: boolean }>,
+  now: number,
+) {
   const nav: NavSection[] = sectionRows.map((s) => ({
     ...s,
     lectures: lectureRows

@@ -5,35 +5,49 @@ import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { loadCommentsBox } from '#app/comments/comments-box.server.ts'
 import type { PlayerNavSection } from '#app/player/components/player-nav.tsx'
 import { mediaOrigins } from '#app/media/origins.server.ts'
-import { getCourseAccess } from '#app/models/course-access.server.ts'
+import type { SQL } from 'drizzle-orm'
+import { courseAccessQuery, toCourseAccess } from '#app/models/course-access.server.ts'
+import { courseBySlugQuery, courseIdBySlug, curriculumQueries } from '#app/models/course-view.server.ts'
 import { listCourseProgress, NOTE_MAX, touchLecture } from '#app/models/lecture-progress.server.ts'
 import { getMyReview } from '#app/models/review.server.ts'
 import { loadProductOffers } from '#app/storefront/product-offer.server.ts'
-import { getCurrentUserOrVerify } from '#app/auth/auth.server.ts'
+import { getCurrentUserOrVerify, joinSessionBatch } from '#app/auth/auth.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { publicComponent } from './lecture-routes.server.ts'
-import { getCourseBySlug, lectureComponentsOf, lectureVideo, loadCurriculum } from './player.server.ts'
+import { curriculumFor, lectureComponentsOf, lectureVideo } from './player.server.ts'
 
 export const PRIVATE_HEADERS = { 'Cache-Control': 'private, no-store' }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const ID = /^[A-Za-z0-9_-]{1,64}$/
 
+/**
+ * The course, the viewer's access and progress, and the curriculum: one db.batch, the session
+ * lookup's when there is a session (issue 21 item 4), read by slug and by the session's user.
+ */
 async function readCourse(request: Request, context: AppLoadContext, slug: string) {
   const tenant = requireSchool(context)
   if (!SLUG.test(slug) || slug.length > 60) notFound()
-  const user = await getCurrentUserOrVerify(request, context)
-  const viewer = user ? { id: user.id, role: user.role } : null
-  const course = await getCourseBySlug(context.db, tenant.id, slug)
-  if (!course) notFound()
   const now = Date.now()
-  const access = await getCourseAccess(context.db, tenant.id, course.id, viewer, now)
+  const db = context.db
+  const courseId = courseIdBySlug(tenant.id, slug)
+  const reads = (userId: SQL | string) => [courseBySlugQuery(db, tenant.id, slug), courseAccessQuery(db, tenant.id, courseId, userId, now), listCourseProgress(db, tenant.id, userId, courseId), ...curriculumQueries(db, tenant.id, courseId)] as const
+  type Rows = { readonly [K in keyof ReturnType<typeof reads>]: Awaited<ReturnType<typeof reads>[K]> }
+  const joined = joinSessionBatch(request, context, (userId) => [...reads(userId)])
+  const user = await getCurrentUserOrVerify(request, context)
+  // No session: a visitor's reads (no user matches ''), still one round trip.
+  const [courseRows, accessRows, progressRows, sectionRows, lectureRows] = (joined ? await joined : await db.batch(reads(''))) as unknown as Rows
+  const viewer = user ? { id: user.id, role: user.role } : null
+  const course = courseRows[0]
+  if (!course) notFound()
+  const access = toCourseAccess(viewer, accessRows)
   if (!course.published && !access.staff) notFound()
-  const rows = user ? await listCourseProgress(context.db, tenant.id, user.id, course.id) : []
+  // Rows of the session's user count only when the session holds (getCurrentUserOrVerify said so).
+  const rows = user ? progressRows : []
   const progress = new Map(rows.map((r) => [r.lectureId, r]))
-  const curriculum = await loadCurriculum(context.db, tenant.id, course, access, user !== null, progress, now)
+  const curriculum = curriculumFor({ sectionRows, lectureRows }, course, access, user !== null, progress, now)
   return { tenant, user, course, access, now, rows, progress, curriculum }
 }
 

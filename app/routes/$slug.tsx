@@ -4,8 +4,10 @@ import { ProductPrice } from '#app/storefront/components/product-price.tsx'
 import { StorefrontMarkdown } from '#app/storefront/components/storefront-markdown.tsx'
 import { StorefrontCurriculum } from '#app/storefront/components/storefront-curriculum.tsx'
 import { getProductPage } from '#app/models/storefront.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { pageCacheControl, pick, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
+import { productPageInSessionBatch } from '#app/storefront/product-page.server.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { formatMoney } from '#app/utils/money.ts'
@@ -32,51 +34,60 @@ function formatEventStart(at: number, locale: 'en' | 'pl', timeZone: string | nu
  * Hidden products are unlisted, not secret: their page answers to anyone with the link.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { tenant, viewer, offerOptions } = await storefrontViewer(request, context)
   const slug = params.slug ?? ''
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) || slug.length > 60) notFound()
+  const validSlug = /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 60
   const now = Date.now()
-  const page = await getProductPage(context.db, tenant.id, slug, { ...offerOptions, now })
-  if (!page) notFound()
-  const t = getT(request, context)
-  const { product, offer } = page
-  const locale = tenant.language
-  const money = (amount: number) => formatMoney(amount, tenant.currency, locale)
-  const facts: string[] = []
-  if (product.difficulty) facts.push(t(`storefront.product.difficulty.${product.difficulty}`))
-  if (product.accessDays > 0) facts.push(t('storefront.product.access_days', { count: product.accessDays }))
-  if (product.kind === 'membership' && product.membershipPeriod !== null) {
-    facts.push(product.membershipPeriod === -1 ? t('storefront.product.membership_period_lifetime') : t('storefront.product.membership_period', { count: product.membershipPeriod }))
-  }
-  if (product.kind === 'live_event' && product.eventStartsAt) {
-    facts.push(t('storefront.product.event_starts', { date: formatEventStart(product.eventStartsAt, locale, product.eventTimezone) }))
-    if (product.eventTimezone) facts.push(t('storefront.product.event_timezone', { zone: product.eventTimezone }))
-  }
-  if (product.kind === 'consultation' && product.consultationMinutes) facts.push(t('storefront.product.consultation_length', { minutes: product.consultationMinutes }))
-  if (product.kind === 'physical' && product.shippingCourierPrice !== null && product.shippingLockerPrice !== null) {
-    facts.push(t('storefront.product.shipping', { courier: money(product.shippingCourierPrice), locker: money(product.shippingLockerPrice) }))
-  }
-  if (product.kind === 'file') facts.push(t('storefront.product.file'))
-  return data(
-    {
-      seo: {
-        title: `${pick(product.seoTitle, product.title)} · ${tenant.name}`,
-        description: pick(product.seoDescription, offer.excerpt || product.title),
-        url: canonicalUrl(request, context, `/${product.slug}`),
-        image: offer.cover?.url ?? null,
-        type: 'product' as const,
-        siteName: tenant.name,
-        locale,
+  // Signed in: the page's reads ride in the session lookup's batch (one D1 round trip).
+  const batched = validSlug ? productPageInSessionBatch(request, context, slug, now) : null
+  const { tenant, viewer, offerOptions } = await storefrontViewer(request, context)
+  if (!validSlug) notFound()
+  // Everything but the render time is the same for every visitor: kept per isolate (rendered markdown included).
+  const page = await cachedForVisitors({ request, context, route: 'product', signedIn: viewer !== null, now }, async () => {
+    const page = batched ? await batched({ ...offerOptions, now }) : await getProductPage(context.db, tenant.id, slug, { ...offerOptions, now })
+    if (!page) notFound()
+    const t = getT(request, context)
+    const { product, offer } = page
+    const locale = tenant.language
+    const money = (amount: number) => formatMoney(amount, tenant.currency, locale)
+    const facts: string[] = []
+    if (product.difficulty) facts.push(t(`storefront.product.difficulty.${product.difficulty}`))
+    if (product.accessDays > 0) facts.push(t('storefront.product.access_days', { count: product.accessDays }))
+    if (product.kind === 'membership' && product.membershipPeriod !== null) {
+      facts.push(product.membershipPeriod === -1 ? t('storefront.product.membership_period_lifetime') : t('storefront.product.membership_period', { count: product.membershipPeriod }))
+    }
+    if (product.kind === 'live_event' && product.eventStartsAt) {
+      facts.push(t('storefront.product.event_starts', { date: formatEventStart(product.eventStartsAt, locale, product.eventTimezone) }))
+      if (product.eventTimezone) facts.push(t('storefront.product.event_timezone', { zone: product.eventTimezone }))
+    }
+    if (product.kind === 'consultation' && product.consultationMinutes) facts.push(t('storefront.product.consultation_length', { minutes: product.consultationMinutes }))
+    if (product.kind === 'physical' && product.shippingCourierPrice !== null && product.shippingLockerPrice !== null) {
+      facts.push(t('storefront.product.shipping', { courier: money(product.shippingCourierPrice), locker: money(product.shippingLockerPrice) }))
+    }
+    if (product.kind === 'file') facts.push(t('storefront.product.file'))
+    return {
+      value: {
+        seo: {
+          title: `${pick(product.seoTitle, product.title)} · ${tenant.name}`,
+          description: pick(product.seoDescription, offer.excerpt || product.title),
+          url: canonicalUrl(request, context, `/${product.slug}`),
+          image: offer.cover?.url ?? null,
+          type: 'product' as const,
+          siteName: tenant.name,
+          locale,
+        },
+        offer,
+        category: product.category,
+        descriptionHtml: renderMarkdown(product.description),
+        curriculum: page.curriculum,
+        facts,
+        membershipAll: product.kind === 'membership' && product.membershipGrantsAll,
+        included: page.included.filter((p) => !p.hidden || product.kind === 'bundle'),
       },
-      offer,
-      category: product.category,
-      descriptionHtml: renderMarkdown(product.description),
-      curriculum: page.curriculum,
-      facts,
-      membershipAll: product.kind === 'membership' && product.membershipGrantsAll,
-      included: page.included.filter((p) => !p.hidden || product.kind === 'bundle'),
-      renderedAt: now,
-    },
+      changesAt: page.changesAt,
+    }
+  })
+  return data(
+    { ...page.value, renderedAt: now },
     { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: page.changesAt }) } },
   )
 }

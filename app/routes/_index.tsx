@@ -4,6 +4,7 @@ import { StorefrontArticleCard } from '#app/storefront/components/storefront-art
 import { StorefrontProductGrid } from '#app/storefront/components/storefront-product-card.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getHomePage } from '#app/models/storefront.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { excerpt, pageCacheControl, seoMeta, type PageSeo } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { getT } from '#app/utils/request.server.ts'
@@ -22,32 +23,36 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.site.kind === 'school') {
     const { tenant, viewer, offerOptions } = await storefrontViewer(request, context)
     const now = Date.now()
-    const home = await getHomePage(context.db, tenant.id, { ...offerOptions, now })
-    const coverUrl = tenant.coverPath ? mediaUrl(context.cloudflare.env, request, tenant.coverPath) : null
-    const seo: PageSeo = {
-      title: tenant.name,
-      description: home.bio ? excerpt(home.bio) : t('storefront.home.description', { name: tenant.name }),
-      url: canonicalUrl(request, context, '/'),
-      image: coverUrl,
-      type: 'website',
-      siteName: tenant.name,
-      locale: tenant.language,
-    }
-    return data(
-      {
-        kind: 'school' as const,
+    // The same for every visitor: kept per isolate under the school's content version.
+    const page = await cachedForVisitors({ request, context, route: 'home', signedIn: viewer !== null, now }, async () => {
+      const home = await getHomePage(context.db, tenant.id, { ...offerOptions, now })
+      const coverUrl = tenant.coverPath ? mediaUrl(context.cloudflare.env, request, tenant.coverPath) : null
+      const seo: PageSeo = {
         title: tenant.name,
-        seo,
-        name: tenant.name,
-        coverUrl,
-        authorName: home.authorName,
-        bio: home.bio,
-        products: home.products,
-        productCount: home.productCount,
-        articles: home.articles.map(({ coverPath, ...a }) => ({ ...a, coverUrl: coverPath ? mediaUrl(context.cloudflare.env, request, coverPath) : null })),
-      },
-      { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: home.changesAt }) } },
-    )
+        description: home.bio ? excerpt(home.bio) : t('storefront.home.description', { name: tenant.name }),
+        url: canonicalUrl(request, context, '/'),
+        image: coverUrl,
+        type: 'website',
+        siteName: tenant.name,
+        locale: tenant.language,
+      }
+      return {
+        value: {
+          kind: 'school' as const,
+          title: tenant.name,
+          seo,
+          name: tenant.name,
+          coverUrl,
+          authorName: home.authorName,
+          bio: home.bio,
+          products: home.products,
+          productCount: home.productCount,
+          articles: home.articles.map(({ coverPath, ...a }) => ({ ...a, coverUrl: coverPath ? mediaUrl(context.cloudflare.env, request, coverPath) : null })),
+        },
+        changesAt: home.changesAt,
+      }
+    })
+    return data(page.value, { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: page.changesAt }) } })
   }
   return { kind: 'platform' as const, title: t('platform.title'), name: 'Coursefront', coverUrl: null }
 }

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { StorefrontMarkdown } from '#app/storefront/components/storefront-markdown.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getPublishedArticleBySlug } from '#app/models/article.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { excerpt, pageCacheControl, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -23,28 +24,31 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const slug = params.slug ?? ''
   if (slug.length > 80) notFound()
   const now = Date.now()
-  const article = await getPublishedArticleBySlug(context.db, tenant.id, slug, now)
-  if (!article) notFound()
-  const coverUrl = article.coverPath ? mediaUrl(context.cloudflare.env, request, article.coverPath) : null
-  return data(
-    {
-      seo: {
-        title: `${article.title} · ${tenant.name}`,
-        description: excerpt(article.body) || article.title,
-        url: canonicalUrl(request, context, `/blog/${article.slug}`),
-        image: coverUrl,
-        type: 'article' as const,
-        siteName: tenant.name,
-        locale: tenant.language,
+  // The same for every visitor (rendered markdown included): kept per isolate under the school's content version.
+  const page = await cachedForVisitors({ request, context, route: 'article', signedIn: viewer !== null, now }, async () => {
+    const article = await getPublishedArticleBySlug(context.db, tenant.id, slug, now)
+    if (!article) notFound()
+    const coverUrl = article.coverPath ? mediaUrl(context.cloudflare.env, request, article.coverPath) : null
+    return {
+      value: {
+        seo: {
+          title: `${article.title} · ${tenant.name}`,
+          description: excerpt(article.body) || article.title,
+          url: canonicalUrl(request, context, `/blog/${article.slug}`),
+          image: coverUrl,
+          type: 'article' as const,
+          siteName: tenant.name,
+          locale: tenant.language,
+        },
+        title: article.title,
+        authorName: article.authorName,
+        publishedAt: article.publishedAt ?? article.createdAt,
+        coverUrl,
+        html: renderMarkdown(article.body),
       },
-      title: article.title,
-      authorName: article.authorName,
-      publishedAt: article.publishedAt ?? article.createdAt,
-      coverUrl,
-      html: renderMarkdown(article.body),
-    },
-    { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now }) } },
-  )
+    }
+  })
+  return data(page.value, { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: page.changesAt }) } })
 }
 
 const HIGH_PRIORITY = { fetchpriority: 'high' } as Record<string, string>

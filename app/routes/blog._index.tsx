@@ -5,6 +5,7 @@ import { PageTitle } from '#app/components/ui.tsx'
 import { StorefrontArticleCard } from '#app/storefront/components/storefront-article-card.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getBlogPage } from '#app/models/storefront.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { pageCacheControl, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
@@ -24,25 +25,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getT(request, context)
   const { page } = Query.parse(Object.fromEntries(new URL(request.url).searchParams))
   const now = Date.now()
-  const blog = await getBlogPage(context.db, tenant.id, { page, now })
-  if (page > blog.pages) notFound()
-  return data(
-    {
-      seo: {
-        title: `${t('storefront.blog.title')} · ${tenant.name}`,
-        description: t('storefront.blog.description', { name: tenant.name }),
-        url: canonicalUrl(request, context, page > 1 ? `/blog?page=${page}` : '/blog'),
-        image: null,
-        type: 'website' as const,
-        siteName: tenant.name,
-        locale: tenant.language,
+  // The same for every visitor: kept per isolate under the school's content version.
+  const list = await cachedForVisitors({ request, context, route: 'blog', signedIn: viewer !== null, now }, async () => {
+    const blog = await getBlogPage(context.db, tenant.id, { page, now })
+    if (page > blog.pages) notFound()
+    return {
+      value: {
+        seo: {
+          title: `${t('storefront.blog.title')} · ${tenant.name}`,
+          description: t('storefront.blog.description', { name: tenant.name }),
+          url: canonicalUrl(request, context, page > 1 ? `/blog?page=${page}` : '/blog'),
+          image: null,
+          type: 'website' as const,
+          siteName: tenant.name,
+          locale: tenant.language,
+        },
+        page,
+        pages: blog.pages,
+        articles: blog.articles.map(({ coverPath, ...a }) => ({ ...a, coverUrl: coverPath ? mediaUrl(context.cloudflare.env, request, coverPath) : null })),
       },
-      page,
-      pages: blog.pages,
-      articles: blog.articles.map(({ coverPath, ...a }) => ({ ...a, coverUrl: coverPath ? mediaUrl(context.cloudflare.env, request, coverPath) : null })),
-    },
-    { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: blog.changesAt }) } },
-  )
+      changesAt: blog.changesAt,
+    }
+  })
+  return data(list.value, { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: list.changesAt }) } })
 }
 
 export default function BlogPage() {

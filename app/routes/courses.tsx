@@ -5,6 +5,7 @@ import { PageTitle, cx } from '#app/components/ui.tsx'
 import { StorefrontProductGrid } from '#app/storefront/components/storefront-product-card.tsx'
 import type { ProductKind } from '#app/db/schema.server.ts'
 import { getCatalogue } from '#app/models/storefront.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { pageCacheControl, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
@@ -28,25 +29,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = getT(request, context)
   const { kind } = Query.parse(Object.fromEntries(new URL(request.url).searchParams))
   const now = Date.now()
-  const catalogue = await getCatalogue(context.db, tenant.id, { ...offerOptions, now, kind: kind ?? null })
-  const title = `${t('storefront.catalogue.title')} · ${tenant.name}`
-  return data(
-    {
-      seo: {
-        title,
-        description: t('storefront.catalogue.description', { name: tenant.name }),
-        url: canonicalUrl(request, context, kind ? `/courses?kind=${kind}` : '/courses'),
-        image: null,
-        type: 'website' as const,
-        siteName: tenant.name,
-        locale: tenant.language,
+  // The same for every visitor: kept per isolate under the school's content version.
+  const page = await cachedForVisitors({ request, context, route: 'catalogue', signedIn: viewer !== null, now }, async () => {
+    const catalogue = await getCatalogue(context.db, tenant.id, { ...offerOptions, now, kind: kind ?? null })
+    const title = `${t('storefront.catalogue.title')} · ${tenant.name}`
+    return {
+      value: {
+        seo: {
+          title,
+          description: t('storefront.catalogue.description', { name: tenant.name }),
+          url: canonicalUrl(request, context, kind ? `/courses?kind=${kind}` : '/courses'),
+          image: null,
+          type: 'website' as const,
+          siteName: tenant.name,
+          locale: tenant.language,
+        },
+        kind: kind ?? null,
+        kinds: PRODUCT_KINDS.filter((k) => catalogue.kinds.includes(k)),
+        products: catalogue.products,
       },
-      kind: kind ?? null,
-      kinds: PRODUCT_KINDS.filter((k) => catalogue.kinds.includes(k)),
-      products: catalogue.products,
-    },
-    { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: catalogue.changesAt }) } },
-  )
+      changesAt: catalogue.changesAt,
+    }
+  })
+  return data(page.value, { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: page.changesAt }) } })
 }
 
 export default function CoursesPage() {

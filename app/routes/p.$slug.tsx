@@ -3,6 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { BlockList } from '#app/storefront/components/blocks/block-view.tsx'
 import { getPublishedSubpageWithBlocks } from '#app/models/subpage.server.ts'
 import { loadBlockContext } from '#app/storefront/block-context.server.ts'
+import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { excerpt, pageCacheControl, pick, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
 import { notFound } from '#app/utils/request.server.ts'
@@ -28,29 +29,33 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant, viewer } = await storefrontViewer(request, context)
   const slug = params.slug ?? ''
   if (slug.length > 80) notFound()
-  const page = await getPublishedSubpageWithBlocks(context.db, tenant.id, slug)
-  if (!page) notFound()
-  const blockContext = await loadBlockContext(request, context, tenant.id, page.blocks, { subpageId: page.subpage.id, viewerId: viewer?.id ?? null, viewerRole: viewer?.role })
-  const now = Date.now()
-  // Countdown blocks change by themselves: never cache past a fixed end date shown on the page.
-  const changesAt = page.blocks.flatMap((b) => (b.type === 'countdown' && b.props.mode === 'date' ? [Date.parse(b.props.date)] : []))
-  return data(
-    {
-      seo: {
-        title: `${pick(page.subpage.seoTitle, page.subpage.title)} · ${tenant.name}`,
-        description: pick(page.subpage.seoDescription, firstText(page) || page.subpage.title),
-        url: canonicalUrl(request, context, `/p/${page.subpage.slug}`),
-        image: null,
-        type: 'website' as const,
-        siteName: tenant.name,
-        locale: tenant.language,
+  // The same for every visitor: kept per isolate under the school's content version.
+  const sales = await cachedForVisitors({ request, context, route: 'subpage', signedIn: viewer !== null, now: Date.now() }, async () => {
+    const page = await getPublishedSubpageWithBlocks(context.db, tenant.id, slug)
+    if (!page) notFound()
+    const blockContext = await loadBlockContext(request, context, tenant.id, page.blocks, { subpageId: page.subpage.id, viewerId: viewer?.id ?? null, viewerRole: viewer?.role })
+    // Countdown blocks change by themselves: never cache past a fixed end date shown on the page.
+    const changesAt = page.blocks.flatMap((b) => (b.type === 'countdown' && b.props.mode === 'date' ? [Date.parse(b.props.date)] : []))
+    return {
+      value: {
+        seo: {
+          title: `${pick(page.subpage.seoTitle, page.subpage.title)} · ${tenant.name}`,
+          description: pick(page.subpage.seoDescription, firstText(page) || page.subpage.title),
+          url: canonicalUrl(request, context, `/p/${page.subpage.slug}`),
+          image: null,
+          type: 'website' as const,
+          siteName: tenant.name,
+          locale: tenant.language,
+        },
+        title: page.subpage.title,
+        blocks: page.blocks,
+        context: blockContext,
       },
-      title: page.subpage.title,
-      blocks: page.blocks,
-      context: blockContext,
-    },
-    { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt }) } },
-  )
+      changesAt,
+    }
+  })
+  const now = Date.now()
+  return data(sales.value, { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: sales.changesAt }) } })
 }
 
 export default function SubpagePage() {

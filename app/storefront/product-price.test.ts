@@ -8,4 +8,13 @@ describe('formatPrice', () => {
       expect(formatPrice(minor, currency, locale)).toBe(formatMoney(minor, currency, locale))
     }
   })
+
+  it('keeps formatting the same with its memoised formatters, and falls back for a currency Intl refuses', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(formatPrice(4999, 'USD', 'en')).toBe('$49.99')
+      expect(formatPrice(4999, 'USD', 'pl')).toBe(formatMoney(4999, 'USD', 'pl'))
+      expect(formatPrice(4905, 'ABCD', 'pl')).toBe('49,05 ABCD')
+      expect(formatMoney(4905, 'ABCD', 'en')).toBe('49.05 ABCD')
+    }
+  })
 })

@@ -34,13 +34,29 @@ export function formatMoneyInput(minor: number | null | undefined, locale: Local
   return `${major}${locale === 'pl' ? ',' : '.'}${String(cents).padStart(2, '0')}`
 }
 
+// One formatter per (locale, currency): building an Intl.NumberFormat costs far more than using one.
+// null remembers a currency Intl refuses (the plain fallback is used).
+const moneyFormats = new Map<string, Intl.NumberFormat | null>()
+
+function moneyFormat(currency: string, locale: Locale): Intl.NumberFormat | null {
+  const key = `${locale}|${currency}`
+  let format = moneyFormats.get(key)
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency })
+    } catch {
+      format = null
+    }
+    if (moneyFormats.size >= 64) moneyFormats.clear()
+    moneyFormats.set(key, format)
+  }
+  return format
+}
+
 /** "49,99 zł" / "$49.99". */
 export function formatMoney(minor: number, currency: string, locale: Locale) {
-  try {
-    return new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency }).format(minor / 100)
-  } catch {
-    return `${formatMoneyInput(minor, locale)} ${currency}`
-  }
+  const format = moneyFormat(currency, locale)
+  return format ? format.format(minor / 100) : `${formatMoneyInput(minor, locale)} ${currency}`
 }
 
 const MONEY_MESSAGES: Record<MoneyError, string> = {

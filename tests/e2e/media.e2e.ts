@@ -107,12 +107,16 @@ browserTest('uploads a user cannot make show why', async ({ page }) => {
 browserTest('an upload shows its progress and can be cancelled', async ({ page }) => {
   await openPageSettings(page)
   // Hold the PUT to storage so the upload stays in flight.
+  // The progress bar shows as soon as the PUT starts; the route handler may run a moment later.
   let held = false
+  let putHeld!: () => void
+  const putReached = new Promise<void>((resolve) => (putHeld = resolve))
   await page.route(
     (u) => u.port !== '' && !u.hostname.startsWith('e2e-'),
     async (route) => {
       if (route.request().method() !== 'PUT') return route.continue()
       held = true
+      putHeld()
     },
   )
   await fileInput(page, 'avatarPath').setInputFiles(fixtures.avatar)
@@ -120,6 +124,7 @@ browserTest('an upload shows its progress and can be cancelled', async ({ page }
   await progress.waitFor({ state: 'visible' })
   assert.equal(await progress.getAttribute('aria-valuenow'), '0')
   await expectText(uploader(page, 'avatarPath').getByRole('status'), 'Uploading… 0%')
+  await Promise.race([putReached, new Promise((resolve) => setTimeout(resolve, 10_000))])
   assert.ok(held, 'the PUT reached storage')
   await uploader(page, 'avatarPath').getByRole('button', { name: 'Cancel upload' }).click()
   await expectText(uploader(page, 'avatarPath').getByRole('status'), 'Upload cancelled.')

@@ -269,6 +269,12 @@ describe('checkout', () => {
     expect(await page.text()).toContain('This product is sold out.')
     const res = await appFetch(school.host, `/${product.slug}/checkout`, { form: visitor })
     expect(res.status).toBe(409)
+    // "Apply" is refused the same way, before the code is looked at.
+    const apply = await appFetch(school.host, `/${product.slug}/checkout`, { form: { intent: 'apply_promo', promoCode: 'NOPE!' } })
+    expect(apply.status).toBe(409)
+    const applied = await apply.text()
+    expect(applied).toContain('This product is sold out.')
+    expect(applied).not.toContain('data-field-error="promoCode"')
     expect(await txCount(school.tenantId)).toBe(1)
     const draft = await course(school, { published: false })
     expect((await appFetch(school.host, `/${draft.slug}/checkout`)).status).toBe(404)

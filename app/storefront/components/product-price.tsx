@@ -11,11 +11,26 @@ import { useLocale, useT } from '#app/utils/i18n-react.ts'
  * client bundle does not pull money.ts's zod schemas (~12 KB gzipped) onto the course page.
  */
 export function formatPrice(minor: number, currency: string, locale: 'en' | 'pl') {
-  try {
-    return new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency }).format(minor / 100)
-  } catch {
-    return `${Math.floor(minor / 100)}${locale === 'pl' ? ',' : '.'}${String(minor % 100).padStart(2, '0')} ${currency}`
+  const format = priceFormat(currency, locale)
+  return format ? format.format(minor / 100) : `${Math.floor(minor / 100)}${locale === 'pl' ? ',' : '.'}${String(minor % 100).padStart(2, '0')} ${currency}`
+}
+
+// One formatter per (locale, currency), null for a currency Intl refuses: a new Intl.NumberFormat per price was ~3 % of a page render.
+const priceFormats = new Map<string, Intl.NumberFormat | null>()
+
+function priceFormat(currency: string, locale: 'en' | 'pl'): Intl.NumberFormat | null {
+  const key = `${locale}|${currency}`
+  let format = priceFormats.get(key)
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency })
+    } catch {
+      format = null
+    }
+    if (priceFormats.size >= 64) priceFormats.clear()
+    priceFormats.set(key, format)
   }
+  return format
 }
 
 type PriceOffer = Pick<ProductOffer, 'isFree' | 'price' | 'promo' | 'lowestPrice30Days' | 'currency'>

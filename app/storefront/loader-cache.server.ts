@@ -1,0 +1,121 @@
+// Per-isolate cache of storefront loader data for anonymous visitors (issue 21 §3, ADR 015): what a
+// public page's loader computed (D1 reads, rendered markdown, translated facts) is kept in the
+// isolate's memory under the school's content version, so a render that misses the page cache
+// (another query string, a `.data` navigation, an evicted page) skips the D1 round trip.
+//
+// Invalidated exactly as the page cache is: the key holds tenants.content_version as server.ts read
+// it for this request through the page cache's per-isolate memory (2 s; the isolate that took an
+// edit forgets it at once). server.ts hands it over in the request memo: the Remix bundle has its
+// own copy of page-cache.server.ts, whose memory server.ts's forgetContentVersion never reaches.
+// Without a handed-over version (PAGE_CACHE=off, not a school page) nothing is cached.
+// An entry lives no longer than the page cache's TTL (PAGE_S_MAXAGE, less when something on the
+// page changes by itself sooner), and a page rendered from an entry is stored at the edge no
+// longer than the entry had left, so the two caches together are never staler than one.
+//
+// Never for signed-in requests: a request carrying a session cookie (even an expired one) or a
+// one-time message (its answer clears the cookie) neither reads nor fills it. An Authorization
+// header does not matter here: the app never reads it, so the data is the anonymous one (the page
+// cache skips such requests only because HTTP shared caches must).
+import type { AppLoadContext } from '@remix-run/cloudflare'
+import { PAGE_S_MAXAGE } from '#app/domain/seo.ts'
+import { readFlash } from '#app/utils/flash.server.ts'
+import { readSessionToken } from '#app/utils/session-cookie.server.ts'
+
+export type ChangesAt = Array<number | null | undefined>
+type Entry = { value: unknown; changesAt: ChangesAt; expiresAt: number }
+
+/** Request memo key under which server.ts puts the school's content version for an anonymous GET. */
+export const CONTENT_VERSION_MEMO_KEY = 'contentVersion'
+
+/** Longest an entry lives: the page cache's own TTL for a school page. */
+export const LOADER_CACHE_MAX_AGE_MS = PAGE_S_MAXAGE * 1000
+/** Hot pages per isolate; least recently used go first (an entry is one page's loader data, a few KB to ~100 KB). */
+export const LOADER_CACHE_MAX_ENTRIES = 200
+
+/** A bounded LRU map with per-entry expiry. */
+export class LoaderDataCache {
+  private entries = new Map<string, Entry>()
+  constructor(readonly maxEntries = LOADER_CACHE_MAX_ENTRIES) {}
+
+  get size() {
+    return this.entries.size
+  }
+
+  get(key: string, now: number): Entry | null {
+    const entry = this.entries.get(key)
+    if (!entry) return null
+    this.entries.delete(key)
+    if (entry.expiresAt <= now) return null
+    this.entries.set(key, entry) // most recently used last
+    return entry
+  }
+
+  set(key: string, value: unknown, changesAt: ChangesAt, now: number) {
+    const expiresAt = entryExpiry(now, changesAt)
+    if (expiresAt <= now) return
+    this.entries.delete(key)
+    this.entries.set(key, { value, changesAt, expiresAt })
+    for (const oldKey of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break
+      this.entries.delete(oldKey)
+    }
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+}
+
+/** When data computed at `now` stops being right: the page cache's TTL, or sooner when something on the page changes by itself. */
+export function entryExpiry(now: number, changesAt: ChangesAt) {
+  let at = now + LOADER_CACHE_MAX_AGE_MS
+  for (const change of changesAt) if (change !== null && change !== undefined && change > now && change < at) at = change
+  return at
+}
+
+/** GETs without a session cookie or a one-time message. */
+export function isLoaderCacheCandidate(request: Request) {
+  return request.method === 'GET' && !readSessionToken(request) && !readFlash(request)
+}
+
+/**
+ * One entry per route, school, content version, host, path and sorted query (without single
+ * fetch's `_routes`: a `.data` navigation shares the document's entry).
+ */
+export function loaderCacheKey(request: Request, route: string, tenantId: string, contentVersion: number) {
+  const url = new URL(request.url)
+  const params = [...url.searchParams.entries()].filter(([name]) => name !== '_routes').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `${route} ${tenantId} ${contentVersion} ${url.origin}${url.pathname.replace(/\.data$/, '')}?${new URLSearchParams(params)}`
+}
+
+const cache = new LoaderDataCache()
+
+/** Forget every entry of this isolate (tests). */
+export function clearLoaderCache() {
+  cache.clear()
+}
+
+/**
+ * The loader data of a public school page: from this isolate's memory for an anonymous visitor
+ * when computed for the school's current content version, else `load()` (stored for the next
+ * visitor when the request is anonymous). `changesAt` is what the page's Cache-Control is computed
+ * from; on a hit it includes the entry's expiry. The value is shared between requests: never mutate it.
+ */
+export async function cachedForVisitors<T>(
+  { request, context, route, signedIn, now }: { request: Request; context: AppLoadContext; route: string; signedIn: boolean; now: number },
+  load: () => Promise<{ value: T; changesAt?: ChangesAt }>,
+): Promise<{ value: T; changesAt: ChangesAt; cached: boolean }> {
+  const site = context.site
+  const version = context.memo.get(CONTENT_VERSION_MEMO_KEY)
+  if (signedIn || site.kind !== 'school' || typeof version !== 'number' || context.cloudflare.env.PAGE_CACHE === 'off' || !isLoaderCacheCandidate(request)) {
+    const fresh = await load()
+    return { value: fresh.value, changesAt: fresh.changesAt ?? [], cached: false }
+  }
+  const key = loaderCacheKey(request, route, site.tenant.id, version)
+  const hit = cache.get(key, now)
+  if (hit) return { value: hit.value as T, changesAt: [...hit.changesAt, hit.expiresAt], cached: true }
+  const fresh = await load()
+  const changesAt = fresh.changesAt ?? []
+  cache.set(key, fresh.value, changesAt, now)
+  return { value: fresh.value, changesAt, cached: false }
+}
