@@ -1,7 +1,6 @@
 // Money as typed by people ("49,99", "49.99", "1 299", "49") ⇄ integer minor units (seed 001 §3:
 // "price in cents"). Every currency the platform sells in (PLN, USD, EUR) has 2 decimals.
 import { z } from 'zod'
-import type { Locale } from '#app/i18n/i18n.ts'
 import { msg } from './validation.ts'
 
 /** 1 000 000.00 in major units: anything above is a typo, not a price. */
@@ -27,37 +26,7 @@ export function parseMoney(input: string): MoneyResult {
 }
 
 /** The amount as the input shows it again ("49,99" in Polish, "49.99" in English). */
-export function formatMoneyInput(minor: number | null | undefined, locale: Locale) {
-  if (minor === null || minor === undefined) return ''
-  const major = Math.floor(minor / 100)
-  const cents = minor % 100
-  return `${major}${locale === 'pl' ? ',' : '.'}${String(cents).padStart(2, '0')}`
-}
-
-// One formatter per (locale, currency): building an Intl.NumberFormat costs far more than using one.
-// null remembers a currency Intl refuses (the plain fallback is used).
-const moneyFormats = new Map<string, Intl.NumberFormat | null>()
-
-function moneyFormat(currency: string, locale: Locale): Intl.NumberFormat | null {
-  const key = `${locale}|${currency}`
-  let format = moneyFormats.get(key)
-  if (format === undefined) {
-    try {
-      format = new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency })
-    } catch {
-      format = null
-    }
-    if (moneyFormats.size >= 64) moneyFormats.clear()
-    moneyFormats.set(key, format)
-  }
-  return format
-}
-
-/** "49,99 zł" / "$49.99". */
-export function formatMoney(minor: number, currency: string, locale: Locale) {
-  const format = moneyFormat(currency, locale)
-  return format ? format.format(minor / 100) : `${formatMoneyInput(minor, locale)} ${currency}`
-}
+export { formatMoney, formatMoneyInput } from './money-format.ts'
 
 const MONEY_MESSAGES: Record<MoneyError, string> = {
   format: msg('products.error.money_format'),

@@ -5,33 +5,10 @@ import type { ProductOffer } from '#app/domain/block-context.ts'
 import { cx } from '#app/components/ui.tsx'
 import { StorefrontCountdown } from '#app/storefront/components/storefront-countdown.tsx'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
+import { formatMoney } from '#app/utils/money-format.ts'
 
-/**
- * "49,99 zł" / "$49.00", as formatMoney in app/utils/money.ts does; kept here so the storefront's
- * client bundle does not pull money.ts's zod schemas (~12 KB gzipped) onto the course page.
- */
-export function formatPrice(minor: number, currency: string, locale: 'en' | 'pl') {
-  const format = priceFormat(currency, locale)
-  return format ? format.format(minor / 100) : `${Math.floor(minor / 100)}${locale === 'pl' ? ',' : '.'}${String(minor % 100).padStart(2, '0')} ${currency}`
-}
-
-// One formatter per (locale, currency), null for a currency Intl refuses: a new Intl.NumberFormat per price was ~3 % of a page render.
-const priceFormats = new Map<string, Intl.NumberFormat | null>()
-
-function priceFormat(currency: string, locale: 'en' | 'pl'): Intl.NumberFormat | null {
-  const key = `${locale}|${currency}`
-  let format = priceFormats.get(key)
-  if (format === undefined) {
-    try {
-      format = new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-US', { style: 'currency', currency })
-    } catch {
-      format = null
-    }
-    if (priceFormats.size >= 64) priceFormats.clear()
-    priceFormats.set(key, format)
-  }
-  return format
-}
+/** "49,99 zł" / "$49.00" (app/utils/money-format.ts: no zod schemas in the storefront's client bundle). */
+export const formatPrice = formatMoney
 
 type PriceOffer = Pick<ProductOffer, 'isFree' | 'price' | 'promo' | 'lowestPrice30Days' | 'currency'>
 
