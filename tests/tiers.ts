@@ -40,6 +40,7 @@ export const NODE_TESTS = [
   'app/domain/seo.test.ts',
   'app/storefront/widgets/*.test.ts',
   'app/utils/csv.test.ts',
+  'app/utils/flash.server.test.ts',
   'app/utils/markdown.test.ts',
   'app/utils/money.test.ts',
   'app/utils/page-cache.server.test.ts',

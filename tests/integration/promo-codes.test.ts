@@ -72,6 +72,17 @@ describe('/home/promo-codes', () => {
     expect(await count(school.tenantId)).toBe(1)
   })
 
+  it('answers a crafted post (not a form, an unknown intent) with 400 and writes nothing', async () => {
+    const school = await createTestSchool({ language: 'en' })
+    const cookie = await ownerOf(school)
+    const notAForm = await appFetch(school.host, '/home/promo-codes', { method: 'POST', cookie, body: '--x\r\nbroken', headers: { 'Content-Type': 'multipart/form-data; boundary=nothing-here' } })
+    expect(notAForm.status).toBe(400)
+    expect(await notAForm.text()).toContain('This value is not valid')
+    const unknown = await appFetch(school.host, '/home/promo-codes', { cookie, form: { ...form, intent: 'delete_everything' } })
+    expect(unknown.status).toBe(400)
+    expect(await count(school.tenantId)).toBe(0)
+  })
+
   it('answers field errors in Polish on a Polish school', async () => {
     const school = await createTestSchool({ language: 'pl' })
     const cookie = await ownerOf(school)
