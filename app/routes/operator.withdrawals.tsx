@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { OperatorNav } from '#app/operator/components/operator-nav.tsx'
 import { Button, cx, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
+import { WithdrawalAccount } from '#app/payments/components/withdrawal-account.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatBankAccount } from '#app/models/balance.server.ts'
@@ -130,12 +131,7 @@ export default function OperatorWithdrawals() {
               {
                 key: 'account',
                 header: t('money.withdrawals.col.account'),
-                cell: (w) => (
-                  <>
-                    <span className="font-mono text-xs">{w.account}</span>
-                    {w.holder ? <div className="text-xs text-slate-500">{w.holder}</div> : null}
-                  </>
-                ),
+                cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} />,
               },
               {
                 key: 'requested',

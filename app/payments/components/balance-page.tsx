@@ -7,6 +7,7 @@ import { FeeStatementTable } from '#app/payments/components/fee-statement-table.
 import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
+import { WithdrawalAccount } from '#app/payments/components/withdrawal-account.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
@@ -261,12 +262,7 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
                 {
                   key: 'account',
                   header: t('money.withdrawals.col.account'),
-                  cell: (w) => (
-                    <>
-                      <span className="font-mono text-xs">{w.account}</span>
-                      {w.holder ? <div className="text-xs text-slate-500">{w.holder}</div> : null}
-                    </>
-                  ),
+                  cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} />,
                 },
                 {
                   key: 'status',
