@@ -16,8 +16,8 @@ import { runScheduledBilling } from '#app/membership/membership-billing.server.t
 import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
-import { contentVersionFor, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from '#app/utils/page-cache.server.ts'
-import { CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
+import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
+import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 
 const siteCache = new SiteCache()
@@ -75,29 +75,30 @@ async function handleSchoolRequest(
   request: Request,
   env: Env,
   ctx: ExecutionContext,
-  { db, site, nonce, memo }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown> },
-): Promise<Response> {
+  { db, site, nonce, memo, decorateHit }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown>; decorateHit: DecorateHit },
+): Promise<{ response: Response; final: boolean }> {
   let key: Request | null = null
   if (env.PAGE_CACHE !== 'off' && isLoaderCacheCandidate(request)) {
     const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
     // The storefront loaders' data cache is keyed by it too; the Remix bundle has its own copy of page-cache.server.ts, so it is handed over.
     if (version !== null) memo.set(CONTENT_VERSION_MEMO_KEY, version)
     if (version !== null && isPageCacheCandidate(request)) key = pageCacheKey(request, site.tenant.id, version)
+  } else if (env.PAGE_CACHE !== 'off' && request.method === 'GET') {
+    // Signed in: no read here (the page confirms the version in its session batch); what this isolate knows is a better guess.
+    const known = knownContentVersion(site.tenant.id)
+    if (known !== null) memo.set(CONTENT_VERSION_HINT_MEMO_KEY, known)
   }
   if (key) {
-    const cached = await readCachedPage(key, nonce)
-    if (cached) {
-      if (cached.creatorScripts) memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)
-      return cached.response
-    }
+    // A hit comes back with its final headers (security headers included): nothing left to do.
+    const cached = await readCachedPage(key, nonce, decorateHit)
+    if (cached) return { response: cached, final: true }
   }
   let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
   if (key) response = await storeCachedPage(key, response, nonce, memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
   if (invalidatesSchoolPages(request, response)) {
-    await bumpContentVersion(db, site.tenant.id)
-    forgetContentVersion(site.tenant.id)
+    rememberContentVersion(site.tenant.id, await bumpContentVersion(db, site.tenant.id))
   }
-  return response
+  return { response, final: false }
 }
 
 export default {
@@ -112,6 +113,19 @@ export default {
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
     const memo = new Map<string, unknown>()
+    const media = mediaOrigins(env, request)
+    const video = videoOrigins(env)
+    const decorate = (headers: Headers, scripts: ScriptPolicy) =>
+      applySecurityHeaders(headers, {
+        scripts,
+        request,
+        imgSrcExtra: media.mediaOrigin,
+        connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
+        // Bunny's player, and YouTube (privacy-enhanced host) / Vimeo for the sales-page video block.
+        frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(' '),
+        // The platform's signup form ends on the new school's own host.
+        formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
+      })
     let response: Response
     if (site.kind === 'unknown') {
       response = unknownHostPage(statusPageLocale(request), site.hostname)
@@ -125,27 +139,17 @@ export default {
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
     } else if (site.kind === 'school') {
-      response = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo })
+      const school = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo, decorateHit: decorate })
+      if (school.final) return school.response
+      response = school.response
     } else {
       response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
     }
 
     // Responses from Remix may have immutable headers: copy before decorating.
     response = new Response(response.body, response)
-    const media = mediaOrigins(env, request)
-    const video = videoOrigins(env)
-    applySecurityHeaders(response.headers, {
-      nonce,
-      request,
-      imgSrcExtra: media.mediaOrigin,
-      connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
-      // Bunny's player, and YouTube (privacy-enhanced host) / Vimeo for the sales-page video block.
-      frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(' '),
-      // Only when the root loader put the creator's code on this school page (ADR 013).
-      creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true,
-      // The platform's signup form ends on the new school's own host.
-      formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
-    })
+    // 'strict-dynamic' only when the root loader put the creator's code on this school page (ADR 013).
+    decorate(response.headers, { nonce, creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true })
     return response
   },
 

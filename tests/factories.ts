@@ -101,3 +101,17 @@ export function followFlash(cookie: string, res: Response) {
   const flash = res.headers.getSetCookie().find((c) => /^(?:__Host-)?cf_flash=/.test(c))
   return flash ? `${cookie}; ${flash.split(';')[0]}` : cookie
 }
+
+/**
+ * A GET to the app worker as appFetch sends it, then the work the answer left behind is awaited
+ * (ctx.waitUntil: e.g. the page cache's write to the Cache API), so the next request finds it.
+ */
+export async function appFetchSettled(host: string, path: string, init: { headers?: HeadersInit; vars?: Record<string, string> } = {}) {
+  const ctx = createExecutionContext()
+  const worker = await appWorker()
+  const res = await worker.fetch(new Request(`http://${host}${path}`, { headers: init.headers, redirect: 'manual' }), init.vars ? { ...env, ...init.vars } : env, ctx)
+  const body = await res.text()
+  const { waitOnExecutionContext } = await import('cloudflare:test')
+  await waitOnExecutionContext(ctx)
+  return { res, body }
+}

@@ -6,13 +6,21 @@ import type { Db } from '#app/db/client.server.ts'
 import { tenants } from '#app/db/schema.server.ts'
 
 export async function getContentVersion(db: Db, tenantId: string): Promise<number | null> {
-  const [row] = await db.select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  const [row] = await contentVersionQuery(db, tenantId)
   return row ? row.v : null
 }
 
-export async function bumpContentVersion(db: Db, tenantId: string) {
-  await db
+/** getContentVersion's read, to share a db.batch (e.g. the session lookup's): rows `[{ v }]` or none. */
+export function contentVersionQuery(db: Db, tenantId: string) {
+  return db.select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+}
+
+/** The school's new content version (null: no such school). */
+export async function bumpContentVersion(db: Db, tenantId: string): Promise<number | null> {
+  const [row] = await db
     .update(tenants)
     .set({ contentVersion: sql`${tenants.contentVersion} + 1` })
     .where(eq(tenants.id, tenantId))
+    .returning({ v: tenants.contentVersion })
+  return row ? row.v : null
 }

@@ -123,13 +123,32 @@ function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { 
       .from(productPriceHistory)
       .innerJoin(products, productJoin(tenantId, productPriceHistory.productId))
       .where(ofTenant(productPriceHistory, tenantId, base, lte(productPriceHistory.recordedAt, opts.now))),
-    // The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
-    // membership linking it (also a membership holding such a bundle), or on an all-products membership.
-    db
-      .select({ productId: products.id })
-      .from(products)
-      .where(and(base, exists(openingAccess(db, tenantId, opts.viewerId ?? opts.viewer?.id ?? '', opts.now)))),
+    accessQuery(db, tenantId, where, opts.viewerId ?? opts.viewer?.id ?? '', opts.now),
   ] as const
+}
+
+/**
+ * The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
+ * membership linking it (also a membership holding such a bundle), or on an all-products membership.
+ */
+function accessQuery(db: Db, tenantId: string, where: SQL | undefined, userId: string | SQL, now: number) {
+  return db
+    .select({ productId: products.id })
+    .from(products)
+    .where(ofTenant(products, tenantId, eq(products.published, true), where, exists(openingAccess(db, tenantId, userId, now))))
+}
+
+/** productPageQueries' access read alone: when the rest of the page is already known (a visitor's page kept per isolate). */
+export function productAccessQuery(db: Db, tenantId: string, slug: string, viewerId: SQL, now: number) {
+  return accessQuery(db, tenantId, eq(products.slug, slug), viewerId, now)
+}
+
+const actionHref = (slug: string, hasAccess: boolean) => `/${slug}/${hasAccess ? 'watch' : 'checkout'}`
+
+/** A visitor's offer as `viewer` sees it, given productAccessQuery's rows: staff, and holders of an opening access, get "watch". */
+export function offerForViewer<O extends ProductOffer>(offer: O, viewer: Viewer, access: Array<{ productId: string }>): O {
+  const hasAccess = isStaff(viewer) || access.some((row) => row.productId === offer.id)
+  return hasAccess === offer.hasAccess ? offer : { ...offer, hasAccess, actionHref: actionHref(offer.slug, hasAccess) }
 }
 
 type OfferRows = [Product[], Array<{ productId: string; amount: number }>, HistoryRow[], Array<{ productId: string }>]
@@ -171,7 +190,7 @@ function toOffers([rows, prices, history, access]: OfferRows, opts: OfferOptions
       promo,
       lowestPrice30Days: lowest,
       hasAccess,
-      actionHref: `/${p.slug}/${hasAccess ? 'watch' : 'checkout'}`,
+      actionHref: actionHref(p.slug, hasAccess),
       // A promotion that starts or ends changes the page by itself (edge cache lifetime).
       changesAt: p.isFree || p.promoPrice === null ? [] : [p.promoStartsAt, p.promoEndsAt],
     }

@@ -7,11 +7,11 @@ import { getProductPage } from '#app/models/storefront.server.ts'
 import { cachedForVisitors } from '#app/storefront/loader-cache.server.ts'
 import { pageCacheControl, pick, seoMeta } from '#app/domain/seo.ts'
 import { canonicalUrl, storefrontViewer } from '#app/storefront/seo.server.ts'
-import { productPageInSessionBatch } from '#app/storefront/product-page.server.ts'
+import { productPageInSessionBatch, type ProductPage } from '#app/storefront/product-page.server.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { formatMoney } from '#app/utils/money.ts'
-import { getT, notFound } from '#app/utils/request.server.ts'
+import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? seoMeta(data.seo) : [])
 
@@ -30,6 +30,54 @@ function formatEventStart(at: number, locale: 'en' | 'pl', timeZone: string | nu
 }
 
 /**
+ * The page's loader data from a visitor's page: the same for every visitor and viewer but for the
+ * offer's "watch or buy" (the caller adjusts it for a signed-in viewer), rendered markdown included.
+ */
+function productPageData(request: Request, context: LoaderFunctionArgs['context'], page: ProductPage) {
+  const tenant = requireSchool(context)
+  const t = getT(request, context)
+  const { product, offer } = page
+  const locale = tenant.language
+  const money = (amount: number) => formatMoney(amount, tenant.currency, locale)
+  const facts: string[] = []
+  if (product.difficulty) facts.push(t(`storefront.product.difficulty.${product.difficulty}`))
+  if (product.accessDays > 0) facts.push(t('storefront.product.access_days', { count: product.accessDays }))
+  if (product.kind === 'membership' && product.membershipPeriod !== null) {
+    facts.push(product.membershipPeriod === -1 ? t('storefront.product.membership_period_lifetime') : t('storefront.product.membership_period', { count: product.membershipPeriod }))
+  }
+  if (product.kind === 'live_event' && product.eventStartsAt) {
+    facts.push(t('storefront.product.event_starts', { date: formatEventStart(product.eventStartsAt, locale, product.eventTimezone) }))
+    if (product.eventTimezone) facts.push(t('storefront.product.event_timezone', { zone: product.eventTimezone }))
+  }
+  if (product.kind === 'consultation' && product.consultationMinutes) facts.push(t('storefront.product.consultation_length', { minutes: product.consultationMinutes }))
+  if (product.kind === 'physical' && product.shippingCourierPrice !== null && product.shippingLockerPrice !== null) {
+    facts.push(t('storefront.product.shipping', { courier: money(product.shippingCourierPrice), locker: money(product.shippingLockerPrice) }))
+  }
+  if (product.kind === 'file') facts.push(t('storefront.product.file'))
+  return {
+    value: {
+      seo: {
+        title: `${pick(product.seoTitle, product.title)} · ${tenant.name}`,
+        description: pick(product.seoDescription, offer.excerpt || product.title),
+        url: canonicalUrl(request, context, `/${product.slug}`),
+        image: offer.cover?.url ?? null,
+        type: 'product' as const,
+        siteName: tenant.name,
+        locale,
+      },
+      offer,
+      category: product.category,
+      descriptionHtml: renderMarkdown(product.description),
+      curriculum: page.curriculum,
+      facts,
+      membershipAll: product.kind === 'membership' && product.membershipGrantsAll,
+      included: page.included.filter((p) => !p.hidden || product.kind === 'bundle'),
+    },
+    changesAt: page.changesAt,
+  }
+}
+
+/**
  * A published product of this school by slug (seed 000 §2: the page path plus checkout or watch).
  * Hidden products are unlisted, not secret: their page answers to anyone with the link.
  */
@@ -41,51 +89,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const batched = validSlug ? productPageInSessionBatch(request, context, slug, now) : null
   const { tenant, viewer, offerOptions } = await storefrontViewer(request, context)
   if (!validSlug) notFound()
-  // Everything but the render time is the same for every visitor: kept per isolate (rendered markdown included).
-  const page = await cachedForVisitors({ request, context, route: 'product', signedIn: viewer !== null, now }, async () => {
-    const page = batched ? await batched({ ...offerOptions, now }) : await getProductPage(context.db, tenant.id, slug, { ...offerOptions, now })
-    if (!page) notFound()
-    const t = getT(request, context)
-    const { product, offer } = page
-    const locale = tenant.language
-    const money = (amount: number) => formatMoney(amount, tenant.currency, locale)
-    const facts: string[] = []
-    if (product.difficulty) facts.push(t(`storefront.product.difficulty.${product.difficulty}`))
-    if (product.accessDays > 0) facts.push(t('storefront.product.access_days', { count: product.accessDays }))
-    if (product.kind === 'membership' && product.membershipPeriod !== null) {
-      facts.push(product.membershipPeriod === -1 ? t('storefront.product.membership_period_lifetime') : t('storefront.product.membership_period', { count: product.membershipPeriod }))
-    }
-    if (product.kind === 'live_event' && product.eventStartsAt) {
-      facts.push(t('storefront.product.event_starts', { date: formatEventStart(product.eventStartsAt, locale, product.eventTimezone) }))
-      if (product.eventTimezone) facts.push(t('storefront.product.event_timezone', { zone: product.eventTimezone }))
-    }
-    if (product.kind === 'consultation' && product.consultationMinutes) facts.push(t('storefront.product.consultation_length', { minutes: product.consultationMinutes }))
-    if (product.kind === 'physical' && product.shippingCourierPrice !== null && product.shippingLockerPrice !== null) {
-      facts.push(t('storefront.product.shipping', { courier: money(product.shippingCourierPrice), locker: money(product.shippingLockerPrice) }))
-    }
-    if (product.kind === 'file') facts.push(t('storefront.product.file'))
-    return {
-      value: {
-        seo: {
-          title: `${pick(product.seoTitle, product.title)} · ${tenant.name}`,
-          description: pick(product.seoDescription, offer.excerpt || product.title),
-          url: canonicalUrl(request, context, `/${product.slug}`),
-          image: offer.cover?.url ?? null,
-          type: 'product' as const,
-          siteName: tenant.name,
-          locale,
-        },
-        offer,
-        category: product.category,
-        descriptionHtml: renderMarkdown(product.description),
-        curriculum: page.curriculum,
-        facts,
-        membershipAll: product.kind === 'membership' && product.membershipGrantsAll,
-        included: page.included.filter((p) => !p.hidden || product.kind === 'bundle'),
-      },
-      changesAt: page.changesAt,
-    }
-  })
+  const build = (page: ProductPage) => productPageData(request, context, page)
+  const page = batched
+    ? await batched(offerOptions, build)
+    : // Anonymous: kept per isolate for the next visitor.
+      await cachedForVisitors({ request, context, route: 'product', signedIn: viewer !== null, now }, async () => {
+        const found = await getProductPage(context.db, tenant.id, slug, { ...offerOptions, now })
+        if (!found) notFound()
+        return build(found)
+      })
+  if (!page) notFound()
   return data(
     { ...page.value, renderedAt: now },
     { headers: { 'Cache-Control': pageCacheControl({ signedIn: viewer !== null, now, changesAt: page.changesAt }) } },

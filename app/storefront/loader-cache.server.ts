@@ -6,14 +6,16 @@
 // Invalidated exactly as the page cache is: the key holds tenants.content_version as server.ts read
 // it for this request through the page cache's per-isolate memory (2 s; the isolate that took an
 // edit forgets it at once). server.ts hands it over in the request memo: the Remix bundle has its
-// own copy of page-cache.server.ts, whose memory server.ts's forgetContentVersion never reaches.
+// own copy of page-cache.server.ts, whose memory server.ts's rememberContentVersion never reaches.
 // Without a handed-over version (PAGE_CACHE=off, not a school page) nothing is cached.
 // An entry lives no longer than the page cache's TTL (PAGE_S_MAXAGE, less when something on the
 // page changes by itself sooner), and a page rendered from an entry is stored at the edge no
 // longer than the entry had left, so the two caches together are never staler than one.
 //
-// Never for signed-in requests: a request carrying a session cookie (even an expired one) or a
-// one-time message (its answer clears the cookie) neither reads nor fills it. An Authorization
+// cachedForVisitors is for anonymous requests only: a request carrying a session cookie (even an
+// expired one) or a one-time message (its answer clears the cookie) neither reads nor fills it
+// there; the course page's signed-in path uses the visitors' entry under the rules at the end of
+// this file (the version confirmed in its own session batch). An Authorization
 // header does not matter here: the app never reads it, so the data is the anonymous one (the page
 // cache skips such requests only because HTTP shared caches must).
 import type { AppLoadContext } from '@remix-run/cloudflare'
@@ -26,6 +28,8 @@ type Entry = { value: unknown; changesAt: ChangesAt; expiresAt: number }
 
 /** Request memo key under which server.ts puts the school's content version for an anonymous GET. */
 export const CONTENT_VERSION_MEMO_KEY = 'contentVersion'
+/** For a signed-in GET: the version server.ts knows without a read (≤ 2 s old, or its own bump), a guess confirmed in the session batch. */
+export const CONTENT_VERSION_HINT_MEMO_KEY = 'contentVersionHint'
 
 /** Longest an entry lives: the page cache's own TTL for a school page. */
 export const LOADER_CACHE_MAX_AGE_MS = PAGE_S_MAXAGE * 1000
@@ -93,6 +97,7 @@ const cache = new LoaderDataCache()
 /** Forget every entry of this isolate (tests). */
 export function clearLoaderCache() {
   cache.clear()
+  lastVersions.clear()
 }
 
 /**
@@ -111,6 +116,7 @@ export async function cachedForVisitors<T>(
     const fresh = await load()
     return { value: fresh.value, changesAt: fresh.changesAt ?? [], cached: false }
   }
+  noteContentVersion(site.tenant.id, version)
   const key = loaderCacheKey(request, route, site.tenant.id, version)
   const hit = cache.get(key, now)
   if (hit) return { value: hit.value as T, changesAt: [...hit.changesAt, hit.expiresAt], cached: true }
@@ -118,4 +124,44 @@ export async function cachedForVisitors<T>(
   const changesAt = fresh.changesAt ?? []
   cache.set(key, fresh.value, changesAt, now)
   return { value: fresh.value, changesAt, cached: false }
+}
+
+// ---- signed-in pages (issue 21 §4): the visitors' entry, confirmed in the session batch --------
+// A signed-in page differs from the visitor's only in what the viewer may do (e.g. "watch" instead
+// of "buy"). Its request has no handed-over version (it never looks the page cache up), so it
+// guesses the last version this bundle saw for the school, reads the real one in the batch that
+// also looks the session up, and uses the entry only when they match (else it reads the page, and
+// keeps its visitor part under the version it read). Never staler than the visitors' own entries.
+
+/** The newest content version this bundle was handed or read for each school (any age: only ever a guess). */
+const lastVersions = new Map<string, number>()
+
+function noteContentVersion(tenantId: string, version: number) {
+  if (lastVersions.size >= 10_000) lastVersions.clear()
+  lastVersions.set(tenantId, version)
+}
+
+const keepsVisitorEntries = (request: Request, context: AppLoadContext) =>
+  request.method === 'GET' && context.site.kind === 'school' && context.cloudflare.env.PAGE_CACHE !== 'off'
+
+export type VisitorEntry<T> = { version: number; value: T; changesAt: ChangesAt }
+
+/** The visitors' entry of this page under the school's last seen content version, to be confirmed by the caller's own read of the version. */
+export function visitorEntryGuess<T>(request: Request, context: AppLoadContext, route: string, now: number): VisitorEntry<T> | null {
+  if (!keepsVisitorEntries(request, context) || context.site.kind !== 'school') return null
+  const tenantId = context.site.tenant.id
+  // Versions only grow: the newest of what server.ts and this bundle have seen is the best guess.
+  const hint = context.memo.get(CONTENT_VERSION_HINT_MEMO_KEY)
+  const last = lastVersions.get(tenantId)
+  const version = typeof hint === 'number' ? Math.max(hint, last ?? hint) : last
+  if (version === undefined) return null
+  const hit = cache.get(loaderCacheKey(request, route, tenantId, version), now)
+  return hit ? { version, value: hit.value as T, changesAt: [...hit.changesAt, hit.expiresAt] } : null
+}
+
+/** Keep a visitor's page data that a signed-in request computed, under the content version its batch read. */
+export function storeVisitorEntry(request: Request, context: AppLoadContext, route: string, entry: VisitorEntry<unknown>, now: number) {
+  if (!keepsVisitorEntries(request, context) || context.site.kind !== 'school') return
+  noteContentVersion(context.site.tenant.id, entry.version)
+  cache.set(loaderCacheKey(request, route, context.site.tenant.id, entry.version), entry.value, entry.changesAt, now)
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { clearPageMemory, contentVersionFor, CONTENT_VERSION_TTL_MS, edgeSeconds, forgetContentVersion, invalidatesSchoolPages, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage } from './page-cache.server.ts'
+import { inlineScriptHashes, scriptHash } from './inline-script-hashes.ts'
+import { clearPageMemory, contentVersionFor, CONTENT_VERSION_TTL_MS, edgeSeconds, invalidatesSchoolPages, knownContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, rememberContentVersion, storeCachedPage, type DecorateHit, type ScriptPolicy } from './page-cache.server.ts'
 
 const ok = (headers: Record<string, string>, status = 200) => new Response('x', { status, headers })
 
@@ -40,7 +41,7 @@ describe('page cache rules', () => {
     expect(invalidatesSchoolPages(new Request('http://s.localhost/home/products'), new Response(null, { status: 200 }))).toBe(false)
   })
 
-  it('trusts a content version for 2 s per isolate, and re-reads it at once after this isolate bumped it', async () => {
+  it("trusts a content version for 2 s per isolate, and takes this isolate's own bump at once", async () => {
     clearPageMemory()
     let stored = 1
     let reads = 0
@@ -50,28 +51,89 @@ describe('page cache rules', () => {
     expect(await contentVersionFor('t-v', read, 1000 + CONTENT_VERSION_TTL_MS - 1)).toBe(1)
     expect(reads).toBe(1)
     expect(await contentVersionFor('t-v', read, 1000 + CONTENT_VERSION_TTL_MS)).toBe(2)
+    // This isolate's own bump: the new version at once, without a read.
     stored = 3
-    forgetContentVersion('t-v')
-    expect(await contentVersionFor('t-v', read, 1000 + CONTENT_VERSION_TTL_MS + 1)).toBe(3)
+    rememberContentVersion('t-v', 3, 1000 + CONTENT_VERSION_TTL_MS + 1)
+    expect(knownContentVersion('t-v', 1000 + CONTENT_VERSION_TTL_MS + 2)).toBe(3)
+    expect(await contentVersionFor('t-v', read, 1000 + CONTENT_VERSION_TTL_MS + 2)).toBe(3)
+    expect(reads).toBe(2)
+    // A school that is gone: read again next time.
+    rememberContentVersion('t-v', null)
+    expect(knownContentVersion('t-v', 1000 + CONTENT_VERSION_TTL_MS + 3)).toBeNull()
+    expect(await contentVersionFor('t-v', read, 1000 + CONTENT_VERSION_TTL_MS + 3)).toBe(3)
     expect(reads).toBe(3)
+    expect(knownContentVersion('t-v', 1000 + 3 * CONTENT_VERSION_TTL_MS)).toBeNull()
   })
 
-  it('answers from isolate memory with a fresh nonce until the entry expires', async () => {
+  it('answers from isolate memory as stored, allowing its inline scripts by hash, until the entry expires', async () => {
     clearPageMemory()
     const key = pageCacheKey(new Request('http://memory.localhost/courses'), 't-m', 1)
-    const page = new Response('<script nonce="OLDNONCE">x</script>', { headers: { 'Cache-Control': 'public, max-age=0, s-maxage=60', 'Content-Type': 'text/html' } })
+    const html = '<p>x</p><script nonce="OLDNONCE">a()</script><script type="module" nonce="OLDNONCE">import "/b.js"</script>'
+    const page = new Response(html, { headers: { 'Cache-Control': 'public, max-age=0, s-maxage=60', 'Content-Type': 'text/html' } })
     const pending: Promise<unknown>[] = []
     const sent = await storeCachedPage(key, page, 'OLDNONCE', false, (p) => pending.push(p), 10_000)
     await Promise.all(pending)
     expect(sent.headers.get('X-Page-Cache')).toBe('miss')
-    const hit = await readCachedPage(key, 'NEWNONCE', 10_000 + 59_000)
-    expect(hit?.response.headers.get('X-Page-Cache')).toBe('hit; tier=memory')
-    expect(await hit?.response.text()).toBe('<script nonce="NEWNONCE">x</script>')
-    expect(hit?.response.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60')
-    expect(hit?.response.headers.get('X-Page-Nonce')).toBeNull()
+    expect(await sent.text()).toBe(html)
+    const policies: ScriptPolicy[] = []
+    const decorate: DecorateHit = (headers, scripts) => {
+      policies.push(scripts)
+      headers.set('Content-Security-Policy', JSON.stringify(scripts))
+    }
+    const hashes = [await scriptHash('a()'), await scriptHash('import "/b.js"')]
+    for (const nonce of ['NEW1', 'NEW2', 'NEW3']) {
+      const hit = await readCachedPage(key, nonce, decorate, 10_000 + 59_000)
+      expect(hit?.headers.get('X-Page-Cache')).toBe('hit; tier=memory')
+      // Every hit gets the whole page, byte for byte: the stored bytes are never consumed or rewritten.
+      expect(await hit?.text()).toBe(html)
+      expect(hit?.headers.get('Content-Security-Policy')).toBe(JSON.stringify({ hashes }))
+      expect(hit?.headers.get('Cache-Control')).toBe('public, max-age=0, s-maxage=60')
+      for (const name of ['X-Page-Nonce', 'X-Page-Script-Hashes', 'X-Page-Creator-Scripts', 'X-Page-Expires']) expect(hit?.headers.get(name)).toBeNull()
+    }
+    // The answer's headers are built once per entry, not per hit.
+    expect(policies).toEqual([{ hashes }])
     clearPageMemory()
     // Past its time the memory copy is gone (and the Cache API copy has expired too).
-    const late = await readCachedPage(key, 'LATE', 10_000 + 61_000)
-    expect(late?.response.headers.get('X-Page-Cache') ?? 'none').not.toBe('hit; tier=memory')
+    const late = await readCachedPage(key, 'LATE', decorate, 10_000 + 61_000)
+    expect(late?.headers.get('X-Page-Cache') ?? 'none').not.toBe('hit; tier=memory')
+  })
+
+  it("swaps a fresh nonce into the bytes of a page with the creator's scripts (they need the nonce)", async () => {
+    clearPageMemory()
+    const key = pageCacheKey(new Request('http://creator.localhost/courses'), 't-c', 1)
+    const html = '<script nonce="OLDNONCE">a()</script><script nonce="OLDNONCE" src="https://analytics.example/x.js" async></script>'
+    const page = new Response(html, { headers: { 'Cache-Control': 'public, max-age=0, s-maxage=60' } })
+    await storeCachedPage(key, page, 'OLDNONCE', true, () => undefined, 10_000)
+    const decorate: DecorateHit = (headers, scripts) => headers.set('Content-Security-Policy', JSON.stringify(scripts))
+    for (const nonce of ['NEW1', 'NEW2']) {
+      const hit = await readCachedPage(key, nonce, decorate, 20_000)
+      expect(await hit?.text()).toBe(html.replaceAll('OLDNONCE', nonce))
+      expect(hit?.headers.get('Content-Security-Policy')).toBe(JSON.stringify({ nonce, creatorScripts: true }))
+    }
+  })
+})
+
+describe('inline script hashes', () => {
+  it("hashes only the scripts rendered with the page's nonce, as a browser hashes them", async () => {
+    const html = [
+      '<script nonce="N1">one()</script>',
+      '<script type="module" nonce="N1" async="">two()\r\n</script>',
+      // Injected markup cannot know the nonce: no hash, so it stays blocked.
+      '<script>evil()</script>',
+      '<script nonce="N12">evil()</script>',
+      '<script type="application/ld+json">{}</script>',
+      '<script nonce="N1">one()</script>',
+    ].join('')
+    expect(await inlineScriptHashes(html, 'N1')).toEqual([await scriptHash('one()'), await scriptHash('two()\n')])
+    // The known answer: SHA-256 of "one()" in base64, as `'sha256-…'` sources carry it.
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode('one()'))
+    expect(await scriptHash('one()')).toBe(btoa(String.fromCharCode(...new Uint8Array(digest))))
+    // The CSP 3 specification's own example source.
+    expect(await scriptHash("alert('Hello, world.');")).toBe('qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=')
+  })
+
+  it('gives up (null: keep the nonce) when a nonce\'d script loads from a src', async () => {
+    expect(await inlineScriptHashes('<script nonce="N1">a()</script><script nonce="N1" src="https://x.example/a.js"></script>', 'N1')).toBeNull()
+    expect(await inlineScriptHashes('<script src="/a.js"></script>', 'N1')).toEqual([])
   })
 })

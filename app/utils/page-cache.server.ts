@@ -8,13 +8,18 @@
 // API (shared by the colo's isolates). The content version itself is remembered for 2 s per
 // isolate, so another isolate sees an edit within 2 s; the isolate that took the edit at once.
 //
-// Each answer carries a fresh CSP nonce: a stored page keeps the nonce it was rendered with in
-// X-Page-Nonce, and a hit swaps it for this request's nonce (16 random bytes: never part of content).
+// A hit is sent as stored (issue 21 §5): its CSP allows the page's own inline scripts by their
+// SHA-256 hashes, computed once when the page is stored, and the answer's headers are built once per
+// entry. Pages with the creator's scripts need a nonce (ADR 013): their copy keeps the nonce it was
+// rendered with in X-Page-Nonce, and a hit swaps this request's nonce into the stored bytes.
+import { inlineScriptHashes } from './inline-script-hashes.ts'
 import { readFlash } from './flash.server.ts'
 import { readSessionToken } from './session-cookie.server.ts'
 
 const NONCE_HEADER = 'X-Page-Nonce'
 const CREATOR_SCRIPTS_HEADER = 'X-Page-Creator-Scripts'
+/** The stored page's inline-script hashes (space-separated base64 SHA-256); absent when a hit needs a nonce. */
+const SCRIPT_HASHES_HEADER = 'X-Page-Script-Hashes'
 /** The page's own Cache-Control (what browsers get); the stored copy carries the edge TTL instead. */
 const PAGE_CACHE_CONTROL_HEADER = 'X-Page-Cache-Control'
 /** When the stored copy expires (ms): an isolate keeps it in memory no longer. */
@@ -54,8 +59,6 @@ export function edgeSeconds(response: Response): number | null {
   return seconds > 0 ? seconds : null
 }
 
-export type CachedPage = { response: Response; creatorScripts: boolean }
-
 /** How long an isolate trusts the content version it read (the only D1 read of a cache hit). */
 export const CONTENT_VERSION_TTL_MS = 2000
 const versions = new Map<string, { version: number; readAt: number }>()
@@ -71,12 +74,33 @@ export async function contentVersionFor(tenantId: string, read: () => Promise<nu
   return version
 }
 
-/** After this isolate bumped the version: read it again next time. */
-export function forgetContentVersion(tenantId: string) {
-  versions.delete(tenantId)
+/** After this isolate bumped the version: the new one (read again next time when unknown). */
+export function rememberContentVersion(tenantId: string, version: number | null, now = Date.now()) {
+  if (version === null) versions.delete(tenantId)
+  else versions.set(tenantId, { version, readAt: now })
 }
 
-type MemoryEntry = { body: string; status: number; headers: [string, string][]; expiresAt: number; bytes: number }
+/** The school's content version when this isolate knows a current one, without reading it. */
+export function knownContentVersion(tenantId: string, now = Date.now()): number | null {
+  const known = versions.get(tenantId)
+  return known && now - known.readAt < CONTENT_VERSION_TTL_MS ? known.version : null
+}
+
+type MemoryEntry = {
+  status: number
+  /** As stored, with the X-Page-* facts. */
+  headers: [string, string][]
+  expiresAt: number
+  bytes: number
+  /** Hash mode: the page's bytes, sent as they are. */
+  body: Uint8Array<ArrayBuffer>
+  /** Null: hash mode. Else the page's bytes split at its stored nonce (a nonce is unavoidable). */
+  nonceParts: Uint8Array<ArrayBuffer>[] | null
+  scriptHashes: string[] | null
+  creatorScripts: boolean
+  /** Hash mode: the answer's final headers, built on the first hit and reused by every later one. */
+  answerHeaders: Headers | null
+}
 /** Isolate memory for hot pages: least recently used go first past the budget (isolates have 128 MB). */
 const MEMORY_BUDGET_BYTES = 16 * 1024 * 1024
 const memory = new Map<string, MemoryEntry>()
@@ -117,16 +141,72 @@ export function clearPageMemory() {
   versions.clear()
 }
 
-/** A response for the visitor from a stored copy: this request's nonce, the page's own Cache-Control. */
-function answerFrom(entry: Pick<MemoryEntry, 'body' | 'status' | 'headers'>, nonce: string, tier: 'hit' | 'memory'): CachedPage {
+const encoder = new TextEncoder()
+
+/** A stored copy as kept in memory: its bytes encoded once, split at the nonce only when hashes cannot stand in for it. */
+function memoryEntry(body: string, status: number, headers: [string, string][], expiresAt: number): MemoryEntry {
+  const stored = new Headers(headers)
+  const hashes = stored.get(SCRIPT_HASHES_HEADER)
+  const scriptHashes = hashes === null ? null : hashes.split(' ').filter(Boolean)
+  const nonce = stored.get(NONCE_HEADER)
+  const nonceParts = scriptHashes === null && nonce ? body.split(nonce).map((part) => encoder.encode(part)) : null
+  const bytes = nonceParts ? new Uint8Array(0) : encoder.encode(body)
+  const size = nonceParts ? nonceParts.reduce((sum, part) => sum + part.byteLength, 0) : bytes.byteLength
+  return { status, headers, expiresAt, bytes: size, body: bytes, nonceParts, scriptHashes, creatorScripts: stored.get(CREATOR_SCRIPTS_HEADER) === '1', answerHeaders: null }
+}
+
+/** The stored page's bytes with this request's nonce where the rendered one was. */
+function withNonce(parts: Uint8Array<ArrayBuffer>[], nonce: string) {
+  const nonceBytes = encoder.encode(nonce)
+  const total = parts.reduce((sum, part) => sum + part.byteLength, 0) + nonceBytes.byteLength * (parts.length - 1)
+  const out = new Uint8Array(total)
+  let at = 0
+  parts.forEach((part, i) => {
+    if (i > 0) {
+      out.set(nonceBytes, at)
+      at += nonceBytes.byteLength
+    }
+    out.set(part, at)
+    at += part.byteLength
+  })
+  return out
+}
+
+/** How a hit's scripts are allowed: the stored page's hashes, or this request's nonce. */
+export type ScriptPolicy = { hashes: string[] } | { nonce: string; creatorScripts: boolean }
+/** Puts the security headers (CSP for the given script policy) on a hit's headers; the same for every hit of one key. */
+export type DecorateHit = (headers: Headers, scripts: ScriptPolicy) => void
+
+function visitorHeaders(entry: MemoryEntry, tier: 'hit' | 'memory') {
   const headers = new Headers(entry.headers)
-  const storedNonce = headers.get(NONCE_HEADER)
-  const body = storedNonce ? entry.body.split(storedNonce).join(nonce) : entry.body
-  const creatorScripts = headers.get(CREATOR_SCRIPTS_HEADER) === '1'
   headers.set('Cache-Control', headers.get(PAGE_CACHE_CONTROL_HEADER) || 'public, max-age=0, must-revalidate')
-  for (const name of [NONCE_HEADER, CREATOR_SCRIPTS_HEADER, PAGE_CACHE_CONTROL_HEADER, EXPIRES_HEADER, 'Age', 'CF-Cache-Status', 'Expires']) headers.delete(name)
+  for (const name of [NONCE_HEADER, CREATOR_SCRIPTS_HEADER, SCRIPT_HASHES_HEADER, PAGE_CACHE_CONTROL_HEADER, EXPIRES_HEADER, 'Age', 'CF-Cache-Status', 'Expires']) headers.delete(name)
   headers.set(PAGE_CACHE_STATUS_HEADER, tier === 'memory' ? 'hit; tier=memory' : 'hit')
-  return { response: new Response(body, { status: entry.status, headers }), creatorScripts }
+  return headers
+}
+
+/**
+ * The visitor's answer from a stored copy, with its final headers: the page's own Cache-Control and
+ * the security headers. Hash mode sends the stored bytes untouched with headers built once per
+ * entry (the key holds the origin, so they are the same for every hit); nonce mode swaps this
+ * request's nonce into the bytes.
+ */
+function answerFrom(entry: MemoryEntry, nonce: string, tier: 'hit' | 'memory', decorate: DecorateHit): Response {
+  if (entry.scriptHashes) {
+    if (tier === 'memory') {
+      if (!entry.answerHeaders) {
+        entry.answerHeaders = visitorHeaders(entry, tier)
+        decorate(entry.answerHeaders, { hashes: entry.scriptHashes })
+      }
+      return new Response(entry.body, { status: entry.status, headers: entry.answerHeaders })
+    }
+    const headers = visitorHeaders(entry, tier)
+    decorate(headers, { hashes: entry.scriptHashes })
+    return new Response(entry.body, { status: entry.status, headers })
+  }
+  const headers = visitorHeaders(entry, tier)
+  decorate(headers, { nonce, creatorScripts: entry.creatorScripts })
+  return new Response(entry.nonceParts ? withNonce(entry.nonceParts, nonce) : entry.body, { status: entry.status, headers })
 }
 
 function pageCache(): Cache | null {
@@ -135,23 +215,24 @@ function pageCache(): Cache | null {
   return typeof caches === 'undefined' ? null : ((caches as unknown as { default?: Cache }).default ?? null)
 }
 
-/** A stored page with this request's nonce swapped in, or null. */
-export async function readCachedPage(key: Request, nonce: string, now = Date.now()): Promise<CachedPage | null> {
+/** A stored page as the visitor's final answer (security headers included), or null. */
+export async function readCachedPage(key: Request, nonce: string, decorate: DecorateHit, now = Date.now()): Promise<Response | null> {
   const remembered = recallPage(key.url, now)
-  if (remembered) return answerFrom(remembered, nonce, 'memory')
+  if (remembered) return answerFrom(remembered, nonce, 'memory', decorate)
   const cache = pageCache()
   if (!cache) return null
   const hit = await cache.match(key)
   if (!hit) return null
-  const entry = { body: await hit.text(), status: hit.status, headers: [...hit.headers] as [string, string][] }
-  const expiresAt = Number(hit.headers.get(EXPIRES_HEADER)) || 0
-  if (expiresAt > now) rememberPage(key.url, { ...entry, expiresAt, bytes: entry.body.length * 2 })
-  return answerFrom(entry, nonce, 'hit')
+  const entry = memoryEntry(await hit.text(), hit.status, [...hit.headers] as [string, string][], Number(hit.headers.get(EXPIRES_HEADER)) || 0)
+  if (entry.expiresAt > now) rememberPage(key.url, entry)
+  return answerFrom(entry, nonce, 'hit', decorate)
 }
 
 /**
  * Store a copy of an opted-in answer; returns the response to send (its body was read to be
- * copied). Answers that did not opt in go back untouched.
+ * copied). Answers that did not opt in go back untouched. The copy carries the hashes of the inline
+ * scripts rendered with `nonce`, unless the page needs a nonce (creator scripts, ADR 013: their
+ * `'strict-dynamic'` and external sources; a hash cannot vouch for an external script).
  */
 export async function storeCachedPage(
   key: Request,
@@ -170,9 +251,11 @@ export async function storeCachedPage(
   stored.set('Cache-Control', `public, max-age=${seconds}`)
   stored.set(NONCE_HEADER, nonce)
   stored.set(CREATOR_SCRIPTS_HEADER, creatorScripts ? '1' : '0')
+  const hashes = creatorScripts ? null : await inlineScriptHashes(body, nonce)
+  if (hashes) stored.set(SCRIPT_HASHES_HEADER, hashes.join(' '))
   const expiresAt = now + seconds * 1000
   stored.set(EXPIRES_HEADER, String(expiresAt))
-  rememberPage(key.url, { body, status: 200, headers: [...stored] as [string, string][], expiresAt, bytes: body.length * 2 })
+  rememberPage(key.url, memoryEntry(body, 200, [...stored] as [string, string][], expiresAt))
   if (cache) waitUntil(cache.put(key, new Response(body, { status: 200, headers: stored })).catch(() => undefined))
   const sent = new Response(body, response)
   sent.headers.set(PAGE_CACHE_STATUS_HEADER, 'miss')

@@ -59,18 +59,29 @@ export function newNonce() {
   return btoa(String.fromCharCode(...bytes))
 }
 
+function scriptSrc(scripts: { nonce: string; creatorScripts?: boolean } | { hashes: string[] }) {
+  if ('hashes' in scripts) return ['script-src', "'self'", ...scripts.hashes.map((hash) => `'sha256-${hash}'`)].join(' ')
+  // 'strict-dynamic' only for a school's public page with creator code on it: the nonce'd
+  // snippets may load analytics and pixels from anywhere; every other page keeps the strict list.
+  return scripts.creatorScripts ? `script-src 'self' 'nonce-${scripts.nonce}' 'strict-dynamic'` : `script-src 'self' 'nonce-${scripts.nonce}'`
+}
+
 export function applySecurityHeaders(
   headers: Headers,
   {
-    nonce,
+    scripts,
     request,
     formActionExtra,
     imgSrcExtra,
     connectSrcExtra,
     frameSrcExtra,
-    creatorScripts,
   }: {
-    nonce: string
+    /**
+     * How the page's scripts are allowed: this response's nonce, with 'strict-dynamic' when the page
+     * carries the creator's own scripts (ADR 013: let what they load run too); or the SHA-256 hashes
+     * of a stored page's inline scripts (a page-cache hit sent as stored, ADR 015).
+     */
+    scripts: { nonce: string; creatorScripts?: boolean } | { hashes: string[] }
     request: Request
     formActionExtra?: string
     /** The media origin (uploaded images). */
@@ -79,16 +90,12 @@ export function applySecurityHeaders(
     connectSrcExtra?: string
     /** Origins pages may frame: Bunny's player. */
     frameSrcExtra?: string
-    /** This page carries the creator's own scripts (ADR 013): let what they load run too. */
-    creatorScripts?: boolean
   },
 ) {
   const https = new URL(request.url).protocol === 'https:'
   const csp = [
     "default-src 'self'",
-    // 'strict-dynamic' only for a school's public page with creator code on it: the nonce'd
-    // snippets may load analytics and pixels from anywhere; every other page keeps the strict list.
-    creatorScripts ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : `script-src 'self' 'nonce-${nonce}'`,
+    scriptSrc(scripts),
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: https:${imgSrcExtra ? ` ${imgSrcExtra}` : ''}`,
     "font-src 'self'",

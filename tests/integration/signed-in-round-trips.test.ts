@@ -5,6 +5,7 @@ import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { grantProductAccess } from '#app/models/access.server.ts'
 import { createLecture, createSection } from '#app/models/course-content.server.ts'
+import { bumpContentVersion } from '#app/models/content-version.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { SESSION_REFRESH_INTERVAL_MS } from '#app/utils/session-token.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
@@ -138,6 +139,51 @@ describe('signed-in course page: one D1 round trip', () => {
     const row = await env.DB.prepare('SELECT last_verified_at AS at FROM sessions WHERE id = ?').bind(id).first<{ at: number }>()
     expect(row!.at).toBeGreaterThan(old)
     expect((await counted(school, `/${course.slug}`, stranger)).trips).toBe(1)
+  })
+})
+
+describe("signed-in course page from the visitors' data kept per isolate", () => {
+  it('reads only the content version and the access in the session batch, and confirms the data against that version', async () => {
+    const kept = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Kept course', published: true })
+    const section = (await createSection(db(), school.tenantId, kept.id, 'Part one'))!
+    await createLecture(db(), school.tenantId, kept.id, section.id, { title: 'Opening', kind: 'text', body: 'Hi', published: true })
+    const b = await createTestStudent(school.tenantId)
+    await grantProductAccess(db(), school.tenantId, { productId: kept.id, userId: b.id, source: 'purchase' })
+    const holder = await login(school.host, b.email, b.password)
+
+    // A visitor's render keeps the page's data for the school's content version.
+    const visitor = await appFetch(school.host, `/${kept.slug}`)
+    expect(await visitor.text()).toContain('Kept course')
+
+    // Signed in: one round trip of 3 statements (session, version, access) instead of the page's 8.
+    const own = await counted(school, `/${kept.slug}`, holder)
+    expect(own.res.status).toBe(200)
+    expect(own.body).toContain(`/${kept.slug}/watch`)
+    expect(own.body).toContain('Opening')
+    expect([own.trips, own.statements]).toEqual([1, 3])
+    const other = await counted(school, `/${kept.slug}`, stranger)
+    expect(other.body).toContain(`/${kept.slug}/checkout`)
+    expect(other.body).not.toContain(`/${kept.slug}/watch`)
+    expect([other.trips, other.statements]).toEqual([1, 3])
+    expect((await counted(school, `/${kept.slug}`, owner)).body).toContain(`/${kept.slug}/watch`)
+
+    // The data really is the kept one: a write behind the models' back (no version bump) is not seen...
+    await env.DB.prepare('UPDATE products SET title = ? WHERE id = ?').bind('Kept course (renamed)', kept.id).run()
+    expect((await counted(school, `/${kept.slug}`, holder)).body).not.toContain('Kept course (renamed)')
+    // ...until the version moves: the batch's version no longer matches, so the page is read again (a second round trip, once).
+    await bumpContentVersion(db(), school.tenantId)
+    const after = await counted(school, `/${kept.slug}`, holder)
+    expect(after.body).toContain('Kept course (renamed)')
+    expect(after.body).toContain(`/${kept.slug}/watch`)
+    expect(after.trips).toBe(2)
+    expect((await counted(school, `/${kept.slug}`, holder)).trips).toBe(1)
+
+    // An edit through /home in this isolate hands its new version over: the next signed-in page reads it all in one round trip.
+    const edit = await appFetch(school.host, `/home/products/${kept.id}`, { form: { intent: 'unpublish' }, cookie: owner })
+    expect(edit.status).toBeLessThan(400)
+    const unpublished = await counted(school, `/${kept.slug}`, holder)
+    expect(unpublished.res.status).toBe(404)
+    expect(unpublished.trips).toBe(1)
   })
 })
 
