@@ -77,7 +77,7 @@ async function handleSchoolRequest(
   ctx: ExecutionContext,
   { db, site, nonce, memo, decorateHit }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown>; decorateHit: DecorateHit },
 ): Promise<{ response: Response; final: boolean }> {
-  let key: Request | null = null
+  let key: string | null = null
   if (env.PAGE_CACHE !== 'off' && isLoaderCacheCandidate(request)) {
     const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
     // The storefront loaders' data cache is keyed by it too; the Remix bundle has its own copy of page-cache.server.ts, so it is handed over.
@@ -113,9 +113,10 @@ export default {
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
     const memo = new Map<string, unknown>()
-    const media = mediaOrigins(env, request)
-    const video = videoOrigins(env)
-    const decorate = (headers: Headers, scripts: ScriptPolicy) =>
+    // Called once per rendered answer; a page-cache hit from memory reuses the headers it built the first time.
+    const decorate = (headers: Headers, scripts: ScriptPolicy) => {
+      const media = mediaOrigins(env, request)
+      const video = videoOrigins(env)
       applySecurityHeaders(headers, {
         scripts,
         request,
@@ -126,6 +127,7 @@ export default {
         // The platform's signup form ends on the new school's own host.
         formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
       })
+    }
     let response: Response
     if (site.kind === 'unknown') {
       response = unknownHostPage(statusPageLocale(request), site.hostname)

@@ -965,7 +965,11 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e)
-  process.exit(1)
-})
+// Reused by bench/profile.mjs (issue 21 CPU profiles): runs only when executed directly.
+export { ensureBenchDeps, wranglerVars, migrate, seedBig, probe, get, BIG, COURSE_INDEX, work }
+if (import.meta.filename === resolve(process.argv[1] ?? '')) {
+  main().catch((e) => {
+    console.error(e)
+    process.exit(1)
+  })
+}

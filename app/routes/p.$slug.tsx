@@ -34,8 +34,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const page = await getPublishedSubpageWithBlocks(context.db, tenant.id, slug)
     if (!page) notFound()
     const blockContext = await loadBlockContext(request, context, tenant.id, page.blocks, { subpageId: page.subpage.id, viewerId: viewer?.id ?? null, viewerRole: viewer?.role })
-    // Countdown blocks change by themselves: never cache past a fixed end date shown on the page.
-    const changesAt = page.blocks.flatMap((b) => (b.type === 'countdown' && b.props.mode === 'date' ? [Date.parse(b.props.date)] : []))
+    // Countdown blocks and product cards' promotions change by themselves: never cache past a fixed end shown on the page.
+    const changesAt = [
+      ...page.blocks.flatMap((b) => (b.type === 'countdown' && b.props.mode === 'date' ? [Date.parse(b.props.date)] : [])),
+      ...Object.values(blockContext.products).map((offer) => offer.promo?.endsAt ?? null),
+    ]
     return {
       value: {
         seo: {

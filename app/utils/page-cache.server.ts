@@ -37,15 +37,14 @@ export function isPageCacheCandidate(request: Request) {
   return true
 }
 
-export function pageCacheKey(request: Request, tenantId: string, contentVersion: number) {
+/** The stored copy's key (a URL: the Cache API's key is a GET of it; isolate memory keys by the string). */
+export function pageCacheKey(request: Request, tenantId: string, contentVersion: number): string {
   const url = new URL(request.url)
   // One entry per host, path, query and content version; the fragment never reaches the server.
-  const key = new URL(`${url.origin}${url.pathname}`)
-  const params = [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b))
-  for (const [name, value] of params) key.searchParams.append(name, value)
-  key.searchParams.set('__tenant', tenantId)
-  key.searchParams.set('__cv', String(contentVersion))
-  return new Request(key.toString(), { method: 'GET' })
+  const query = new URLSearchParams(url.search ? [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)) : [])
+  query.set('__tenant', tenantId)
+  query.set('__cv', String(contentVersion))
+  return `${url.origin}${url.pathname}?${query}`
 }
 
 /** Seconds the edge may keep this answer, or null when it must not be stored. */
@@ -216,15 +215,15 @@ function pageCache(): Cache | null {
 }
 
 /** A stored page as the visitor's final answer (security headers included), or null. */
-export async function readCachedPage(key: Request, nonce: string, decorate: DecorateHit, now = Date.now()): Promise<Response | null> {
-  const remembered = recallPage(key.url, now)
+export async function readCachedPage(key: string, nonce: string, decorate: DecorateHit, now = Date.now()): Promise<Response | null> {
+  const remembered = recallPage(key, now)
   if (remembered) return answerFrom(remembered, nonce, 'memory', decorate)
   const cache = pageCache()
   if (!cache) return null
-  const hit = await cache.match(key)
+  const hit = await cache.match(new Request(key))
   if (!hit) return null
   const entry = memoryEntry(await hit.text(), hit.status, [...hit.headers] as [string, string][], Number(hit.headers.get(EXPIRES_HEADER)) || 0)
-  if (entry.expiresAt > now) rememberPage(key.url, entry)
+  if (entry.expiresAt > now) rememberPage(key, entry)
   return answerFrom(entry, nonce, 'hit', decorate)
 }
 
@@ -235,7 +234,7 @@ export async function readCachedPage(key: Request, nonce: string, decorate: Deco
  * `'strict-dynamic'` and external sources; a hash cannot vouch for an external script).
  */
 export async function storeCachedPage(
-  key: Request,
+  key: string,
   response: Response,
   nonce: string,
   creatorScripts: boolean,
@@ -255,8 +254,8 @@ export async function storeCachedPage(
   if (hashes) stored.set(SCRIPT_HASHES_HEADER, hashes.join(' '))
   const expiresAt = now + seconds * 1000
   stored.set(EXPIRES_HEADER, String(expiresAt))
-  rememberPage(key.url, memoryEntry(body, 200, [...stored] as [string, string][], expiresAt))
-  if (cache) waitUntil(cache.put(key, new Response(body, { status: 200, headers: stored })).catch(() => undefined))
+  rememberPage(key, memoryEntry(body, 200, [...stored] as [string, string][], expiresAt))
+  if (cache) waitUntil(cache.put(new Request(key), new Response(body, { status: 200, headers: stored })).catch(() => undefined))
   const sent = new Response(body, response)
   sent.headers.set(PAGE_CACHE_STATUS_HEADER, 'miss')
   return sent

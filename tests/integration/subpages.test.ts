@@ -4,7 +4,9 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
-import { createProduct } from '#app/models/product.server.ts'
+import { createBlock } from '#app/models/block.server.ts'
+import { createCatalogueProduct, createProduct, saveCatalogue } from '#app/models/product.server.ts'
+import { createSubpage } from '#app/models/subpage.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
@@ -503,5 +505,22 @@ describe('/home/subpages/{id}/blocks', () => {
     const rows = await blockRows(theirId)
     expect(rows.length).toBe(1)
     expect(JSON.parse(rows[0].props)).toEqual({ markdown: 'Secret' })
+  })
+})
+
+describe('a published sales page at the edge', () => {
+  it("is kept no longer than a product card's promotion runs (the card would show a finished promotion)", async () => {
+    const t = school.tenantId
+    const now = Date.now()
+    const course = (await createCatalogueProduct(db(), t, { kind: 'course', title: 'Short sale', published: true }, [{ name: '', amount: 10_000 }]))!
+    await saveCatalogue(db(), t, course, { fields: { promoPrice: 5_000, promoStartsAt: now - 60_000, promoEndsAt: now + 90_000 }, prices: [{ name: '', amount: 10_000 }] }, now - 60_000)
+    const subpage = (await createSubpage(db(), t, { title: 'Flash sale', slug: 'flash-sale', published: true, seoTitle: '', seoDescription: '' }))!
+    expect((await createBlock(db(), t, subpage.id, 'product_card', { productId: course.id }))?.ok).toBe(true)
+    const res = await appFetch(school.host, '/p/flash-sale')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('Short sale')
+    const seconds = Number(/s-maxage=(\d+)/.exec(res.headers.get('Cache-Control') ?? '')?.[1])
+    expect(seconds).toBeGreaterThan(0)
+    expect(seconds).toBeLessThanOrEqual(90)
   })
 })
