@@ -75,14 +75,14 @@ async function handleSchoolRequest(
   request: Request,
   env: Env,
   ctx: ExecutionContext,
-  { db, site, nonce, memo, decorateHit }: { db: ReturnType<typeof getDb>; site: SchoolSite; nonce: string; memo: Map<string, unknown>; decorateHit: DecorateHit },
+  { url, db, site, nonce, memo, decorateHit }: { url: URL; db: ReturnType<typeof getDb>; site: SchoolSite; nonce: () => string; memo: Map<string, unknown>; decorateHit: DecorateHit },
 ): Promise<{ response: Response; final: boolean }> {
   let key: string | null = null
   if (env.PAGE_CACHE !== 'off' && isLoaderCacheCandidate(request)) {
     const version = await contentVersionFor(site.tenant.id, () => getContentVersion(db, site.tenant.id))
     // The storefront loaders' data cache is keyed by it too; the Remix bundle has its own copy of page-cache.server.ts, so it is handed over.
     if (version !== null) memo.set(CONTENT_VERSION_MEMO_KEY, version)
-    if (version !== null && isPageCacheCandidate(request)) key = pageCacheKey(request, site.tenant.id, version)
+    if (version !== null && isPageCacheCandidate(request)) key = pageCacheKey(url, site.tenant.id, version)
   } else if (env.PAGE_CACHE !== 'off' && request.method === 'GET') {
     // Signed in: no read here (the page confirms the version in its session batch); what this isolate knows is a better guess.
     const known = knownContentVersion(site.tenant.id)
@@ -93,8 +93,8 @@ async function handleSchoolRequest(
     const cached = await readCachedPage(key, nonce, decorateHit)
     if (cached) return { response: cached, final: true }
   }
-  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
-  if (key) response = await storeCachedPage(key, response, nonce, memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
+  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce: nonce(), memo })
+  if (key) response = await storeCachedPage(key, response, nonce(), memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
   if (invalidatesSchoolPages(request, response)) {
     rememberContentVersion(site.tenant.id, await bumpContentVersion(db, site.tenant.id))
   }
@@ -107,8 +107,10 @@ export default {
     const forwarded = await forwardServiceHost(request, env, url.hostname)
     if (forwarded) return forwarded
     // Remix's CSRF check reads X-Forwarded-Host / Host: crafted ones must not make it a 500 (issue 19 §2).
-    request = withOwnHost(request)
-    const nonce = newNonce()
+    request = withOwnHost(request, url.host)
+    // A fresh CSP nonce, made only for an answer that needs one (a page-cache hit sent as stored does not).
+    let nonce: string | undefined
+    const nonceNow = () => (nonce ??= newNonce())
     const db = getDb(env.DB)
     const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
 
@@ -141,17 +143,17 @@ export default {
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
     } else if (site.kind === 'school') {
-      const school = await handleSchoolRequest(request, env, ctx, { db, site, nonce, memo, decorateHit: decorate })
+      const school = await handleSchoolRequest(request, env, ctx, { url, db, site, nonce: nonceNow, memo, decorateHit: decorate })
       if (school.final) return school.response
       response = school.response
     } else {
-      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce, memo })
+      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce: nonceNow(), memo })
     }
 
     // Responses from Remix may have immutable headers: copy before decorating.
     response = new Response(response.body, response)
     // 'strict-dynamic' only when the root loader put the creator's code on this school page (ADR 013).
-    decorate(response.headers, { nonce, creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true })
+    decorate(response.headers, { nonce: nonceNow(), creatorScripts: site.kind === 'school' && memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true })
     return response
   },
 

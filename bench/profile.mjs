@@ -162,6 +162,8 @@ function origLine(source, line) {
 /** node_modules/<pkg> or the app path (app/…, server.ts). */
 function moduleOf(source) {
   const s = source.replace(/^(\.\.\/)+/, '').replace(/^.*?work\/main\//, '').replace(/^.*?profile-src\//, '')
+  // drizzle-orm's own source maps point at ../src/*.ts, which resolve to node_modules/src/
+  if (s.startsWith('node_modules/src/')) return 'node_modules/drizzle-orm'
   const nm = s.lastIndexOf('node_modules/')
   if (nm !== -1) return s.slice(nm).replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1')
   return s
@@ -181,11 +183,13 @@ function locate(cf) {
       const file = q.source.replace(/^(\.\.\/)+/, '').replace(/^.*?(work\/main|profile-src)\//, '')
       const text = origLine(q.source, q.line).trim()
       const m = /(?:function\*?\s+|(?:const|let|var)\s+|^\s*(?:async\s+)?(?:static\s+)?(?:get\s+|set\s+)?)([A-Za-z_$#][\w$]*)\s*(?:=|\()/.exec(text)
-      const name = q.name && q.name.length > 2 ? q.name : m?.[1] ?? (cf.functionName || '(anonymous)')
-      r = { name, where: `${file.replace(/^node_modules\//, '')}:${q.line}`, module: mod, snippet: text.slice(0, 70) }
+      const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'await', 'catch', 'new', 'typeof', 'case'])
+      const guess = m?.[1] && !KEYWORDS.has(m[1]) ? m[1] : null
+      const name = q.name && q.name.length > 2 ? q.name : guess ?? (cf.functionName || '(anonymous)')
+      r = { name, where: `${file.replace(/^node_modules\/src\//, 'drizzle-orm/src/').replace(/^node_modules\//, '')}:${q.line}`, module: mod, snippet: text.slice(0, 70) }
     } else {
       const line = bundleLines()[cf.lineNumber] ?? ''
-      r = { name: cf.functionName || '(anonymous)', where: `server.js:${cf.lineNumber + 1}:${cf.columnNumber}`, module: '(bundle, unmapped)', snippet: line.slice(Math.max(0, cf.columnNumber - 20), cf.columnNumber + 60) }
+      r = { name: cf.functionName || '(anonymous)', where: `server.js:${cf.lineNumber + 1}:${cf.columnNumber}`, module: null, unmapped: true, snippet: line.slice(Math.max(0, cf.columnNumber - 20), cf.columnNumber + 60) }
     }
   } else r = { name: cf.functionName || '(anonymous)', where: `${cf.url.split('/').slice(-2).join('/')}:${cf.lineNumber + 1}`, module: `(runtime) ${cf.url.replace(/^.*?:\/\//, '').split('/')[0]}` }
   mapCache.set(key, r)
@@ -227,10 +231,26 @@ function analyse(profile, requests) {
       const l = locate(byId.get(p).callFrame)
       m = l.special ? null : l.module
     }
-    m ??= '(native, no JS caller)'
+    m ??= '(native, called from the event loop)'
     mod.set(m, (mod.get(m) ?? 0) + ms)
   }
-  return { total, busy, special, fn: [...fn.values()].sort((a, b) => b.ms - a.ms), mod: [...mod].map(([module, ms]) => ({ module, ms })).sort((a, b) => b.ms - a.ms), requests, samples: samples.length }
+  // inclusive (total) time of app code: each function counted once per sample stack
+  const incl = new Map()
+  for (let i = 0; i < samples.length; i++) {
+    const dt = i + 1 < samples.length ? timeDeltas[i + 1] / 1000 : mean
+    const seen = new Set()
+    for (let id = samples[i]; id !== undefined; id = parent.get(id)) {
+      const loc = locate(byId.get(id).callFrame)
+      if (!loc.module || !/^(app\/|server\.ts|load-context)/.test(loc.module)) continue
+      const k = `${loc.name}\t${loc.where}`
+      if (seen.has(k)) continue
+      seen.add(k)
+      const f = incl.get(k) ?? { ...loc, ms: 0 }
+      f.ms += dt
+      incl.set(k, f)
+    }
+  }
+  return { incl: [...incl.values()].sort((a, b) => b.ms - a.ms), total, busy, special, fn: [...fn.values()].sort((a, b) => b.ms - a.ms), mod: [...mod].map(([module, ms]) => ({ module, ms })).sort((a, b) => b.ms - a.ms), requests, samples: samples.length }
 }
 
 const pct = (ms, of) => `${((100 * ms) / of).toFixed(1)}%`
@@ -241,6 +261,9 @@ function print(name, a, run) {
   console.log(`\ntop ${TOP} functions by self time (% of busy samples, ms/req)`)
   console.log('| # | self % | ms/req | function | location | source line |\n|---|---|---|---|---|---|')
   a.fn.slice(0, TOP).forEach((f, i) => console.log(`| ${i + 1} | ${pct(f.ms, a.busy)} | ${perReq(f.ms, a.requests)} | ${f.name} | ${f.where} | ${(f.snippet ?? '').replace(/\|/g, '\\|').replace(/`/g, "'")} |`))
+  console.log(`\napp code by inclusive time (self + callees; % of busy, ms/req)`)
+  console.log('| incl % | ms/req | function | location |\n|---|---|---|---|')
+  for (const f of a.incl.slice(0, 15)) console.log(`| ${pct(f.ms, a.busy)} | ${perReq(f.ms, a.requests)} | ${f.name} | ${f.where} |`)
   console.log(`\nby module (self time; native frames counted for their JS caller's module)`)
   console.log('| module | self % | ms/req |\n|---|---|---|')
   for (const m of a.mod.slice(0, TOP)) console.log(`| ${m.module} | ${pct(m.ms, a.busy)} | ${perReq(m.ms, a.requests)} |`)

@@ -37,21 +37,21 @@ export async function getCurrentUser(request: Request, context: AppLoadContext, 
 
 const SESSION_BATCH = 'session-batch'
 type BatchItem = Parameters<AppLoadContext['db']['batch']>[0][number]
-type SessionBatch = { items: BatchItem[]; results: Promise<readonly unknown[]>; userId: SQL }
+type SessionBatch = { items: BatchItem[]; results: Promise<readonly unknown[]>; userId: SQL; sessionId: string }
 
 /**
  * A page loader's reads that can ride in the session lookup's db.batch (one D1 round trip for the
  * user and the page): null when the request has no session to look up or the batch has left.
- * `userId` is the session's user as SQL; rows built on it count only when getCurrentUser returns
- * that user. Call before awaiting anything: the lookup waits one macrotask for claims (whichever
+ * `userId` is the session's user as SQL (`sessionId`, the session's id, for a compiled query that
+ * builds that SQL from placeholders); rows built on it count only when getCurrentUser returns that user. Call before awaiting anything: the lookup waits one macrotask for claims (whichever
  * loader asks first starts it, the others join).
  */
-export function joinSessionBatch<T extends BatchItem[]>(request: Request, context: AppLoadContext, build: (userId: SQL) => [...T]): Promise<readonly unknown[]> | null {
+export function joinSessionBatch<T extends BatchItem[]>(request: Request, context: AppLoadContext, build: (userId: SQL, sessionId: string) => [...T]): Promise<readonly unknown[]> | null {
   // The route loader may run before the root's: then it starts the lookup.
   if (!context.memo.has('user')) void lookUpUser(request, context).catch(() => undefined)
   const batch = context.memo.get(SESSION_BATCH) as SessionBatch | undefined
   if (!batch) return null
-  const items = build(batch.userId)
+  const items = build(batch.userId, batch.sessionId)
   const from = batch.items.length
   batch.items.push(...items)
   const rows = batch.results.then((rows) => rows.slice(from, from + items.length))
@@ -70,7 +70,7 @@ async function lookUpUser(request: Request, context: AppLoadContext): Promise<Cu
   }
   let release!: (rows: readonly unknown[]) => void
   let fail!: (error: unknown) => void
-  const batch: SessionBatch = { items: [], userId: lookup.userId, results: new Promise((resolve, reject) => ((release = resolve), (fail = reject))) }
+  const batch: SessionBatch = { items: [], userId: lookup.userId, sessionId: lookup.sessionId, results: new Promise((resolve, reject) => ((release = resolve), (fail = reject))) }
   batch.results.catch(() => undefined)
   context.memo.set(SESSION_BATCH, batch)
   const pending = (async (): Promise<CurrentUser | null> => {

@@ -4,16 +4,19 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { tenants } from '#app/db/schema.server.ts'
+import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
 
 export async function getContentVersion(db: Db, tenantId: string): Promise<number | null> {
   const [row] = await contentVersionQuery(db, tenantId)
   return row ? row.v : null
 }
 
-/** getContentVersion's read, to share a db.batch (e.g. the session lookup's): rows `[{ v }]` or none. */
-export function contentVersionQuery(db: Db, tenantId: string) {
-  return db.select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-}
+/** getContentVersion's read, to share a db.batch (e.g. the session lookup's): rows `[{ v }]` or none. Compiled once per isolate. */
+export const contentVersionQuery = (db: Db, tenantId: string) => contentVersion(db, { tenantId })
+const contentVersion = compiledQuery(
+  (db, p: Placeholders<{ tenantId: string }>) => db.select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, p.tenantId)).limit(1),
+  ['tenantId'],
+)
 
 /** The school's new content version (null: no such school). */
 export async function bumpContentVersion(db: Db, tenantId: string): Promise<number | null> {

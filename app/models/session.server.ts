@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, ne, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { sessions, users } from '#app/db/schema.server.ts'
 import {
@@ -8,6 +8,7 @@ import {
   SESSION_REFRESH_INTERVAL_MS,
   SESSION_TTL_MS,
 } from '#app/utils/session-token.server.ts'
+import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export function buildSession(tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}, now = Date.now()) {
@@ -47,14 +48,8 @@ export async function validateSessionToken(db: Db, tenantId: string, token: stri
 export function sessionLookup(db: Db, tenantId: string, token: string | null | undefined, now = Date.now()) {
   const parsed = parseSessionToken(token)
   if (!parsed) return null
-  // Column names unique in the row: a db.batch maps rows by name (users.id would shadow sessions.id).
-  const query = db
-    .select({ session: sessions, user: { id: sql<string>`${sessions.userId}`.as('session_user_id'), name: users.name, email: users.email, role: users.role } })
-    .from(sessions)
-    .innerJoin(users, ofTenant(users, sessions.tenantId, eq(users.id, sessions.userId)))
-    .where(ofTenant(sessions, tenantId, eq(sessions.id, parsed.id)))
-    .limit(1)
-  const userId = sql`(select ${sessions.userId} from ${sessions} where ${ofTenant(sessions, tenantId, eq(sessions.id, parsed.id))})`
+  const query = sessionWithUser(db, { tenantId, sessionId: parsed.id })
+  const userId = sessionUserId(tenantId, parsed.id)
   async function settle(rows: Awaited<typeof query>) {
     const found = rows[0]
     if (!found || !secretMatches(parsed!.secret, found.session.secretHash)) return null
@@ -72,7 +67,24 @@ export function sessionLookup(db: Db, tenantId: string, token: string | null | u
     }
     return found
   }
-  return { query, userId, settle }
+  return { query, userId, sessionId: parsed.id, settle }
+}
+
+/** The session joined to its user; column names unique in the row (a db.batch maps rows by name: users.id would shadow sessions.id). */
+const sessionWithUser = compiledQuery(
+  (db, p: Placeholders<{ tenantId: string; sessionId: string }>) =>
+    db
+      .select({ session: sessions, user: { id: sql<string>`${sessions.userId}`.as('session_user_id'), name: users.name, email: users.email, role: users.role } })
+      .from(sessions)
+      .innerJoin(users, ofTenant(users, sessions.tenantId, eq(users.id, sessions.userId)))
+      .where(ofTenant(sessions, p.tenantId, eq(sessions.id, p.sessionId)))
+      .limit(1),
+  ['tenantId', 'sessionId'],
+)
+
+/** The user of a session as SQL (values or placeholders), for reads batched with the lookup that depend on the viewer. */
+export function sessionUserId(tenantId: string | SQLWrapper, sessionId: string | SQLWrapper) {
+  return sql`(select ${sessions.userId} from ${sessions} where ${ofTenant(sessions, tenantId, eq(sessions.id, sessionId))})`
 }
 
 export async function sessionExists(db: Db, tenantId: string, sessionId: string) {

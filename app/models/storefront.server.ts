@@ -2,7 +2,7 @@
 // is one D1 round trip: every independent query goes into one db.batch, and the queries that
 // depend on a product (prices, price history, the viewer's access, curriculum) join the product
 // by the same condition instead of waiting for its id. Every function takes the tenant explicitly.
-import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lte, min, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
 import {
@@ -22,7 +22,9 @@ import {
 import type { ProductOffer } from '#app/domain/block-context.ts'
 import { imageUrl } from '#app/domain/block-context.ts'
 import { excerpt } from '#app/domain/seo.ts'
+import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
 import { effectivePrice, LOWEST_PRICE_WINDOW_MS } from './product-price.server.ts'
+import { sessionUserId } from './session.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export const CATALOGUE_MAX = 200
@@ -66,7 +68,7 @@ export function promoStartedAt(product: PromoProduct, history: Array<Omit<Histor
   return recorded.length ? Math.max(...recorded) : now
 }
 
-const accessActiveAt = (now: number) =>
+const accessActiveAt = (now: number | SQLWrapper) =>
   and(isNull(productAccess.revokedAt), lte(productAccess.startsAt, now), or(isNull(productAccess.expiresAt), gt(productAccess.expiresAt, now)))
 
 const parentLinks = alias(productLinks, 'parent_links')
@@ -74,7 +76,7 @@ const grandParentLinks = alias(productLinks, 'grand_parent_links')
 const allAccessMemberships = alias(products, 'all_access_memberships')
 
 /** Correlated on the outer `products` row: an active access row of the user that opens it. */
-function openingAccess(db: Db, tenantId: string, userId: string | SQL, now: number) {
+function openingAccess(db: Db, tenantId: string | SQLWrapper, userId: string | SQL, now: number | SQLWrapper) {
   const parents = db
     .select({ id: parentLinks.parentId })
     .from(parentLinks)
@@ -131,17 +133,24 @@ function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { 
  * The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
  * membership linking it (also a membership holding such a bundle), or on an all-products membership.
  */
-function accessQuery(db: Db, tenantId: string, where: SQL | undefined, userId: string | SQL, now: number) {
+function accessQuery(db: Db, tenantId: string | SQLWrapper, where: SQL | undefined, userId: string | SQL, now: number | SQLWrapper) {
   return db
     .select({ productId: products.id })
     .from(products)
     .where(ofTenant(products, tenantId, eq(products.published, true), where, exists(openingAccess(db, tenantId, userId, now))))
 }
 
-/** productPageQueries' access read alone: when the rest of the page is already known (a visitor's page kept per isolate). */
-export function productAccessQuery(db: Db, tenantId: string, slug: string, viewerId: SQL, now: number) {
-  return accessQuery(db, tenantId, eq(products.slug, slug), viewerId, now)
-}
+/**
+ * productPageQueries' access read alone, for the user of session `sessionId`: when the rest of the
+ * page is already known (a visitor's page kept per isolate). Compiled once per isolate: it rides in
+ * every signed-in course page's session batch.
+ */
+export const productAccessQuery = (db: Db, values: { tenantId: string; slug: string; sessionId: string; now: number }) => productAccess_(db, values)
+const productAccess_ = compiledQuery(
+  (db, p: Placeholders<{ tenantId: string; slug: string; sessionId: string; now: number }>) =>
+    accessQuery(db, p.tenantId, eq(products.slug, p.slug), sessionUserId(p.tenantId, p.sessionId), p.now),
+  ['tenantId', 'slug', 'sessionId', 'now'],
+)
 
 const actionHref = (slug: string, hasAccess: boolean) => `/${slug}/${hasAccess ? 'watch' : 'checkout'}`
 

@@ -26,9 +26,9 @@ export function productPageInSessionBatch(request: Request, context: AppLoadCont
   const tenantId = context.site.tenant.id
   const db = context.db
   const guess = visitorEntryGuess<{ offer: ProductOffer }>(request, context, ROUTE, now)
-  const rows = joinSessionBatch(request, context, (userId): BatchItem[] =>
+  const rows = joinSessionBatch(request, context, (userId, sessionId): BatchItem[] =>
     guess
-      ? [contentVersionQuery(db, tenantId), productAccessQuery(db, tenantId, slug, userId, now)]
+      ? [contentVersionQuery(db, tenantId), productAccessQuery(db, { tenantId, slug, sessionId, now })]
       : [contentVersionQuery(db, tenantId), ...productPageQueries(db, tenantId, slug, { viewer: null, viewerId: userId, now })],
   )
   if (!rows) return null

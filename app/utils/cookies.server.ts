@@ -27,7 +27,8 @@ export function serializeCookie(name: string, value: string, opts: CookieOptions
 }
 
 export function isSecureRequest(request: Request) {
-  return new URL(request.url).protocol === 'https:'
+  // A Request's url is serialized (lower-case scheme): no need to parse it on every cookie read.
+  return request.url.startsWith('https:')
 }
 
 /** `__Host-` prefix where the browser allows it (https), plain name on http dev hosts. */

@@ -24,11 +24,14 @@ describe('page cache rules', () => {
   })
 
   it('keys by host, path, sorted query, tenant and content version', () => {
-    const a = pageCacheKey(new Request('http://s.localhost/courses?b=2&a=1'), 't1', 3)
-    expect(a).toBe(pageCacheKey(new Request('http://s.localhost/courses?a=1&b=2'), 't1', 3))
-    expect(a).not.toBe(pageCacheKey(new Request('http://s.localhost/courses?a=1&b=2'), 't1', 4))
-    expect(a).not.toBe(pageCacheKey(new Request('http://other.localhost/courses?a=1&b=2'), 't1', 3))
-    expect(a).not.toBe(pageCacheKey(new Request('http://s.localhost/courses?a=1&b=2'), 't2', 3))
+    const a = pageCacheKey(new URL('http://s.localhost/courses?b=2&a=1'), 't1', 3)
+    expect(a).toBe(pageCacheKey(new URL('http://s.localhost/courses?a=1&b=2'), 't1', 3))
+    expect(a).not.toBe(pageCacheKey(new URL('http://s.localhost/courses?a=1&b=2'), 't1', 4))
+    expect(a).not.toBe(pageCacheKey(new URL('http://other.localhost/courses?a=1&b=2'), 't1', 3))
+    expect(a).not.toBe(pageCacheKey(new URL('http://s.localhost/courses?a=1&b=2'), 't2', 3))
+    // Without a query: the same shape as with one.
+    expect(pageCacheKey(new URL('http://s.localhost/courses'), 't1', 3)).toBe('http://s.localhost/courses?__tenant=t1&__cv=3')
+    expect(a).toBe('http://s.localhost/courses?a=1&b=2&__tenant=t1&__cv=3')
   })
 
   it('treats successful mutations under /home as edits', () => {
@@ -67,7 +70,7 @@ describe('page cache rules', () => {
 
   it('answers from isolate memory as stored, allowing its inline scripts by hash, until the entry expires', async () => {
     clearPageMemory()
-    const key = pageCacheKey(new Request('http://memory.localhost/courses'), 't-m', 1)
+    const key = pageCacheKey(new URL('http://memory.localhost/courses'), 't-m', 1)
     const html = '<p>x</p><script nonce="OLDNONCE">a()</script><script type="module" nonce="OLDNONCE">import "/b.js"</script>'
     const page = new Response(html, { headers: { 'Cache-Control': 'public, max-age=0, s-maxage=60', 'Content-Type': 'text/html' } })
     const pending: Promise<unknown>[] = []
@@ -82,7 +85,7 @@ describe('page cache rules', () => {
     }
     const hashes = [await scriptHash('a()'), await scriptHash('import "/b.js"')]
     for (const nonce of ['NEW1', 'NEW2', 'NEW3']) {
-      const hit = await readCachedPage(key, nonce, decorate, 10_000 + 59_000)
+      const hit = await readCachedPage(key, () => nonce, decorate, 10_000 + 59_000)
       expect(hit?.headers.get('X-Page-Cache')).toBe('hit; tier=memory')
       // Every hit gets the whole page, byte for byte: the stored bytes are never consumed or rewritten.
       expect(await hit?.text()).toBe(html)
@@ -94,19 +97,19 @@ describe('page cache rules', () => {
     expect(policies).toEqual([{ hashes }])
     clearPageMemory()
     // Past its time the memory copy is gone (and the Cache API copy has expired too).
-    const late = await readCachedPage(key, 'LATE', decorate, 10_000 + 61_000)
+    const late = await readCachedPage(key, () => 'LATE', decorate, 10_000 + 61_000)
     expect(late?.headers.get('X-Page-Cache') ?? 'none').not.toBe('hit; tier=memory')
   })
 
   it("swaps a fresh nonce into the bytes of a page with the creator's scripts (they need the nonce)", async () => {
     clearPageMemory()
-    const key = pageCacheKey(new Request('http://creator.localhost/courses'), 't-c', 1)
+    const key = pageCacheKey(new URL('http://creator.localhost/courses'), 't-c', 1)
     const html = '<script nonce="OLDNONCE">a()</script><script nonce="OLDNONCE" src="https://analytics.example/x.js" async></script>'
     const page = new Response(html, { headers: { 'Cache-Control': 'public, max-age=0, s-maxage=60' } })
     await storeCachedPage(key, page, 'OLDNONCE', true, () => undefined, 10_000)
     const decorate: DecorateHit = (headers, scripts) => headers.set('Content-Security-Policy', JSON.stringify(scripts))
     for (const nonce of ['NEW1', 'NEW2']) {
-      const hit = await readCachedPage(key, nonce, decorate, 20_000)
+      const hit = await readCachedPage(key, () => nonce, decorate, 20_000)
       expect(await hit?.text()).toBe(html.replaceAll('OLDNONCE', nonce))
       expect(hit?.headers.get('Content-Security-Policy')).toBe(JSON.stringify({ nonce, creatorScripts: true }))
     }

@@ -38,8 +38,9 @@ export function isPageCacheCandidate(request: Request) {
 }
 
 /** The stored copy's key (a URL: the Cache API's key is a GET of it; isolate memory keys by the string). */
-export function pageCacheKey(request: Request, tenantId: string, contentVersion: number): string {
-  const url = new URL(request.url)
+export function pageCacheKey(url: URL, tenantId: string, contentVersion: number): string {
+  // Most pages have no query: the same key without building one (tenant ids are URL-safe).
+  if (!url.search) return `${url.origin}${url.pathname}?__tenant=${encodeURIComponent(tenantId)}&__cv=${contentVersion}`
   // One entry per host, path, query and content version; the fragment never reaches the server.
   const query = new URLSearchParams(url.search ? [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)) : [])
   query.set('__tenant', tenantId)
@@ -190,7 +191,7 @@ function visitorHeaders(entry: MemoryEntry, tier: 'hit' | 'memory') {
  * entry (the key holds the origin, so they are the same for every hit); nonce mode swaps this
  * request's nonce into the bytes.
  */
-function answerFrom(entry: MemoryEntry, nonce: string, tier: 'hit' | 'memory', decorate: DecorateHit): Response {
+function answerFrom(entry: MemoryEntry, nonce: () => string, tier: 'hit' | 'memory', decorate: DecorateHit): Response {
   if (entry.scriptHashes) {
     if (tier === 'memory') {
       if (!entry.answerHeaders) {
@@ -203,9 +204,10 @@ function answerFrom(entry: MemoryEntry, nonce: string, tier: 'hit' | 'memory', d
     decorate(headers, { hashes: entry.scriptHashes })
     return new Response(entry.body, { status: entry.status, headers })
   }
+  const fresh = nonce()
   const headers = visitorHeaders(entry, tier)
-  decorate(headers, { nonce, creatorScripts: entry.creatorScripts })
-  return new Response(entry.nonceParts ? withNonce(entry.nonceParts, nonce) : entry.body, { status: entry.status, headers })
+  decorate(headers, { nonce: fresh, creatorScripts: entry.creatorScripts })
+  return new Response(entry.nonceParts ? withNonce(entry.nonceParts, fresh) : entry.body, { status: entry.status, headers })
 }
 
 function pageCache(): Cache | null {
@@ -214,8 +216,8 @@ function pageCache(): Cache | null {
   return typeof caches === 'undefined' ? null : ((caches as unknown as { default?: Cache }).default ?? null)
 }
 
-/** A stored page as the visitor's final answer (security headers included), or null. */
-export async function readCachedPage(key: string, nonce: string, decorate: DecorateHit, now = Date.now()): Promise<Response | null> {
+/** A stored page as the visitor's final answer (security headers included), or null. `nonce` is asked for only when the page needs one. */
+export async function readCachedPage(key: string, nonce: () => string, decorate: DecorateHit, now = Date.now()): Promise<Response | null> {
   const remembered = recallPage(key, now)
   if (remembered) return answerFrom(remembered, nonce, 'memory', decorate)
   const cache = pageCache()

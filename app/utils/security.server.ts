@@ -24,8 +24,7 @@ export function isCsrfSafe(request: Request) {
  * the Origin with those two headers and answers a mismatch, or a missing Host, with an empty 500
  * (issue 19 §2); isCsrfSafe has already held the Origin to the URL's origin.
  */
-export function withOwnHost<R extends Request>(request: R): R {
-  const host = new URL(request.url).host
+export function withOwnHost<R extends Request>(request: R, host = new URL(request.url).host): R {
   if (!request.headers.has('X-Forwarded-Host') && request.headers.get('Host') === host) return request
   const headers = new Headers(request.headers)
   headers.delete('X-Forwarded-Host')
