@@ -7,7 +7,7 @@ import { joinSessionBatch } from '#app/auth/auth.server.ts'
 import type { ProductOffer } from '#app/domain/block-context.ts'
 import { contentVersionQuery } from '#app/models/content-version.server.ts'
 import { offerForViewer, productAccessQuery, productPageQueries, toProductPage, type OfferOptions, type ProductPageRows } from '#app/models/storefront.server.ts'
-import { storeVisitorEntry, visitorEntryGuess, type ChangesAt } from './loader-cache.server.ts'
+import { storeVisitorEntry, visitorEntryGuess, type ChangesAt, type VisitorEntry } from './loader-cache.server.ts'
 
 export type ProductPage = NonNullable<ReturnType<typeof toProductPage>>
 /** What the route makes of a visitor's page: its loader data (viewer-independent but for the offer) and when it changes by itself. */
@@ -25,12 +25,14 @@ export function productPageInSessionBatch(request: Request, context: AppLoadCont
   if (context.site.kind !== 'school') return null
   const tenantId = context.site.tenant.id
   const db = context.db
-  const guess = visitorEntryGuess<{ offer: ProductOffer }>(request, context, ROUTE, now)
-  const rows = joinSessionBatch(request, context, (userId, sessionId): BatchItem[] =>
-    guess
+  // Looked up only when there is a session batch to join (an anonymous request never gets here).
+  let guess: VisitorEntry<{ offer: ProductOffer }> | null = null
+  const rows = joinSessionBatch(request, context, (userId, sessionId): BatchItem[] => {
+    guess = visitorEntryGuess<{ offer: ProductOffer }>(request, context, ROUTE, now)
+    return guess
       ? [contentVersionQuery(db, tenantId), productAccessQuery(db, { tenantId, slug, sessionId, now })]
-      : [contentVersionQuery(db, tenantId), ...productPageQueries(db, tenantId, slug, { viewer: null, viewerId: userId, now })],
-  )
+      : [contentVersionQuery(db, tenantId), ...productPageQueries(db, tenantId, slug, { viewer: null, viewerId: userId, now })]
+  })
   if (!rows) return null
 
   return async <V extends { offer: ProductOffer }>(opts: OfferOptions, build: BuildPage<V>): Promise<{ value: V; changesAt: ChangesAt } | null> => {
