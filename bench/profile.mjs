@@ -16,7 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { BIG, COURSE_INDEX, ensureBenchDeps, migrate, probe, seedBig, work, wranglerVars } from './storefront.mjs'
+import { appWorkerOptions, BIG, COURSE_INDEX, ensureBenchDeps, migrate, probe, seedBig, work } from './storefront.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const argv = process.argv.slice(2)
@@ -78,21 +78,9 @@ function build() {
 // workerd: app-bare and app-cold only, inspector on, own persistence directory
 async function startWorkerd() {
   const { Miniflare } = await import('miniflare')
-  const { vars, compat, flags } = wranglerVars()
   const persist = join(work, 'profile-state')
   rmSync(persist, { recursive: true, force: true })
-  const app = {
-    name: 'app-bare',
-    modules: [{ type: 'ESModule', path: join(appDir, 'server.js') }],
-    modulesRoot: appDir,
-    compatibilityDate: compat,
-    compatibilityFlags: flags,
-    bindings: { ...vars, ENVIRONMENT: 'production', MAIL_TRANSPORT: 'outbox' },
-    d1Databases: { DB: 'bench-db' },
-    r2Buckets: { MEDIA: 'coursefront-media' },
-    queueProducers: { MAIL_QUEUE: { queueName: 'coursefront-mail' } },
-    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-  }
+  const app = appWorkerOptions(appDir, 'app-bare')
   const mf = new Miniflare({
     inspectorPort: 0,
     d1Persist: join(persist, 'd1'),

@@ -149,28 +149,35 @@ const PROBE = `export default {
 }
 const PAGE = 'x'.repeat(60000)`
 
-async function startWorkerd() {
-  const { Miniflare } = await import('miniflare')
+/**
+ * The app worker as the bench runs it, without `[assets]`: the dry-run bundle in `dir` (one
+ * self-contained ES module: wrangler inlines every import), production mode (no dev mail / peers);
+ * the platform host stays `localhost` so schools answer at {slug}.localhost. Service bindings
+ * (DOMAINS, MEDIA_WORKER, DEV_PEERS) are optional in the app and not used by the storefront GET
+ * pages: left out.
+ */
+export function appWorkerOptions(dir, name = 'app') {
   const { vars, compat, flags } = wranglerVars()
-  const persist = join(work, 'state')
-  rmSync(persist, { recursive: true, force: true })
-  const appWorker = {
-    name: 'app',
-    // The dry-run bundle is one self-contained ES module (wrangler inlines every import).
-    modules: [{ type: 'ESModule', path: join(work, 'app', 'server.js') }],
-    modulesRoot: join(work, 'app'),
+  return {
+    name,
+    modules: [{ type: 'ESModule', path: join(dir, 'server.js') }],
+    modulesRoot: dir,
     compatibilityDate: compat,
     compatibilityFlags: flags,
-    // Production mode (no dev mail / peers); the platform host stays `localhost` so schools
-    // answer at {slug}.localhost. Service bindings (DOMAINS, MEDIA_WORKER, DEV_PEERS) are
-    // optional in the app and not used by the storefront GET pages: left out.
     bindings: { ...vars, ENVIRONMENT: 'production', MAIL_TRANSPORT: 'outbox' },
     d1Databases: { DB: 'bench-db' },
     r2Buckets: { MEDIA: 'coursefront-media' },
     queueProducers: { MAIL_QUEUE: { queueName: 'coursefront-mail' } },
-    assets: { directory: join(work, 'client'), binding: 'ASSETS', routerConfig: { has_user_worker: true } },
     unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
   }
+}
+
+async function startWorkerd() {
+  const { Miniflare } = await import('miniflare')
+  const { compat, flags } = wranglerVars()
+  const persist = join(work, 'state')
+  rmSync(persist, { recursive: true, force: true })
+  const appWorker = { ...appWorkerOptions(join(work, 'app')), assets: { directory: join(work, 'client'), binding: 'ASSETS', routerConfig: { has_user_worker: true } } }
   const { assets: _assets, ...withoutAssets } = appWorker
   const mf = new Miniflare({
     d1Persist: flag('--d1-memory') ? false : join(persist, 'd1'),
