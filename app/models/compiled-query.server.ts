@@ -35,7 +35,10 @@ export function compiledQuery<V extends Record<string, unknown>, Q extends { pre
     const item = {
       _prepare: () => ({
         stmt: bound.stmt,
-        getQuery: () => ({ sql: bound.getQuery().sql, params: fillPlaceholders(bound.getQuery().params, values) }),
+        getQuery: () => {
+          const { sql: text, params } = bound.getQuery()
+          return { sql: text, params: fillPlaceholders(params, values) }
+        },
         mapResult: (result: unknown, isFromBatch?: boolean) => bound.mapResult(result, isFromBatch),
       }),
       then: (resolve: (rows: unknown) => unknown, reject: (error: unknown) => unknown) => bound.all(values).then(resolve, reject),

@@ -42,7 +42,7 @@ export function pageCacheKey(url: URL, tenantId: string, contentVersion: number)
   // Most pages have no query: the same key without building one (tenant ids are URL-safe).
   if (!url.search) return `${url.origin}${url.pathname}?__tenant=${encodeURIComponent(tenantId)}&__cv=${contentVersion}`
   // One entry per host, path, query and content version; the fragment never reaches the server.
-  const query = new URLSearchParams(url.search ? [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)) : [])
+  const query = new URLSearchParams([...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)))
   query.set('__tenant', tenantId)
   query.set('__cv', String(contentVersion))
   return `${url.origin}${url.pathname}?${query}`
