@@ -16,9 +16,12 @@ import { runScheduledBilling } from '#app/membership/membership-billing.server.t
 import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
+import { sendDueCommunityDigests } from '#app/community/topic-mail.server.ts'
 import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
 import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
+// The live topic feed's Durable Object (one per school, ADR 029): a class the runtime finds among the entry's named exports.
+export { CommunityFeed } from '#app/community/live-feed.server.ts'
 
 const siteCache = new SiteCache()
 
@@ -173,5 +176,8 @@ export default {
     // PayU Marketplace registrations still being verified (PayU tells no one when it is done).
     const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: getDb(env.DB), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
     if (payu.checked) console.log(JSON.stringify({ event: 'payu_registrations_recheck', ...payu }))
+    // Community topic digests whose hour is up (issue 22 item 6).
+    const digests = await sendDueCommunityDigests({ db: getDb(env.DB), env }, now)
+    if (digests.due) console.log(JSON.stringify({ event: 'community_digests', ...digests }))
   },
 } satisfies ExportedHandler<Env>

@@ -38,6 +38,7 @@ export const NODE_TESTS = [
   'app/storefront/product-price.test.ts',
   'app/storefront/recent-searches.test.ts',
   'app/domain/seo.test.ts',
+  'app/domain/community-post.test.ts',
   'app/storefront/widgets/*.test.ts',
   'app/utils/csv.test.ts',
   'app/utils/flash.server.test.ts',
@@ -63,6 +64,7 @@ export const UNIT_TESTS = [
   'app/payments/card.test.ts',
   'app/utils/password.server.test.ts',
   'app/utils/secret-box.server.test.ts',
+  'app/community/unsubscribe-token.server.test.ts',
   'app/utils/session-token.server.test.ts',
   'app/webhooks/signature.test.ts',
   // Adapters against their local peers (DEV_PEERS).

@@ -15,5 +15,10 @@ export async function loadCommentsBox(context: AppLoadContext, tenantId: string,
   if (!rights.read) return { ...empty, staff: rights.staff }
   const { comments, total } = await listComments(context.db, tenantId, commentable.type, commentable.id, viewer.id)
   const converted = rights.staff ? await convertedCommentIds(context.db, tenantId, comments.map((c) => c.id)) : new Set<string>()
-  return { ...empty, comments: comments.map((c) => toCommentItem(c, viewer, converted)), total, canRead: true, canComment: rights.write, staff: rights.staff }
+  // A community post's comments never become course reviews (issue 22: conversion does not apply).
+  // A community comment's ready video plays through its own route (a signed URL per view).
+  const items = comments
+    .map((c) => toCommentItem(c, viewer, converted))
+    .map((item) => (commentable.type === 'lecture' ? item : { ...item, canConvert: false, video: item.video ? { ...item.video, embedUrl: item.video.view === 'player' ? `/community/comment-videos/${item.id}/play` : null } : null }))
+  return { ...empty, comments: items, total, canRead: true, canComment: rights.write, staff: rights.staff }
 }

@@ -800,7 +800,7 @@ export const verificationCodes = sqliteTable(
   (t) => [index('verification_codes_session_idx').on(t.tenantId, t.sessionId, t.sentAt)],
 )
 
-export const NOTIFICATION_KINDS = ['comment', 'reply', 'review', 'sale'] as const
+export const NOTIFICATION_KINDS = ['comment', 'reply', 'review', 'sale', 'post'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
 /** In-app notifications for a school's owners and admins (one row per recipient). */
@@ -1365,6 +1365,93 @@ export const mailingMembers = sqliteTable(
   (t) => [uniqueIndex('mailing_members_unique').on(t.tenantId, t.integrationId, t.email)],
 )
 
+// ---- community (issue 22, seed 000 widget 16, §3, §5) ------------------------------------------
+
+export const COMMUNITY_TOPIC_ACCESS = ['public', 'restricted'] as const
+export type CommunityTopicAccess = (typeof COMMUNITY_TOPIC_ACCESS)[number]
+
+/** A community topic: public to every signed-in student of the school, or restricted to holders of chosen products. */
+export const communityTopics = sqliteTable(
+  'community_topics',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    allowStudentsToAddPosts: integer('allow_students_to_add_posts', { mode: 'boolean' }).notNull().default(true),
+    access: text('access', { enum: COMMUNITY_TOPIC_ACCESS }).notNull().default('public'),
+    /** The course whose player links to this topic (issue 22 item 8); null = none. */
+    courseId: text('course_id').references(() => products.id, { onDelete: 'set null' }),
+    position: integer('position').notNull().default(0),
+    /** The one pinned post of the topic (shown first). */
+    pinnedPostId: text('pinned_post_id'),
+    archivedAt: integer('archived_at'),
+    ...timestamps,
+  },
+  (t) => [index('community_topics_tenant_idx').on(t.tenantId, t.position)],
+)
+
+/** Restricted topic → the products whose active access opens it (a membership, a course, a bundle…). */
+export const communityTopicProducts = sqliteTable(
+  'community_topic_products',
+  {
+    tenantId: tenantIdColumn(),
+    topicId: text('topic_id')
+      .notNull()
+      .references(() => communityTopics.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('community_topic_products_unique').on(t.tenantId, t.topicId, t.productId)],
+)
+
+/** A post in a topic. user_id + by_admin false = a student's post (plain text); by_admin = the school's (markdown, page name as author). */
+export const communityPosts = sqliteTable(
+  'community_posts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    topicId: text('topic_id')
+      .notNull()
+      .references(() => communityTopics.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    byAdmin: integer('by_admin', { mode: 'boolean' }).notNull().default(false),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** media key of the post's image (context post_image). */
+    imagePath: text('image_path'),
+    /** A Vimeo or YouTube embed URL. */
+    videoUrl: text('video_url'),
+    /** An uploaded video (Bunny Stream), shown once transcoded. */
+    videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    commentsCount: integer('comments_count').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('community_posts_topic_idx').on(t.tenantId, t.topicId, t.createdAt, t.id), index('community_posts_tenant_created_idx').on(t.tenantId, t.createdAt, t.id)],
+)
+
+/** A student's e-mail subscription to a topic (seed 000 §3 "community_topics, a map of subscribed topics"). */
+export const communitySubscriptions = sqliteTable(
+  'community_subscriptions',
+  {
+    tenantId: tenantIdColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    topicId: text('topic_id')
+      .notNull()
+      .references(() => communityTopics.id, { onDelete: 'cascade' }),
+    /** Last e-mail sent for this topic (at most one an hour; the rest wait for the digest). */
+    lastSentAt: integer('last_sent_at'),
+    /** A post arrived within the hour after lastSentAt: a digest is due at lastSentAt + 1 h. */
+    digestDueAt: integer('digest_due_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('community_subscriptions_unique').on(t.tenantId, t.userId, t.topicId), index('community_subscriptions_topic_idx').on(t.tenantId, t.topicId), index('community_subscriptions_digest_idx').on(t.digestDueAt)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -1418,3 +1505,5 @@ export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
 export type BusinessIntegration = typeof businessIntegrations.$inferSelect
 export type Invoice = typeof invoices.$inferSelect
 export type MailingMember = typeof mailingMembers.$inferSelect
+export type CommunityTopic = typeof communityTopics.$inferSelect
+export type CommunityPost = typeof communityPosts.$inferSelect

@@ -2,6 +2,7 @@
 // the widgets). One zod schema per type: the editor validates with it, the model refuses to store
 // anything else, and the storefront parses stored props again before rendering (a block whose
 // props no longer parse is skipped, never a 500). Pure: shared by server and client.
+import { videoEmbedUrl } from './video-embed.ts'
 import { z } from 'zod'
 import { isSafeUrl } from '#app/utils/markdown.ts'
 import { msg } from '#app/utils/validation.ts'
@@ -154,29 +155,6 @@ export const videoEmbedProps = z
   .superRefine((props, ctx) => {
     if (props.provider === 'bunny' ? !props.videoId : !videoEmbedUrl(props.provider, props.url)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [props.provider === 'bunny' ? 'videoId' : 'url'], message: msg('blocks.video.invalid_url') })
   })
-
-/** The player URL for a YouTube or Vimeo link (privacy-enhanced YouTube host), or null if it is not one. */
-export function videoEmbedUrl(provider: 'youtube' | 'vimeo', url: string): string | null {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return null
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null
-  const host = parsed.hostname.replace(/^www\.|^m\./, '')
-  if (provider === 'youtube') {
-    let id: string | null = null
-    if (host === 'youtu.be') id = parsed.pathname.slice(1)
-    else if (host === 'youtube.com' || host === 'youtube-nocookie.com') id = parsed.searchParams.get('v') ?? /^\/(?:embed|shorts|live)\/([^/]+)/.exec(parsed.pathname)?.[1] ?? null
-    return id && /^[A-Za-z0-9_-]{6,20}$/.test(id) ? `https://www.youtube-nocookie.com/embed/${id}` : null
-  }
-  if (host === 'vimeo.com' || host === 'player.vimeo.com') {
-    const id = /^\/(?:video\/)?(\d{3,12})(?:\/|$)/.exec(parsed.pathname)?.[1]
-    return id ? `https://player.vimeo.com/video/${id}` : null
-  }
-  return null
-}
 
 export const productCardProps = z.object({
   productId: requiredLine(40),

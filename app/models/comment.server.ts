@@ -1,14 +1,15 @@
-// Comments, replies and votes (seed 000 widget 8, §3–§6; issue 7). Lecture comments now,
-// community posts later (the type is accepted, the target resolves once that table exists).
+// Comments, replies and votes (seed 000 widget 8, §3–§6; issue 7) under lectures and community
+// posts (issue 22: the post's topic decides who reads and writes).
 // Every function takes the tenant explicitly; another school's id is simply not found.
 // Counters are never incremented blindly: each write batch recounts them from the rows it
 // changed (D1 batch = one transaction), so concurrent votes and replies keep them exact.
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { comments, lectures, products, replies, reviews, users, videos, votes, type CommentableType, type UserRole, type VotableType } from '#app/db/schema.server.ts'
+import { comments, communityPosts, communityTopics, lectures, products, replies, reviews, users, videos, votes, type CommentableType, type UserRole, type VotableType } from '#app/db/schema.server.ts'
 import { commentVideoView, type VideoState } from '#app/domain/video-state.ts'
 import { getCourseAccess, isStaffRole } from '#app/models/course-access.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { getPost, getTopic, readableTopic, recountPostComments } from './community.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** Seed 000 §9: comments and replies 2..1200 characters (after trimming). */
@@ -33,11 +34,18 @@ export type CommentTarget = {
   /** Course AND lecture setting. */
   commentsEnabled: boolean
   published: boolean
+  /** The topic of a community post (its readers may comment); null for lectures. */
+  topicId: string | null
 }
 
-/** A lecture of this school with its course, or null. Community posts resolve in a later issue. */
+/** A lecture of this school with its course, or a community post of this school in an open topic; else null. */
 export async function resolveCommentable(db: Db, tenantId: string, type: CommentableType, id: string): Promise<CommentTarget | null> {
-  if (type !== 'lecture') return null
+  if (type === 'community_post') {
+    const post = await getPost(db, tenantId, id)
+    const topic = post ? await getTopic(db, tenantId, post.topicId) : undefined
+    if (!post || !topic || topic.archivedAt !== null) return null
+    return { type, id: post.id, productId: null, courseSlug: null, courseTitle: null, title: post.title, commentsEnabled: true, published: true, topicId: topic.id }
+  }
   const [row] = await db
     .select({
       id: lectures.id,
@@ -64,11 +72,13 @@ export async function resolveCommentable(db: Db, tenantId: string, type: Comment
     title: row.title,
     commentsEnabled: row.lectureComments && row.courseComments,
     published: row.lecturePublished && row.coursePublished,
+    topicId: null,
   }
 }
 
-/** Where a comment of this target lives on the site (the lecture page). */
+/** Where a comment of this target lives on the site (the lecture page, the post page). */
 export function targetPath(target: Pick<CommentTarget, 'type' | 'id' | 'courseSlug'>) {
+  if (target.type === 'community_post') return `/community/posts/${target.id}`
   return target.type === 'lecture' && target.courseSlug ? `/${target.courseSlug}/watch/${target.id}` : '/'
 }
 
@@ -78,6 +88,10 @@ export type CommentRights = { read: boolean; write: boolean; staff: boolean }
 export async function commentRights(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor | null, now = Date.now()): Promise<CommentRights> {
   if (!actor) return { read: false, write: false, staff: false }
   if (isStaffRole(actor.role)) return { read: true, write: target.commentsEnabled, staff: true }
+  if (target.type === 'community_post') {
+    const topic = target.topicId ? await readableTopic(db, tenantId, target.topicId, actor, now) : null
+    return { read: !!topic, write: !!topic, staff: false }
+  }
   if (!target.productId || !target.published) return { read: false, write: false, staff: false }
   const access = await getCourseAccess(db, tenantId, target.productId, actor, now)
   return { read: access.allowed, write: access.allowed && target.commentsEnabled, staff: false }
@@ -241,7 +255,7 @@ export async function listReplies(db: Db, tenantId: string, commentId: string, v
 
 /** Insert a comment (body already checked). by_admin for owner/admin. */
 export async function createComment(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor, body: string, opts: { videoId?: string | null } = {}, now = Date.now()): Promise<CommentRecord> {
-  const [row] = await db
+  const insert = db
     .insert(comments)
     .values({
       id: newId(),
@@ -258,6 +272,8 @@ export async function createComment(db: Db, tenantId: string, target: CommentTar
       updatedAt: now,
     })
     .returning()
+  if (target.type !== 'community_post') return (await insert)[0]
+  const [[row]] = await db.batch([insert, recountPostComments(db, tenantId, target.id)])
   return row
 }
 
@@ -282,6 +298,11 @@ export async function createReply(db: Db, tenantId: string, commentId: string, a
 
 /** Delete a comment with its replies and every vote on them (one batch). Returns the image keys of its replies (to remove from storage). */
 export async function deleteComment(db: Db, tenantId: string, commentId: string): Promise<{ deleted: boolean; imagePaths: string[] }> {
+  const [target] = await db
+    .select({ type: comments.commentableType, id: comments.commentableId })
+    .from(comments)
+    .where(ofTenant(comments, tenantId, eq(comments.id, commentId)))
+    .limit(1)
   const images = await db
     .select({ path: replies.imagePath })
     .from(replies)
@@ -298,6 +319,7 @@ export async function deleteComment(db: Db, tenantId: string, commentId: string)
       .delete(comments)
       .where(ofTenant(comments, tenantId, eq(comments.id, commentId)))
       .returning({ id: comments.id }),
+    ...(target?.type === 'community_post' ? [recountPostComments(db, tenantId, target.id)] : []),
   ])
   return { deleted: deleted.length > 0, imagePaths: images.map((i) => i.path!).filter(Boolean) }
 }
@@ -415,32 +437,45 @@ export type FeedRow = {
   byAdmin: boolean
   repliesCount: number
   upVotesCount: number
+  /** What the comment is under: a lecture (course and lecture) or a community post (topic and post). */
+  commentableType: CommentableType
+  commentableId: string
   productId: string | null
   courseTitle: string | null
   courseSlug: string | null
-  lectureId: string
   lectureTitle: string | null
+  postTitle: string | null
+  topicTitle: string | null
   userExists: boolean
 }
 
-/** Newest lecture comments of the school, optionally of one course; one page and the total. */
-export async function listCommentFeed(db: Db, tenantId: string, { productId, page, pageSize = FEED_PAGE_SIZE }: { productId?: string | null; page: number; pageSize?: number }) {
-  const where = ofTenant(comments, tenantId, eq(comments.commentableType, 'lecture'), productId ? eq(comments.productId, productId) : undefined)
-  // Not a D1 batch: batched rows come back keyed by column name, and two `title` columns collide.
+/** The feed's filter: every comment, one course's lecture comments, or the comments on community posts. */
+export type FeedFilter = { productId?: string | null; community?: boolean }
+
+/** Newest comments of the school (lectures and community posts), optionally filtered; one page and the total. */
+export async function listCommentFeed(db: Db, tenantId: string, { productId, community = false, page, pageSize = FEED_PAGE_SIZE }: FeedFilter & { page: number; pageSize?: number }) {
+  const filter = productId ? and(eq(comments.commentableType, 'lecture'), eq(comments.productId, productId)) : community ? eq(comments.commentableType, 'community_post') : undefined
+  const where = ofTenant(comments, tenantId, filter)
+  // Not a D1 batch: batched rows come back keyed by column name, and the `title` columns collide.
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
         ...COMMENT_FIELDS,
+        commentableType: comments.commentableType,
+        commentableId: comments.commentableId,
         productId: comments.productId,
         courseTitle: products.title,
         courseSlug: products.slug,
-        lectureId: comments.commentableId,
         lectureTitle: lectures.title,
+        postTitle: communityPosts.title,
+        topicTitle: communityTopics.title,
         userExists: sql<number>`${users.id} IS NOT NULL`,
       })
       .from(comments)
       .leftJoin(products, ofTenant(products, tenantId, eq(products.id, comments.productId)))
-      .leftJoin(lectures, ofTenant(lectures, tenantId, eq(lectures.id, comments.commentableId)))
+      .leftJoin(lectures, ofTenant(lectures, tenantId, eq(comments.commentableType, 'lecture'), eq(lectures.id, comments.commentableId)))
+      .leftJoin(communityPosts, ofTenant(communityPosts, tenantId, eq(comments.commentableType, 'community_post'), eq(communityPosts.id, comments.commentableId)))
+      .leftJoin(communityTopics, ofTenant(communityTopics, tenantId, eq(communityTopics.id, communityPosts.topicId)))
       .leftJoin(users, ofTenant(users, tenantId, eq(users.id, comments.userId)))
       .where(where)
       .orderBy(desc(comments.createdAt), desc(comments.id))

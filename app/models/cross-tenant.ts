@@ -26,6 +26,7 @@ export const CROSS_TENANT: Record<string, string> = {
 
   // Crons and sweeps: they list rows of every school, then handle each through the tenant-bound functions.
   'app/models/app-event.server.ts#listTenantsWithUnsentEvents': 'cron sweep: schools whose events never reached the queues',
+  'app/models/community.server.ts#listDueDigestsAcrossTenants': "cron: every school's topic subscriptions whose hourly digest e-mail is due",
   'app/models/email-outbox.server.ts#listStrandedQueuedEmailsAcrossTenants': 'cron sweep (mail worker): queued mail of every school that never reached the queue',
   'app/models/media.server.ts#listAbandonedUploadsAcrossTenants': 'cron sweep (media worker): abandoned uploads of every school',
   'app/models/video.server.ts#listUnsettledVideosAcrossTenants': 'cron sweep: videos of every school stuck before ready (a lost webhook)',

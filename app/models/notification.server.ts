@@ -1,4 +1,4 @@
-// Owner notifications (issue 7 item 7): a new comment, reply or review by a student gives every
+// Owner notifications (issue 7 item 7; community posts since issue 22): a new comment, reply, post or review by a student gives every
 // owner and admin of the school an in-app notification, and an email when the school's
 // notification preferences (`comment`, `review`) say so. Every function takes the tenant explicitly.
 import type { AppLoadContext } from '@remix-run/cloudflare'
@@ -31,7 +31,7 @@ export const NOTIFICATIONS_PER_PAGE = 30
 export const EXCERPT_MAX = 160
 
 /** The preference that decides the email for each kind (replies are comments). */
-export const PREF_FOR_KIND: Record<NotificationKind, NotificationEvent> = { comment: 'comment', reply: 'comment', review: 'review', sale: 'transaction' }
+export const PREF_FOR_KIND: Record<NotificationKind, NotificationEvent> = { comment: 'comment', reply: 'comment', review: 'review', sale: 'transaction', post: 'comment' }
 
 /** Plain one-line excerpt: whitespace collapsed, cut at EXCERPT_MAX with an ellipsis. */
 export function excerptOf(text: string, max = EXCERPT_MAX) {

@@ -37,6 +37,8 @@ export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
   'lecture', 'comment', 'comments', 'replies', 'reply', 'vote', 'survey', 'verify', 'notifications',
   // Issue 8: checkout family, pending page, payment notifications and hosted test payments, memberships.
   'transaction', 'payments', 'pay', 'subscribe', 'stripe', 'my', 'seats',
+  // Issue 22: the community pages.
+  'community',
 ])
 
 export function isReservedProductSlug(slug: string) {

@@ -11,7 +11,7 @@ import { getCourseAccess, type CourseAccess, type CourseViewer } from '#app/mode
 import { listComponents, type ComponentView } from '#app/models/course-content.server.ts'
 import { getLectureFileComponentData, getLectureWithCourse, listCurriculumRows, type PlayerCourse } from '#app/models/course-view.server.ts'
 import { getVideo } from '#app/models/video.server.ts'
-import { videoEmbedUrl } from '#app/domain/blocks.ts'
+import { videoEmbedUrl } from '#app/domain/video-embed.ts'
 import { courseProgress, lectureGate, type LectureGate } from './gate.ts'
 
 export type { PlayerCourse }

@@ -1,6 +1,7 @@
 // The watch pages (issue 7 item 2): /{slug}/watch picks the lecture to continue, and
 // /{slug}/watch/{lectureId} reads everything the player shows for this viewer. Private: never
 // cached at the edge (no s-maxage).
+import { readableTopic, topicOfCourse } from '#app/models/community.server.ts'
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { loadCommentsBox } from '#app/comments/comments-box.server.ts'
 import type { PlayerNavSection } from '#app/player/components/player-nav.tsx'
@@ -118,7 +119,9 @@ export async function loadWatchPage(request: Request, context: AppLoadContext, s
   }
 
   const ref = user ? { userId: user.id, productId: course.id, lectureId: lecture.id } : null
-  const [components, video] = await Promise.all([lectureComponentsOf(context.db, tenant.id, lecture), lectureVideo(context, tenant.id, lecture)])
+  const [components, video, topic] = await Promise.all([lectureComponentsOf(context.db, tenant.id, lecture), lectureVideo(context, tenant.id, lecture), user ? topicOfCourse(context.db, tenant.id, course.id) : null])
+  // The course's community topic (issue 22 item 8), linked only for viewers who may read it.
+  const communityTopic = topic && user && (await readableTopic(context.db, tenant.id, topic.id, { id: user.id, role: user.role }, now)) ? topic : null
   if (ref) await touchLecture(context.db, tenant.id, ref, now)
   const own = progress.get(lecture.id)
   const commentsOn = course.commentsEnabled && lecture.commentsEnabled
@@ -141,6 +144,7 @@ export async function loadWatchPage(request: Request, context: AppLoadContext, s
       progress: { note: own?.note ?? '', starred: own?.starred ?? false, completed: own?.completedAt != null, watchedSeconds: own?.watchedSeconds ?? 0 },
       comments,
       review,
+      communityTopic,
     },
     { headers: PRIVATE_HEADERS },
   )

@@ -137,6 +137,14 @@ function LectureContent({ data, onCompleted, notesFlash }: { data: Extract<Data,
         onCompleted={onCompleted}
       />
       {data.review ? <CourseReviewForm slug={data.course.slug} review={data.review.review} /> : null}
+      {data.communityTopic ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-course-topic>
+          {t('community.player.discuss')}{' '}
+          <Link to={`/community/topics/${data.communityTopic.id}`} className="font-semibold text-brand-700 underline">
+            {data.communityTopic.title}
+          </Link>
+        </p>
+      ) : null}
       {data.comments ? <CommentsBox data={data.comments} /> : null}
     </>
   )

@@ -5,6 +5,7 @@ import type { ActionFunctionArgs } from '@remix-run/cloudflare'
 import { redirect } from '@remix-run/cloudflare'
 import { json, requestMethod, requireComment, requireCommenter } from '#app/comments/api.server.ts'
 import { removeReplyImages } from '#app/comments/reply-image.server.ts'
+import { announceCommunityChange } from '#app/community/events.server.ts'
 import { canDelete, deleteComment, targetPath } from '#app/models/comment.server.ts'
 import { actionOnlyLoader, getT, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
@@ -21,6 +22,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!canDelete(actor, comment)) return json({ message: getT(request, context)('comments.error.forbidden') }, 403)
   const { imagePaths } = await deleteComment(context.db, tenant.id, comment.id)
   await removeReplyImages(context, tenant.id, imagePaths)
+  if (target.topicId) await announceCommunityChange(context, tenant.id, { kind: 'comments_changed', topicId: target.topicId, postId: target.id })
   if (!isDataRequest(request)) return redirect(`${back}#comments`, 303)
   return json({ deleted: true })
 }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { useFetcher, useLoaderData } from '@remix-run/react'
+import { Link, useFetcher, useLoaderData } from '@remix-run/react'
 import { MyFiles } from '#app/students/components/panel-files.tsx'
 import { ConsultationsSection, ContinueCard, CoursesSection, EventsSection, MembershipsSection, PanelEmpty, PanelLinkList, PhysicalSection } from '#app/students/components/panel-sections.tsx'
 import { SiteSurvey } from '#app/engagement/components/site-survey.tsx'
@@ -9,6 +9,7 @@ import { mediaOrigins } from '#app/media/origins.server.ts'
 import { listSeatPurchasesForUser } from '#app/models/access-invitation.server.ts'
 import { listIssuedInvoicesForUser } from '#app/models/invoice.server.ts'
 import { listUserSessions } from '#app/models/session.server.ts'
+import { listReadableTopics } from '#app/models/community.server.ts'
 import { isPanelEmpty, loadStudentPanel } from '#app/models/student-panel.server.ts'
 import { getActiveSurveyId } from '#app/models/survey.server.ts'
 import { requireUser } from '#app/auth/auth.server.ts'
@@ -37,12 +38,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = Date.now()
   const locale = getLocale(request, context)
   const date = (ms: number) => formatDate(ms, locale)
-  const [panel, sessions, surveyId, invoices, seatPurchases] = await Promise.all([
+  const [panel, sessions, surveyId, invoices, seatPurchases, topics] = await Promise.all([
     loadStudentPanel(context.db, tenant.id, { id: user.id, role: user.role }, now),
     listUserSessions(context.db, tenant.id, user.id),
     getActiveSurveyId(context.db, tenant.id),
     listIssuedInvoicesForUser(context.db, tenant.id, user.id),
     listSeatPurchasesForUser(context.db, tenant.id, user.id),
+    listReadableTopics(context.db, tenant.id, { id: user.id, role: user.role }, now),
   ])
   const media = mediaOrigins(context.cloudflare.env, request).mediaOrigin
   return {
@@ -104,6 +106,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     seats: seatPurchases.map((p) => ({ href: `/panel/seats/${p.hash}`, productTitle: p.productTitle, left: Math.max(0, p.quantity - p.invited) })),
     invoices: invoices.map((i) => ({ href: i.href, number: i.number, productTitle: i.productTitle, on: i.completedAt !== null ? date(i.completedAt) : null })),
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId })),
+    communityTopics: topics.map((topic) => ({ href: `/community/topics/${topic.id}`, title: topic.title })),
   }
 }
 
@@ -155,6 +158,16 @@ export default function PanelPage() {
         </div>
       ) : null}
       <MyFiles products={data.fileProducts} />
+      {data.communityTopics.length ? (
+        <div className="space-y-2" data-panel-community>
+          <PanelLinkList id="panel-community" title={t('community.title')} items={data.communityTopics.map((topic) => ({ href: topic.href, label: t('community.panel.open'), text: topic.title }))} />
+          <p className="text-sm">
+            <Link to="/community" className="font-medium text-brand-700 hover:underline">
+              {t('community.panel.all')}
+            </Link>
+          </p>
+        </div>
+      ) : null}
       {data.seats.length ? (
         <PanelLinkList id="panel-seats" data-panel-seats title={t('seats.panel.title')} items={data.seats.map((p) => ({ href: p.href, label: t('seats.title'), text: p.productTitle, note: t('seats.left', { count: p.left }) }))} />
       ) : null}

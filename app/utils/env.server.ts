@@ -1,4 +1,5 @@
 import type { WebhookDeliveryJob } from '#app/models/webhook.server.ts'
+import type { CommunityFeed } from '#app/community/live-feed.server.ts'
 
 export interface MailJob {
   outboxId: string
@@ -109,6 +110,8 @@ export interface Env {
   CARD_VAULT_KEY?: string
   /** Test events and redeliveries of creators' webhooks for the webhooks worker (issue 9, docs/webhooks.md). */
   WEBHOOK_DELIVERIES_QUEUE?: Queue<WebhookDeliveryJob>
+  /** The live topic feed: one Durable Object per school fans change hints out to open feed sockets (issue 22, ADR 029). Unset = no live updates (the bench harness). */
+  COMMUNITY_FEED?: DurableObjectNamespace<CommunityFeed>
 }
 
 /** Only the two known dev values: an unknown, misspelt or empty ENVIRONMENT fails closed. */

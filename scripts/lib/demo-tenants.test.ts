@@ -91,4 +91,57 @@ describe('demo tenants', () => {
     expect(await openSecret(key, hook![1], 'webhook', hook![3])).toBe('whsec_akademia_kasi_demo_secret_0000')
     expect(sql).not.toContain('whsec_akademia_kasi_demo_secret_0000')
   })
+  it('seeds each demo school a community: topics (a members-only one), school and student posts, a pinned post, by stable ids', async () => {
+    const demo = loadDemoTenants(join(root, 'tenants'))
+    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const kasi = demo.tenants.find((t) => t.slug === 'akademia-kasi')!
+    expect(kasi.community?.topics.map((t) => [t.access, t.products])).toEqual([
+      ['public', []],
+      ['restricted', ['klub-akademii-kasi']],
+    ])
+    for (const t of demo.tenants) {
+      const posts = t.community?.posts ?? []
+      expect(posts.some((p) => p.author === 'school'), t.slug).toBe(true)
+      expect(posts.some((p) => p.author !== 'school'), t.slug).toBe(true)
+      expect(posts.filter((p) => p.pinned).length, t.slug).toBeGreaterThan(0)
+    }
+    const topics = [...sql.matchAll(/INSERT INTO community_topics \([^)]*\) VALUES \('(\w+)', '\w+', '([^']+)', '[^']*', (\d), '(\w+)'/g)]
+    expect(topics.map((m) => m[4])).toContain('restricted')
+    expect(sql.match(/INSERT INTO community_posts/g)?.length).toBe(demo.tenants.reduce((n, t) => n + (t.community?.posts.length ?? 0), 0))
+    // A restricted topic is opened by its product only; every pin names a seeded post of that topic.
+    const restricted = topics.find((m) => m[2] === 'Klub: wyzwania miesiąca')!
+    expect(sql).toMatch(new RegExp(`INSERT OR IGNORE INTO community_topic_products \\(tenant_id, topic_id, product_id\\) VALUES \\('\\w+', '${restricted[1]}', '\\w+'\\);`))
+    for (const pin of sql.matchAll(/UPDATE community_topics SET pinned_post_id = '(\w+)' WHERE tenant_id = '\w+' AND id = '(\w+)'/g)) {
+      expect(sql).toMatch(new RegExp(`INSERT INTO community_posts \\([^)]*\\) VALUES \\('${pin[1]}', '\\w+', '${pin[2]}'`))
+    }
+    // The school's posts are by the owner and marked as the school's; a student's are not.
+    expect(sql).toMatch(/INSERT INTO community_posts \([^)]*\) VALUES \('\w+', '\w+', '\w+', '\w+', 'Kasia Nowak', 1, 'Witajcie w społeczności Akademii Kasi!'/)
+    expect(sql).toMatch(/INSERT INTO community_posts \([^)]*\) VALUES \('\w+', '\w+', '\w+', '\w+', 'Ola Wiśniewska', 0, 'Jak zacząć, gdy nie wiem, ile wydaję\?'/)
+    const ids = (s: string) => s.match(/INSERT INTO community_(?:topics|posts) \([^)]*\) VALUES \('([0-9a-f]{24})'/g)
+    expect(ids(await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key))).toEqual(ids(sql))
+  })
+
+  it('refuses a community topic or post that names what the school does not have', async () => {
+    const base = {
+      slug: 'test-school',
+      name: 'Test school',
+      language: 'en',
+      currency: 'USD',
+      users: [
+        { role: 'owner', name: 'O', email: 'o@example.com', password: 'secret-1' },
+        { role: 'student', name: 'S', email: 's@example.com', password: 'secret-1' },
+      ],
+      products: [{ slug: 'my-course', kind: 'course', title: 'C' }],
+    }
+    const topic = { title: 'Lounge' }
+    const post = { topic: 'Lounge', author: 's@example.com', title: 'Hello there', body: 'Nice to meet you' }
+    const seed = (community: unknown) => buildSeedSql({ tenants: [DemoTenantSchema.parse({ ...base, community })], operators: [] }, 'localhost')
+    await expect(seed({ topics: [{ ...topic, access: 'restricted', products: ['missing'] }] })).rejects.toThrow(/unknown product missing/)
+    await expect(seed({ topics: [{ ...topic, access: 'restricted' }] })).rejects.toThrow(/names no product/)
+    await expect(seed({ topics: [topic], posts: [{ ...post, topic: 'Elsewhere' }] })).rejects.toThrow(/unknown topic Elsewhere/)
+    await expect(seed({ topics: [topic], posts: [{ ...post, author: 'x@example.com' }] })).rejects.toThrow(/not a user/)
+    await expect(seed({ topics: [topic], posts: [{ ...post, pinned: true }, { ...post, title: 'Second post', pinned: true }] })).rejects.toThrow(/two pinned posts/)
+    expect(() => DemoTenantSchema.parse({ ...base, community: { topics: [topic], posts: [{ ...post, title: 'Hi' }] } })).toThrow()
+    await expect(seed({ topics: [{ ...topic, access: 'restricted', products: ['my-course'], course: 'my-course' }], posts: [{ ...post, author: 'school', pinned: true }] })).resolves.toContain("'Lounge'")
+  })
 })

@@ -115,6 +115,40 @@ const BusinessIntegrationSchema = z.discriminatedUnion('provider', [
   z.object({ provider: z.literal('fakturownia'), account: z.string().min(1), apiToken: z.string().min(1) }),
   z.object({ provider: z.literal('mailchimp'), apiKey: z.string().regex(/-[a-z]+\d+$/), listId: z.string().min(1), listName: z.string().min(1), subscribeBuyers: z.boolean().default(true), subscribeLeads: z.boolean().default(true) }),
 ])
+/**
+ * The school's community (issue 22): topics (public, or restricted to students with access to the
+ * named products) and posts by a student (their e-mail, plain text) or the school ("school",
+ * markdown). Stable ids from the topic title and the post's title.
+ */
+const CommunitySchema = z.object({
+  topics: z
+    .array(
+      z.object({
+        title: z.string().min(1).max(120),
+        description: z.string().max(2000).default(''),
+        access: z.enum(['public', 'restricted']).default('public'),
+        /** Restricted topics: the products (slugs) whose active access opens them. */
+        products: z.array(z.string()).default([]),
+        allowStudentsToAddPosts: z.boolean().default(true),
+        /** The course whose player links to the topic (slug). */
+        course: z.string().optional(),
+      }),
+    )
+    .min(1),
+  posts: z
+    .array(
+      z.object({
+        topic: z.string(),
+        /** A user's e-mail, or "school" (the owner, shown under the school's name). */
+        author: z.union([z.literal('school'), z.string().email()]),
+        title: z.string().min(5).max(159),
+        body: z.string().trim().min(5).max(20_000),
+        daysAgo: z.number().nonnegative().default(0),
+        pinned: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+})
 /** A webhook with a fixed demo signing secret (so the README can say how to verify it). */
 const WebhookSchema = z.object({ event: z.enum(['student.paid', 'student.registered']), url: z.string().url(), secret: z.string().startsWith('whsec_').min(20) })
 export const DemoTenantSchema = z.object({
@@ -136,6 +170,7 @@ export const DemoTenantSchema = z.object({
   integrations: z.array(IntegrationSchema).default([]),
   businessIntegrations: z.array(BusinessIntegrationSchema).default([]),
   webhooks: z.array(WebhookSchema).default([]),
+  community: CommunitySchema.optional(),
   /** The school's site survey (active), questions as seed 000 §3 "Form question". */
   survey: z
     .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
@@ -213,6 +248,7 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
     sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')} WHERE id = ${q(tenantId)};`)
     sql.push(...catalogueSql(t, tenantId, now))
     sql.push(...storefrontSql(t, tenantId, now))
+    sql.push(...communitySql(t, tenantId, now))
     if (t.integrations.length && !integrationsKey) throw new Error('demo integrations need the development INTEGRATIONS_KEY')
     for (const integration of t.integrations) {
       const { provider, currency, ...credentials } = integration
@@ -456,5 +492,56 @@ function storefrontSql(t: DemoTenant, tenantId: string, now: number) {
     sql.push(`INSERT INTO surveys (id, tenant_id, title, description, questions, active, created_at, updated_at) VALUES (${values.map(q).join(', ')})
   ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, questions = excluded.questions, updated_at = excluded.updated_at;`)
   }
+  return sql
+}
+
+/** Community topics (with their products) and posts, upserted by stable ids; a pinned post pins its topic. */
+function communitySql(t: DemoTenant, tenantId: string, now: number) {
+  const sql: string[] = []
+  if (!t.community) return sql
+  const day = 24 * 3600 * 1000
+  const product = (slug: string, what: string) => {
+    const p = t.products.find((x) => x.slug === slug)
+    if (!p) throw new Error(`${t.slug}: community ${what} names an unknown product ${slug}`)
+    return p
+  }
+  const topicId = (title: string) => stableId('community-topic', t.slug, title)
+  const titles = t.community.topics.map((topic) => topic.title)
+  if (new Set(titles).size !== titles.length) throw new Error(`${t.slug}: two community topics share a title`)
+  t.community.topics.forEach((topic, position) => {
+    const id = topicId(topic.title)
+    if (topic.access === 'restricted' && topic.products.length === 0) throw new Error(`${t.slug}: restricted community topic ${topic.title} names no product`)
+    if (topic.access === 'public' && topic.products.length > 0) throw new Error(`${t.slug}: public community topic ${topic.title} names products`)
+    const course = topic.course ? product(topic.course, `topic ${topic.title}`) : null
+    if (course && course.kind !== 'course') throw new Error(`${t.slug}: community topic ${topic.title} links to ${course.slug}, which is not a course`)
+    const values = [id, tenantId, topic.title, topic.description, topic.allowStudentsToAddPosts ? 1 : 0, topic.access, course ? stableId('product', t.slug, course.slug) : null, position, now, now]
+    sql.push(`INSERT INTO community_topics (id, tenant_id, title, description, allow_students_to_add_posts, access, course_id, position, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, allow_students_to_add_posts = excluded.allow_students_to_add_posts, access = excluded.access, course_id = excluded.course_id, position = excluded.position, archived_at = NULL, updated_at = excluded.updated_at;`)
+    // The topic's products are exactly the declared ones.
+    sql.push(`DELETE FROM community_topic_products WHERE tenant_id = ${q(tenantId)} AND topic_id = ${q(id)};`)
+    for (const slug of topic.products) {
+      product(slug, `topic ${topic.title}`)
+      sql.push(`INSERT OR IGNORE INTO community_topic_products (tenant_id, topic_id, product_id) VALUES (${[tenantId, id, stableId('product', t.slug, slug)].map(q).join(', ')});`)
+    }
+  })
+  const owner = t.users.find((u) => u.role === 'owner')
+  const pinned = new Set<string>()
+  t.community.posts.forEach((post, i) => {
+    if (!titles.includes(post.topic)) throw new Error(`${t.slug}: community post ${post.title} is in an unknown topic ${post.topic}`)
+    const user = post.author === 'school' ? owner : t.users.find((u) => u.email === post.author)
+    if (!user) throw new Error(`${t.slug}: community post ${post.title} by ${post.author}, who is not a user of the school`)
+    const byAdmin = user.role !== 'student'
+    const id = stableId('community-post', t.slug, post.topic, post.title)
+    // Minutes apart in the order declared, so posts of the same day keep it.
+    const at = Math.round(now - post.daysAgo * day - (t.community!.posts.length - i) * 60_000)
+    const values = [id, tenantId, topicId(post.topic), stableId('user', t.slug, user.email), user.name, byAdmin ? 1 : 0, post.title, post.body, at, at]
+    sql.push(`INSERT INTO community_posts (id, tenant_id, topic_id, user_id, author_name, by_admin, title, body, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET topic_id = excluded.topic_id, user_id = excluded.user_id, author_name = excluded.author_name, by_admin = excluded.by_admin, title = excluded.title, body = excluded.body, created_at = excluded.created_at, updated_at = excluded.updated_at;`)
+    if (post.pinned) {
+      if (pinned.has(post.topic)) throw new Error(`${t.slug}: two pinned posts in community topic ${post.topic}`)
+      pinned.add(post.topic)
+      sql.push(`UPDATE community_topics SET pinned_post_id = ${q(id)} WHERE tenant_id = ${q(tenantId)} AND id = ${q(topicId(post.topic))};`)
+    }
+  })
   return sql
 }

@@ -19,9 +19,12 @@ import * as students from './cross-tenant/students.ts'
 import * as storefront from './cross-tenant/storefront.ts'
 import * as subpages from './cross-tenant/subpages.ts'
 import * as widgets from './cross-tenant/widgets.ts'
+import * as community from './cross-tenant/community.ts'
+import * as communityAdmin from './cross-tenant/community-admin.ts'
+import * as communityGallery from './cross-tenant/community-gallery.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery]
 
 export type VictimBase = {
   tenantId: string

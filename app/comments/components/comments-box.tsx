@@ -2,8 +2,11 @@
 // readers see the list (newest first) and, where comments are open, the comment input. The input
 // is a plain form POST to /comments (works without JavaScript: 303 back here, errors in the query
 // string); with JavaScript it is sent as a script call and the answer handled per seed 000 §8.
+// On a community post the input also offers a video (seed 000 §5): only while the box has focus,
+// hidden 200 ms after it loses it; the comment is sent with file=1, then the file goes to Bunny
+// by tus (progress, then 'OK' / 'Saved'), and the comment shows the transcoding notice.
 import { useSearchParams } from '@remix-run/react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { callComments } from '#app/comments/client.ts'
 import type { CommentItem, CommentsBoxData, CreateCommentAnswer } from '#app/comments/contract.ts'
 import { COMMENT_MAX_LENGTH, COMMENT_MIN_LENGTH } from '#app/comments/contract.ts'
@@ -14,6 +17,10 @@ import { focusRing, TextInput } from './comment-parts.tsx'
 import { ConfirmModal } from '#app/components/confirm-modal.tsx'
 import { ToastProvider, useToast } from '#app/components/toast.tsx'
 import { Alert, cx } from '#app/components/ui.tsx'
+import { ProgressBar } from '#app/components/upload-parts.tsx'
+
+/** Seed 000 §5: the video option hides 200 ms after the comment box loses focus. */
+const VIDEO_OPTION_HIDE_MS = 200
 
 export function CommentsBox({ data }: { data: CommentsBoxData }) {
   return (
@@ -35,6 +42,11 @@ function Box({ data }: { data: CommentsBoxData }) {
   const [pendingDelete, setPendingDelete] = useState<DeleteRequest | null>(null)
   const [deleting, setDeleting] = useState(false)
   const [removedReplyId, setRemovedReplyId] = useState<string | null>(null)
+  const [focused, setFocused] = useState(false)
+  const [videoFile, setVideoFile] = useState<File | null>(null)
+  const [videoPercent, setVideoPercent] = useState<number | null>(null)
+  const hideTimer = useRef<ReturnType<typeof setTimeout>>()
+  const videoInput = useRef<HTMLInputElement>(null)
 
   const heading = (
     <h2 id="comments-title" className="text-lg font-semibold text-slate-900">
@@ -79,13 +91,49 @@ function Box({ data }: { data: CommentsBoxData }) {
   const send = async () => {
     const length = text.trim().length
     setSending(true)
-    const result = await callComments<CreateCommentAnswer>('/comments', { body: { id: data.commentable.id, type: data.commentable.type, body: text, file: 0 } })
-    setSending(false)
-    if (!result.ok) return fail(result, 'comment', length)
+    const file = data.videoComments ? videoFile : null
+    const video = file ? { file: 1, video_filename: file.name, video_size: file.size, video_type: file.type } : { file: 0 }
+    const result = await callComments<CreateCommentAnswer>('/comments', { body: { id: data.commentable.id, type: data.commentable.type, body: text, ...video } })
+    if (!result.ok) {
+      setSending(false)
+      return fail(result, 'comment', length)
+    }
     setComments((list) => [result.data.comment, ...list])
     setTotal((n) => n + 1)
     setText('')
+    if (file && result.data.videoUpload) {
+      try {
+        // Loaded on use: tus stays out of the page's JavaScript until someone sends a video.
+        const { uploadVideo } = await import('#app/media/video-upload-client.ts')
+        setVideoPercent(0)
+        await uploadVideo(file, { base: `/community/comment-videos/${result.data.comment.id}`, onProgress: (p) => setVideoPercent(p.phase === 'preparing' ? 0 : p.percent) })
+        toast({ tone: 'success', title: t('media.upload.ok'), text: t('media.upload.saved') })
+      } catch (error) {
+        const key = error instanceof Error && 'key' in error && typeof error.key === 'string' ? error.key : 'media.error.upload_failed'
+        toast({ tone: 'error', title: t('comments.toast.error'), text: t(key) })
+      }
+      setVideoPercent(null)
+      setVideoFile(null)
+    }
+    setSending(false)
   }
+
+  /** Focus within the form shows the video option; leaving it hides the option 200 ms later. */
+  const focusHandlers = data.videoComments
+    ? {
+        onFocus: () => {
+          clearTimeout(hideTimer.current)
+          setFocused(true)
+        },
+        onBlur: (event: React.FocusEvent<HTMLFormElement>) => {
+          const form = event.currentTarget
+          clearTimeout(hideTimer.current)
+          hideTimer.current = setTimeout(() => {
+            if (!form.contains(document.activeElement)) setFocused(false)
+          }, VIDEO_OPTION_HIDE_MS)
+        },
+      }
+    : {}
 
   const confirmDelete = async () => {
     if (!pendingDelete) return
@@ -116,11 +164,31 @@ function Box({ data }: { data: CommentsBoxData }) {
             void send()
           }}
           data-comment-form
+          {...focusHandlers}
         >
           <input type="hidden" name="id" value={data.commentable.id} />
           <input type="hidden" name="type" value={data.commentable.type} />
           <input type="hidden" name="file" value="0" />
-          <TextInput name="body" label={t('comments.input.label')} placeholder={t('comments.input.placeholder')} value={text} onChange={setText} busy={sending} sendLabel={t('comments.input.send')} />
+          <TextInput name="body" label={t('comments.input.label')} placeholder={t('comments.input.placeholder')} value={text} onChange={setText} busy={sending} sendLabel={t('comments.input.send')}>
+            {data.videoComments && (focused || videoFile) ? (
+              <span className="flex flex-wrap items-center gap-2 text-sm" data-comment-video-option>
+                <input ref={videoInput} type="file" accept="video/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => setVideoFile(e.target.files?.[0] ?? null)} data-comment-video-input />
+                {videoFile ? (
+                  <>
+                    <span className="text-slate-700">{t('comments.video.chosen', { name: videoFile.name })}</span>
+                    <button type="button" className={cx('rounded px-2 py-1 text-slate-600 underline', focusRing)} onClick={() => setVideoFile(null)} disabled={sending}>
+                      {t('comments.video.remove')}
+                    </button>
+                  </>
+                ) : (
+                  <button type="button" className={cx('rounded px-2 py-1 font-medium text-brand-700 underline', focusRing)} onClick={() => videoInput.current?.click()} data-comment-video-add>
+                    {t('comments.video.add')}
+                  </button>
+                )}
+              </span>
+            ) : null}
+          </TextInput>
+          {videoPercent !== null ? <ProgressBar percent={videoPercent} label={t('videos.upload.progress', { percent: videoPercent })} className="mt-2" data={{ 'data-comment-video-progress': videoPercent }} /> : null}
         </form>
       ) : (
         <p className="text-sm text-slate-600">{t('comments.closed')}</p>

@@ -14,6 +14,7 @@ const LINKS = [
   { to: '/home/videos', key: 'instructor.nav.videos' },
   { to: '/home/files', key: 'instructor.nav.files' },
   { to: '/home/comments', key: 'instructor.nav.comments' },
+  { to: '/home/community', key: 'community_admin.nav' },
   { to: '/home/reviews', key: 'instructor.nav.reviews' },
   { to: '/home/surveys', key: 'instructor.nav.surveys' },
   { to: '/home/notifications', key: 'instructor.nav.notifications' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { videoEmbedUrl } from '#app/domain/blocks.ts'
+import { videoEmbedUrl } from '#app/domain/video-embed.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from './embed-origins.ts'
 
 describe('VIDEO_EMBED_FRAME_ORIGINS', () => {

@@ -1,4 +1,5 @@
-import { videoEmbedUrl, type BlockProps } from '#app/domain/blocks.ts'
+import type { BlockProps } from '#app/domain/blocks.ts'
+import { videoEmbedUrl } from '#app/domain/video-embed.ts'
 import type { BlockContext } from '#app/domain/block-context.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 

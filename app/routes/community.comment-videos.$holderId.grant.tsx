@@ -1,0 +1,7 @@
+// POST /community/comment-videos/{id}/grant (JSON): a tus grant for the comment's video, its author only.
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { videoGrant } from '#app/community/post-video.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
+
+export const loader = actionOnlyLoader
+export const action = (args: ActionFunctionArgs) => videoGrant('comment', args)

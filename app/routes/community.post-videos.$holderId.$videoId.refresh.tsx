@@ -1,0 +1,7 @@
+// POST /community/post-videos/{id}/{videoId}/refresh (JSON): the uploader's refresh call for the post's video, its author only.
+import type { ActionFunctionArgs } from '@remix-run/cloudflare'
+import { videoAction } from '#app/community/post-video.server.ts'
+import { actionOnlyLoader } from '#app/utils/request.server.ts'
+
+export const loader = actionOnlyLoader
+export const action = (args: ActionFunctionArgs) => videoAction('post', 'refresh', args)
