@@ -7,8 +7,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { redirect } from '@remix-run/cloudflare'
 import { isPlayable } from '#app/domain/video-state.ts'
-import type { MediaServiceResult } from '#app/media/media-service.server.ts'
-import { GrantSchema } from '#app/media/video-routes.server.ts'
+import { answer, readGrantRequest } from '#app/media/video-routes.server.ts'
 import { videosService } from '#app/media/videos-service.server.ts'
 import { commentRights, getComment, resolveCommentable } from '#app/models/comment.server.ts'
 import { getPost, readableTopic } from '#app/models/community.server.ts'
@@ -51,12 +50,6 @@ async function holderOf(kind: VideoHolderKind, { context, params }: Pick<ActionF
   }
 }
 
-function answer<T>(result: MediaServiceResult<T>) {
-  if (result.ok) return json(result.body)
-  const status = result.status >= 400 && result.status < 600 ? result.status : 502
-  return json({ error: result.error, ...(result.values ? { values: result.values } : {}) }, status)
-}
-
 /** The holder's video, for its author only (404 to everyone else, another school's id before sign-in). */
 async function authorsVideo(kind: VideoHolderKind, args: ActionFunctionArgs) {
   const holder = await holderOf(kind, args)
@@ -71,15 +64,9 @@ async function authorsVideo(kind: VideoHolderKind, args: ActionFunctionArgs) {
 export async function videoGrant(kind: VideoHolderKind, args: ActionFunctionArgs) {
   if (args.request.method !== 'POST') return json({ error: 'error.not_found.title' }, 405)
   const { holder, videoId, viewer, service } = await authorsVideo(kind, args)
-  let raw: unknown
-  try {
-    raw = await args.request.json()
-  } catch {
-    return json({ error: 'media.error.upload_failed' }, 400)
-  }
-  const parsed = GrantSchema.safeParse(raw)
-  if (!parsed.success) return json({ error: parsed.error.issues.some((i) => i.path[0] === 'filename') ? 'media.error.bad_extension' : 'media.error.upload_failed' }, 400)
-  const { filename, size, contentType } = parsed.data
+  const read = await readGrantRequest(args.request)
+  if (!read.ok) return read.response
+  const { filename, size, contentType } = read.data
   return answer(await service.grant({ filename, size, contentType, title: holder.title, videoId, createdBy: viewer.id }))
 }
 

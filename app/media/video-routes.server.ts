@@ -19,7 +19,7 @@ export const GrantSchema = z.object({
 })
 
 
-function answer<T>(result: MediaServiceResult<T>) {
+export function answer<T>(result: MediaServiceResult<T>) {
   if (result.ok) return json(result.body)
   const status = result.status >= 400 && result.status < 600 ? result.status : 502
   return json({ error: result.error, ...(result.values ? { values: result.values } : {}) }, status)
@@ -30,21 +30,26 @@ async function staffOnly(args: ActionFunctionArgs) {
   return { tenant, user, service: videosService(args.context.cloudflare.env, tenant.id) }
 }
 
+/** The uploader's grant request (JSON), or the 400 answer for a broken one. */
+export async function readGrantRequest(request: Request): Promise<{ ok: true; data: z.output<typeof GrantSchema> } | { ok: false; response: Response }> {
+  let raw: unknown
+  try {
+    raw = await request.json()
+  } catch {
+    return { ok: false, response: json({ error: 'media.error.upload_failed' }, 400) }
+  }
+  const parsed = GrantSchema.safeParse(raw)
+  if (parsed.success) return { ok: true, data: parsed.data }
+  const filenameIssue = parsed.error.issues.some((i) => i.path[0] === 'filename')
+  return { ok: false, response: json({ error: filenameIssue ? 'media.error.bad_extension' : 'media.error.upload_failed' }, 400) }
+}
+
 export async function grantAction(args: ActionFunctionArgs) {
   if (args.request.method !== 'POST') return json({ error: 'error.not_found.title' }, 405)
   const { user, service } = await staffOnly(args)
-  let raw: unknown
-  try {
-    raw = await args.request.json()
-  } catch {
-    return json({ error: 'media.error.upload_failed' }, 400)
-  }
-  const parsed = GrantSchema.safeParse(raw)
-  if (!parsed.success) {
-    const filenameIssue = parsed.error.issues.some((i) => i.path[0] === 'filename')
-    return json({ error: filenameIssue ? 'media.error.bad_extension' : 'media.error.upload_failed' }, 400)
-  }
-  return answer(await service.grant({ ...parsed.data, createdBy: user.id }))
+  const read = await readGrantRequest(args.request)
+  if (!read.ok) return read.response
+  return answer(await service.grant({ ...read.data, createdBy: user.id }))
 }
 
 /** refresh: read the state from Bunny; discard: the uploader cancelled (video removed at Bunny too). */

@@ -5,7 +5,7 @@
 // a bundle or membership that links to it, or through a membership that grants everything).
 // Posts page by keyset (created_at, id) on an index led by (tenant_id, topic_id): constant time
 // per page however long the topic is.
-import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lt, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import {
   comments,
@@ -14,7 +14,6 @@ import {
   communityTopicProducts,
   communityTopics,
   productAccess,
-  productLinks,
   products,
   replies,
   users,
@@ -26,7 +25,7 @@ import {
 } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { activeAccessAt } from './access.server.ts'
-import { isStaffRole } from './course-access.server.ts'
+import { isStaffRole, openingProducts } from './course-access.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export const TOPIC_TITLE_MAX = 120
@@ -185,33 +184,13 @@ export async function reorderTopics(db: Db, tenantId: string, orderedIds: string
 
 // ---- who may read a topic ----------------------------------------------------------------------
 
-/** Active access of `userId` that opens `productId` (SQL, may be a column): itself, its parents, their parents, a grants-all membership. */
-function opensProduct(db: Db, tenantId: string, userId: string | typeof communitySubscriptions.userId, productId: SQL | typeof communityTopicProducts.productId, now: number) {
-  const parents = db
-    .select({ id: productLinks.parentId })
-    .from(productLinks)
-    .where(ofTenant(productLinks, tenantId, eq(productLinks.productId, productId)))
-  const grandParents = db
-    .select({ id: productLinks.parentId })
-    .from(productLinks)
-    .where(ofTenant(productLinks, tenantId, inArray(productLinks.productId, parents)))
-  const allAccess = db
-    .select({ id: products.id })
-    .from(products)
-    .where(ofTenant(products, tenantId, eq(products.kind, 'membership'), eq(products.membershipGrantsAll, true)))
+/** Active access of `userId` that opens `productId` (may be a column): itself, its parents, their parents, a grants-all membership (as for courses). */
+function opensProduct(db: Db, tenantId: string, userId: string | typeof communitySubscriptions.userId, productId: typeof communityTopicProducts.productId, now: number) {
   return exists(
     db
       .select({ one: sql`1` })
       .from(productAccess)
-      .where(
-        ofTenant(
-          productAccess,
-          tenantId,
-          eq(productAccess.userId, userId),
-          activeAccessAt(now),
-          or(eq(productAccess.productId, productId), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess)),
-        ),
-      ),
+      .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId), activeAccessAt(now), openingProducts(db, tenantId, productId))),
   )
 }
 

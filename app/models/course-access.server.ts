@@ -2,7 +2,7 @@
 // always may. A student may while an access row holds (not revoked, started, not expired) on the
 // course itself, on a bundle or membership that links to it (also a membership holding a bundle
 // that holds it), or on a membership that grants every product. Every function takes the tenant.
-import { eq, inArray, min, or, sql, type SQL } from 'drizzle-orm'
+import { eq, inArray, min, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { productAccess, productLinks, products, type UserRole } from '#app/db/schema.server.ts'
 import { activeAccessAt } from './access.server.ts'
@@ -20,8 +20,8 @@ export type CourseAccess = {
 
 export const isStaffRole = (role: UserRole | undefined | null) => role === 'owner' || role === 'admin'
 
-/** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership). */
-function openingProducts(db: Db, tenantId: string, productId: string | SQL) {
+/** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership); a condition on product_access.product_id. */
+export function openingProducts(db: Db, tenantId: string, productId: string | SQLWrapper) {
   const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(ofTenant(productLinks, tenantId, eq(productLinks.productId, productId)))
   const grandParents = db
     .select({ id: productLinks.parentId })

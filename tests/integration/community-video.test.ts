@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
 import { createTopic } from '#app/models/community.server.ts'
+import { tusUpload } from '#tests/tus.ts'
 import { appFetch, createTestSchool, createTestStudent, login, db, type TestSchool } from '#tests/factories.ts'
 
 const peer = inject('bunnyPeer')
@@ -37,19 +38,6 @@ function createVideoPost(cookie: string, fields: Record<string, string> = {}, ho
 
 const postJson = (path: string, body: unknown, cookie: string, host = school.host) =>
   appFetch(host, path, { method: 'POST', cookie, headers: { ...XHR, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
-
-/** What tus-js-client does, in one chunk: creation, then PATCH from 0. */
-async function tusUpload(g: VideoGrantBody['grant'], size: number) {
-  const headers = { 'Tus-Resumable': '1.0.0', AuthorizationSignature: g.AuthorizationSignature, AuthorizationExpire: String(g.AuthorizationExpire), VideoId: g.VideoId, LibraryId: g.LibraryId }
-  const created = await fetch(g.endpoint, { method: 'POST', headers: { ...headers, 'Upload-Length': String(size), 'Upload-Metadata': `filetype ${btoa('video/mp4')},title ${btoa(g.title)}` } })
-  expect(created.status).toBe(201)
-  const patched = await fetch(new URL(created.headers.get('Location')!, g.endpoint), {
-    method: 'PATCH',
-    headers: { ...headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    body: new Uint8Array(size).fill(7),
-  })
-  expect(patched.status).toBe(204)
-}
 
 beforeAll(async () => {
   school = await createTestSchool()

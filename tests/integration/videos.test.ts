@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { videos } from '#app/db/schema.server.ts'
 import type { VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
 import { getVideo } from '#app/models/video.server.ts'
+import { tusUpload } from '#tests/tus.ts'
 import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
 
 const peer = inject('bunnyPeer')
@@ -18,19 +19,6 @@ const grantBody = (extra: Record<string, unknown> = {}) => ({ title: 'Welcome', 
 async function grant(host: string, cookie: string, extra: Record<string, unknown> = {}) {
   const res = await postJson(host, '/home/videos/grant', grantBody(extra), cookie)
   return { status: res.status, body: (await res.json()) as VideoGrantBody & { error?: string } }
-}
-
-/** What tus-js-client does, in one chunk: creation, then PATCH from 0. */
-async function tusUpload(g: VideoGrantBody['grant'], size: number) {
-  const headers = { 'Tus-Resumable': '1.0.0', AuthorizationSignature: g.AuthorizationSignature, AuthorizationExpire: String(g.AuthorizationExpire), VideoId: g.VideoId, LibraryId: g.LibraryId }
-  const created = await fetch(g.endpoint, { method: 'POST', headers: { ...headers, 'Upload-Length': String(size), 'Upload-Metadata': `filetype ${btoa('video/mp4')},title ${btoa(g.title)}` } })
-  expect(created.status).toBe(201)
-  const patched = await fetch(new URL(created.headers.get('Location')!, g.endpoint), {
-    method: 'PATCH',
-    headers: { ...headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    body: new Uint8Array(size).fill(7),
-  })
-  expect(patched.status).toBe(204)
 }
 
 async function hmacHex(secret: string, body: string) {
