@@ -397,3 +397,40 @@ browserTest('the Polish school shows its community in Polish; a student without 
   await expectText(ownerPage.locator('main h1'), 'Klub: wyzwania miesiąca')
   await expectText(ownerPage.locator(`[data-topic-link="${club}"]`), 'Dla członków')
 })
+
+browserTest('on a community post the comment box offers a video only while it has focus, and hides it 200 ms after blur', async ({ page }) => {
+  await logIn(page, CODE, sam.email, sam.password)
+  await expectUrl(page, CODE, '/panel')
+  await visit(page, url(CODE, '/community'))
+  const topicHref = await page.locator('[data-topic-link]', { hasText: 'Introductions' }).getAttribute('href')
+  // A post of this test's own (through the seed's create call, as a script would), then its page.
+  const postId = await page.evaluate(async (href) => {
+    const form = new FormData()
+    form.set('title', 'Video comments welcome')
+    form.set('body', 'Answer with a clip if you like')
+    const res = await fetch(`/json${href}/post/create`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } })
+    return ((await res.json()) as { post: { id: string } }).post.id
+  }, topicHref!)
+  await visit(page, url(CODE, `/community/posts/${postId}`))
+  const box = page.locator('[data-comment-form]')
+  await box.waitFor()
+  const option = page.locator('[data-comment-video-option]')
+  assert.equal(await option.count(), 0, 'no video option before the box has focus')
+  await box.locator('textarea').focus()
+  await option.waitFor()
+  assert.ok(await page.locator('[data-comment-video-add]').isVisible())
+  // Tab to the option keeps it (focus stays inside the box).
+  await page.locator('[data-comment-video-add]').focus()
+  await page.waitForTimeout(300)
+  assert.equal(await option.count(), 1, 'still there while focus is inside the box')
+  // Leaving the box: gone after 200 ms, not before.
+  const leftAt = await page.evaluate(() => {
+    ;(document.activeElement as HTMLElement | null)?.blur()
+    return performance.now()
+  })
+  await option.waitFor({ state: 'detached' })
+  const hiddenAfter = (await page.evaluate(() => performance.now())) - leftAt
+  assert.ok(hiddenAfter >= 190, `hidden ${Math.round(hiddenAfter)} ms after blur`)
+  // A lecture's comment box never offers it (seed 000 §5: community posts only) — checked by the
+  // server too (POST /comments with file=1 on a lecture is 422, tests/integration/community-video.test.ts).
+})

@@ -26,6 +26,11 @@ browserTest('lead form: marks invalid fields without a message, recovers from a 
   const form = page.locator(`${block} form`)
   await page.locator(`${block} form[data-hydrated]`).waitFor()
   await settleImages(page)
+  // The reviews block above the form loads lazily once it nears the viewport and then grows: let it
+  // load before clicking, so the layout does not shift under the pointer between aim and click.
+  await form.scrollIntoViewIfNeeded()
+  await page.locator('#block-demo-code-academy-reviews [data-review]').first().waitFor()
+  await page.waitForFunction(() => document.querySelector('#block-demo-code-academy-reviews')?.getAttribute('data-reviews-state') !== 'loading')
   const posts: Request[] = []
   page.on('request', (req) => {
     if (req.method() === 'POST' && new URL(req.url()).pathname === '/lead') posts.push(req)
