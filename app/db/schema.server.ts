@@ -3,6 +3,7 @@
 // an index led by tenant_id. Platform-level tables are listed in PLATFORM_TABLES with a reason.
 
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
 import { VIDEO_STATES } from '#app/domain/video-state.ts'
 import { BLOCK_TYPES } from '#app/domain/block-types.ts'
 
@@ -1427,9 +1428,16 @@ export const communityPosts = sqliteTable(
     /** An uploaded video (Bunny Stream), shown once transcoded. */
     videoId: text('video_id').references(() => videos.id, { onDelete: 'set null' }),
     commentsCount: integer('comments_count').notNull().default(0),
+    /** Computed by SQLite: the post carries a picture or a video (the gallery's index). */
+    hasMedia: integer('has_media', { mode: 'boolean' }).generatedAlwaysAs(sql`image_path IS NOT NULL OR video_url IS NOT NULL OR video_id IS NOT NULL`, { mode: 'virtual' }),
     ...timestamps,
   },
-  (t) => [index('community_posts_topic_idx').on(t.tenantId, t.topicId, t.createdAt, t.id), index('community_posts_tenant_created_idx').on(t.tenantId, t.createdAt, t.id)],
+  (t) => [
+    index('community_posts_topic_idx').on(t.tenantId, t.topicId, t.createdAt, t.id),
+    index('community_posts_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
+    // The gallery's walk seeks only posts with a picture or a video.
+    index('community_posts_media_idx').on(t.tenantId, t.topicId, t.hasMedia, t.createdAt, t.id),
+  ],
 )
 
 /** A student's e-mail subscription to a topic (seed 000 §3 "community_topics, a map of subscribed topics"). */

@@ -4,10 +4,10 @@
 // (listReadableTopics / readableTopic in community.server.ts); this file only reads posts of those
 // topic ids, newest first, walking community_posts_topic_idx (tenant_id, topic_id, created_at, id)
 // and paging by keyset (created_at, id).
-import { and, desc, eq, inArray, isNotNull, lt, or } from 'drizzle-orm'
+import { desc, eq, inArray, isNotNull, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { communityPosts, communityTopics, videos } from '#app/db/schema.server.ts'
-import type { FeedCursor } from './community.server.ts'
+import { olderThan, type FeedCursor } from './community.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** Items per page of the full gallery (4 per row: six rows). */
@@ -40,7 +40,6 @@ const PLAYABLE = ['playable', 'ready'] as const
  */
 export async function listGalleryPosts(db: Db, tenantId: string, topicIds: string[], cursor: FeedCursor | null, limit = GALLERY_PAGE_SIZE): Promise<GalleryPage> {
   if (topicIds.length === 0 || limit <= 0) return { rows: [], next: null }
-  const older = cursor ? or(lt(communityPosts.createdAt, cursor.createdAt), and(eq(communityPosts.createdAt, cursor.createdAt), lt(communityPosts.id, cursor.id))) : undefined
   const rows = await db
     .select({
       id: communityPosts.id,
@@ -63,8 +62,9 @@ export async function listGalleryPosts(db: Db, tenantId: string, topicIds: strin
         communityPosts,
         tenantId,
         inArray(communityPosts.topicId, [...new Set(topicIds)]),
+        eq(communityPosts.hasMedia, true), // seeks community_posts_media_idx
         or(isNotNull(communityPosts.imagePath), isNotNull(communityPosts.videoUrl), inArray(videos.state, [...PLAYABLE])),
-        older,
+        olderThan(cursor),
       ),
     )
     .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
