@@ -15,6 +15,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
+import { InstructorLayout, isInstructorPath } from '#app/shell/components/instructor-nav.tsx'
 import { SearchModal } from '#app/storefront/components/search-modal.tsx'
 import { cx } from '#app/components/ui.tsx'
 import catalogueUrls from 'virtual:i18n-catalogues'
@@ -186,6 +187,9 @@ function PlatformHeader({ data }: { data: RootLoaderData }) {
             </a>
           ))}
         </div>
+        <Link to="/login" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          {t('platform.nav.login')}
+        </Link>
         <Link to="/signup" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
           {t('platform.nav.signup')}
         </Link>
@@ -209,6 +213,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const conversion = creator && matches.some((m) => (m.handle as CreatorHandle | undefined)?.creatorConversion) ? creator.conversion : []
   const locale = data?.locale ?? 'en'
   const t = useT()
+  const { pathname } = useLocation()
+  // Staff on a school's /home pages get the panel's sidebar (students are sent to /panel by the pages).
+  const inPanel = data?.site.kind === 'school' && !!data.user && data.user.role !== 'student' && isInstructorPath(pathname)
   return (
     <html lang={locale}>
       <head>
@@ -237,7 +244,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </header>
         ) : null}
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
-          {children}
+          {inPanel ? <InstructorLayout>{children}</InstructorLayout> : children}
         </main>
         <footer className="border-t border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-500 sm:px-6">

@@ -7,6 +7,10 @@ import { sql } from 'drizzle-orm'
 import { VIDEO_STATES } from '#app/domain/video-state.ts'
 import { BLOCK_TYPES } from '#app/domain/block-types.ts'
 
+export const BANK_ACCOUNT_TYPES = ['iban', 'nrb', 'us', 'swift'] as const
+export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number]
+export const VAT_MODES = ['vat', 'none'] as const
+export type VatMode = (typeof VAT_MODES)[number]
 export const REVIEW_STATUSES = ['pending', 'approved', 'disapproved'] as const
 export const LOGIN_VERIFICATION_MODES = ['off', 'email', 'phone'] as const
 export type LoginVerificationMode = (typeof LOGIN_VERIFICATION_MODES)[number]
@@ -51,6 +55,20 @@ export const tenants = sqliteTable(
     /** Payout account for withdrawals (seed 001 §3 "Account: bank account"); IBAN or local format, spaces removed. */
     bankAccount: text('bank_account'),
     bankAccountHolder: text('bank_account_holder'),
+    /** Which format bankAccount is in (issue 23): IBAN, Polish NRB, US (ABA routing + account) or SWIFT/BIC + account. */
+    bankAccountType: text('bank_account_type', { enum: BANK_ACCOUNT_TYPES }),
+    bankSwift: text('bank_swift'),
+    bankRoutingNumber: text('bank_routing_number'),
+    /** Tax (issue 23): whether prices include VAT at all, and the rate new products start with. */
+    vatMode: text('vat_mode', { enum: VAT_MODES }).notNull().default('vat'),
+    defaultVatRate: integer('default_vat_rate').notNull().default(23),
+    /** School switches (issue 23): sign-in / registration temporarily off for students (staff keep access); checkout asking only e-mail, name and consents. */
+    loginDisabled: integer('login_disabled', { mode: 'boolean' }).notNull().default(false),
+    registrationDisabled: integer('registration_disabled', { mode: 'boolean' }).notNull().default(false),
+    simplifiedCheckout: integer('simplified_checkout', { mode: 'boolean' }).notNull().default(false),
+    /** The school's terms of sale and privacy policy (markdown); '' = the template in the school's language. */
+    termsMd: text('terms_md').notNull().default(''),
+    privacyMd: text('privacy_md').notNull().default(''),
     /** Platform fee set by the operator (seed 001 §1): basis points and fixed minor units; null = defaults (app/payments/pricing.ts). */
     feeBasisPoints: integer('fee_basis_points'),
     feeFixed: integer('fee_fixed'),
@@ -155,6 +173,8 @@ export const users = sqliteTable(
     role: text('role', { enum: ['owner', 'admin', 'student'] }).notNull(),
     phone: text('phone'),
     vatId: text('vat_id'),
+    /** Set when the account was erased (issue 23, GDPR): personal data replaced, sales kept anonymised. */
+    deletedAt: integer('deleted_at'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_tenant_email_unique').on(t.tenantId, t.email), index('users_tenant_role_idx').on(t.tenantId, t.role)],
@@ -224,8 +244,10 @@ export const authTokens = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['password_reset', 'login_handover', 'invitation'] }).notNull(),
+    purpose: text('purpose', { enum: ['password_reset', 'login_handover', 'invitation', 'login_link', 'email_change'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** What the token carries besides its user: the new address of an email_change. */
+    payload: text('payload'),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     createdAt: integer('created_at').notNull(),

@@ -12,11 +12,15 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   login_handover: 60 * 1000,
   /** Imported students set their password from the invitation email: a week to get to it. */
   invitation: 7 * 24 * 60 * 60 * 1000,
+  /** The platform's "Log in to your school" e-mail (issue 23): a sign-in link into each school. */
+  login_link: 30 * 60 * 1000,
+  /** Confirming a new e-mail address from the link sent to it (issue 23). */
+  email_change: 24 * 60 * 60 * 1000,
 }
 
 export function buildAuthToken(tenantId: string, userId: string, purpose: TokenPurpose, now = Date.now()) {
   const token = newId(32)
-  const row = { id: newId(), tenantId, userId, purpose, tokenHash: sha256Hex(token), expiresAt: now + TOKEN_TTL_MS[purpose], usedAt: null, createdAt: now }
+  const row = { id: newId(), tenantId, userId, purpose, tokenHash: sha256Hex(token), payload: null as string | null, expiresAt: now + TOKEN_TTL_MS[purpose], usedAt: null, createdAt: now }
   return { token, row }
 }
 

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { listTenantDomains } from '#app/models/domain.server.ts'
 import { awaitsSignupConfirmation } from '#app/models/signup-confirmation.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
@@ -64,7 +63,6 @@ export default function InstructorHome() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('home.live', { name: data.school })}>{t('home.title')}</PageTitle>
       <ConfirmBanner confirm={data.confirm} />
       <div className="grid gap-6 lg:grid-cols-2">

@@ -5,7 +5,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useRef, useState } from 'react'
 import { z } from 'zod'
 import { ImageUpload } from '#app/media/components/image-upload.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { mediaUrl } from '#app/media/origins.server.ts'
@@ -171,7 +170,6 @@ export default function ArticleEditor() {
   const preview = renderMarkdown(body)
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/articles" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('articles.back')}
       </Link>

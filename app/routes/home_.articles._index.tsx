@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
@@ -47,7 +46,6 @@ export default function Articles() {
   const t = useT()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <div className="flex flex-wrap items-end justify-between gap-3">
         <PageTitle subtitle={t('articles.intro')}>{t('articles.title')}</PageTitle>
         <Link to="/home/articles/new" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">

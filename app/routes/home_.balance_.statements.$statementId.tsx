@@ -4,7 +4,6 @@
 // is 404.
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import type { Locale } from '#app/i18n/i18n.ts'
 import { missingPageSettings } from '#app/models/balance.server.ts'
@@ -56,7 +55,6 @@ export default function FeeStatementPage() {
   const money = (minor: number) => formatMoney(minor, s.currency, locale)
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/balance/statements" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('fee_statements.all')}
       </Link>

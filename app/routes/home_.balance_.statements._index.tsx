@@ -5,7 +5,6 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run
 import { Link, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { FeeStatementTable } from '#app/payments/components/fee-statement-table.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Pager } from '#app/components/pager.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import type { Locale } from '#app/i18n/i18n.ts'
@@ -41,7 +40,6 @@ export default function FeeStatementsPage() {
   const t = useT()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/balance" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('fee_statements.back')}
       </Link>

@@ -8,7 +8,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } fr
 import { useState } from 'react'
 import { z } from 'zod'
 import { ConfirmModal } from '#app/components/confirm-modal.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { ItemHeader } from '#app/comments/components/comment-parts.tsx'
 import { CommunityPostsFeed } from '#app/comments/components/community-posts-feed.tsx'
 import { Alert, Button, Card, cx, PageTitle } from '#app/components/ui.tsx'
@@ -255,7 +254,6 @@ export default function CommentsFeedPage() {
   const busy = navigation.state !== 'idle'
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('comments.feed.subtitle')}>{t('comments.feed.title')}</PageTitle>
       {answer ? <Alert tone={answer.ok ? 'success' : 'error'}>{answer.message}</Alert> : null}
       {data.community ? <FeedTabs tab={data.tab} /> : null}

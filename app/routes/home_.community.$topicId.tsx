@@ -5,7 +5,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Button, Card, CheckField, PageTitle } from '#app/components/ui.tsx'
 import { choiceErrors, TOPIC_FORM_RULES, TopicSchema } from '#app/community/topic-form.server.ts'
@@ -91,7 +90,6 @@ export default function CommunityTopicPage() {
   const values = action && Object.keys(action.values).length ? action.values : data.values
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <p className="text-sm">
         <Link to="/home/community" className="font-semibold text-brand-700 hover:underline">
           ← {t('community_admin.back')}

@@ -5,7 +5,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Button, Card, FieldError, PageTitle } from '#app/components/ui.tsx'
@@ -90,7 +89,6 @@ export default function CommunityTopicsPage() {
   const last = data.topics.length - 1
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('community_admin.intro')}>{t('community_admin.title')}</PageTitle>
       <FlashMessage hidden={Boolean(action)} />
       <Card>

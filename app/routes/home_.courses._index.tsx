@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { ProductStatus } from '#app/catalogue/components/product-form.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
@@ -32,7 +31,6 @@ export default function CoursesPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('products.courses.intro')}>{t('products.courses.title')}</PageTitle>
       <FlashMessage only={['deleted']} />
       <div>

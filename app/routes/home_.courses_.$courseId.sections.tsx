@@ -2,7 +2,6 @@
 // reorder sections and lectures (buttons without JavaScript; drag and drop or keyboard with it).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage, useFlash } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
@@ -112,7 +111,6 @@ export default function CurriculumPage() {
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <div className="flex flex-wrap gap-4 text-sm">
         <Link to="/home/courses" className="font-medium text-brand-700 hover:underline">
           ← {t('courses.back_to_courses')}

@@ -4,7 +4,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { CourseDeleteForm } from '#app/courses/components/course-delete-form.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { curriculumPath, TITLE_MAX } from '#app/domain/course-paths.ts'
 import { requireSection, titleField } from '#app/courses/lecture-form.server.ts'
@@ -54,7 +53,6 @@ export default function SectionPage() {
   const errorsOf = (intent: string) => (values.intent === intent ? errors : {})
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to={curriculumPath(course.id)} className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('courses.back_to_curriculum', { title: course.title })}
       </Link>

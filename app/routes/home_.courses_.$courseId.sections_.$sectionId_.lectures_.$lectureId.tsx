@@ -6,7 +6,6 @@ import { z } from 'zod'
 import { ComponentForm } from '#app/courses/components/course-component-form.tsx'
 import { CourseDeleteForm } from '#app/courses/components/course-delete-form.tsx'
 import { LectureForm } from '#app/courses/components/course-lecture-form.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
@@ -82,7 +81,6 @@ export default function LecturePage() {
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to={curriculumPath(course.id)} className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('courses.back_to_curriculum', { title: course.title })}
       </Link>

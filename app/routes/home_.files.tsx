@@ -3,7 +3,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { countActiveAccessByProduct } from '#app/models/access.server.ts'
 import { countFilesByProduct } from '#app/models/product-file.server.ts'
 import { createFileProduct, listProductsByKind } from '#app/models/product.server.ts'
@@ -49,7 +48,6 @@ export default function FilesPage() {
   const busy = useNavigation().state === 'submitting'
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('files.back')}
       </Link>

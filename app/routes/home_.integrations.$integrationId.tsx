@@ -4,7 +4,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { InvoicingError } from '#app/invoicing/adapter.server.ts'
 import { invoicingAdapter, isInvoiceProvider } from '#app/invoicing/registry.server.ts'
@@ -78,7 +77,6 @@ export default function IntegrationPage() {
   const errors = action && 'errors' in action ? action.errors : {}
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/integrations" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('integrations.back')}
       </Link>

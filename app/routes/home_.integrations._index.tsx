@@ -6,7 +6,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
@@ -157,7 +156,6 @@ export default function IntegrationsPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('integrations.intro')}>{t('integrations.title')}</PageTitle>
       <FlashMessage hidden={Boolean(action)} />
       <ul className="grid gap-4 md:grid-cols-3" data-integration-kinds>

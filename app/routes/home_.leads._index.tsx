@@ -3,7 +3,6 @@ import { Form, useLoaderData, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { listLeads } from '#app/models/lead.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -30,7 +29,6 @@ export default function LeadsPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('students.leads.intro')}>{t('students.leads.title')}</PageTitle>
       {params.get('error') === 'export_limit' ? <Alert>{t('students.error.export_limit')}</Alert> : null}
       <Card className="space-y-4">

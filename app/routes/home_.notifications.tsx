@@ -4,7 +4,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Button, Card, cx, PageTitle } from '#app/components/ui.tsx'
 import { countUnreadNotifications, listNotifications, markAllNotificationsRead, openNotification } from '#app/models/notification.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
@@ -59,7 +58,6 @@ export default function NotificationsPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('engagement.notifications.intro')}>{t('engagement.notifications.title')}</PageTitle>
       <Card className="space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-3">

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { ProductStatus } from '#app/catalogue/components/product-form.tsx'
 import { PRODUCT_KIND_LIST } from '#app/domain/product-kinds.ts'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -43,7 +42,6 @@ export default function ProductsPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('products.intro')}>{t('products.title')}</PageTitle>
       <FlashMessage only={['deleted']} />
 

@@ -1,7 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import {
   DetailsSchema,
   ProductDetailsFields,
@@ -87,7 +86,6 @@ export default function NewProductPage() {
   const kind = loaderData.kind
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to={kind === 'course' ? '/home/courses' : '/home/products'} className="text-sm font-medium text-brand-700 hover:underline">
         ← {t(kind === 'course' ? 'products.back_to_courses' : 'products.back_to_list')}
       </Link>

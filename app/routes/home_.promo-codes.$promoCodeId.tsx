@@ -3,7 +3,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { echoInput, PromoCodeForm, PromoStatusBadge, type PromoFormValues } from '#app/checkout/components/promo-code-form.tsx'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { deletePromoCode, getPromoCode, isoDay, PromoCodeFormSchema, promoStatus, updatePromoCode } from '#app/models/promo-code.server.ts'
@@ -79,7 +78,6 @@ export default function PromoCodePage() {
   const values = action && 'values' in action && Object.keys(action.values).length ? action.values : data.values
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <p className="text-sm">
         <Link to="/home/promo-codes" className="font-semibold text-brand-700 hover:underline">
           ← {t('promo.back')}

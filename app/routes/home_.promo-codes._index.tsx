@@ -3,7 +3,6 @@
 // bad input answers field errors and writes nothing.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { echoInput, PromoCodeForm, PromoDiscountLabel, PromoStatusBadge, type PromoFormValues } from '#app/checkout/components/promo-code-form.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
@@ -68,7 +67,6 @@ export default function PromoCodesPage() {
   const day = (ms: number) => formatDate(ms, locale)
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('promo.intro')}>{t('promo.title')}</PageTitle>
       <FlashMessage hidden={Boolean(action)} />
       <Card>

@@ -5,7 +5,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { z } from 'zod'
 import { ratingKey } from '#app/engagement/components/course-review-form.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, PageTitle } from '#app/components/ui.tsx'
 import { listReviewedProducts, listReviewsForModeration, setReviewStatus } from '#app/models/review.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
@@ -74,7 +73,6 @@ export default function ReviewsPage() {
   }
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('engagement.reviews.intro')}>{t('engagement.reviews.title')}</PageTitle>
       <Card className="space-y-4">
         <Form method="get" className="flex flex-wrap items-end gap-3" data-review-filters>

@@ -4,7 +4,6 @@ import { z } from 'zod'
 import type { ReactNode } from 'react'
 import { ImageUpload } from '#app/media/components/image-upload.tsx'
 import { Alert, Button, Card, Field, PageTitle, SelectField, TextAreaField } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { LOCALES } from '#app/i18n/i18n.ts'
 import { mediaUrl } from '#app/media/origins.server.ts'
@@ -145,7 +144,6 @@ export default function PageSettings() {
   const notifies = (event: (typeof data.events)[number]) => (refused ? sent[`notify_${event}`] === 'on' : s.notifications[event])
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('page_settings.back')}
       </Link>

@@ -3,7 +3,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { TransactionTable } from '#app/payments/components/transaction-table.tsx'
 import { grantProductAccess, listGrantableProducts, listUserAccess, revokeProductAccess } from '#app/models/access.server.ts'
 import { getStudent, hasPendingInvitation } from '#app/models/student.server.ts'
@@ -87,7 +86,6 @@ export default function StudentPage() {
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/students" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('students.back')}
       </Link>

@@ -3,7 +3,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Button, Card, Field, PageTitle, TextAreaField } from '#app/components/ui.tsx'
 import { deleteSubpage, getSubpage, SUBPAGE_SLUG_MAX, SUBPAGE_SLUG_PATTERN, updateSubpage } from '#app/models/subpage.server.ts'
@@ -125,7 +124,6 @@ export default function SubpageSettings() {
   const s = data.subpage
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/subpages" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('subpages.back')}
       </Link>

@@ -3,7 +3,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { countSubpages, createSubpage, listSubpages, slugifySubpageTitle, SUBPAGE_SLUG_MAX, SUBPAGE_SLUG_PATTERN, SUBPAGES_MAX } from '#app/models/subpage.server.ts'
@@ -72,7 +71,6 @@ export default function Subpages() {
   const values = (actionData?.values ?? {}) as FormValues
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('subpages.intro')}>{t('subpages.title')}</PageTitle>
       <FlashMessage hidden={Boolean(actionData)} only={['deleted']} />
       {errors.form ? <Alert>{t(errors.form.key, errors.form.values)}</Alert> : null}

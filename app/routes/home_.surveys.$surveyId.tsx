@@ -4,7 +4,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { SurveyEditor } from '#app/engagement/components/survey-editor.tsx'
 import { kebabCase, SURVEY_DESCRIPTION_MAX, SURVEY_TITLE_MAX, type ClientSurveyQuestion } from '#app/domain/survey-fields.ts'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -90,7 +89,6 @@ export default function SurveyPage() {
   const columns = data.questions.filter((q) => q.type !== 'separator').map((q) => ({ key: kebabCase(q.title), title: q.title }))
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <p className="text-sm">
         <Link to="/home/surveys" className="font-semibold text-brand-700 hover:underline">
           ← {t('engagement.surveys.back')}

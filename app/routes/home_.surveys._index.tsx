@@ -3,7 +3,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { SURVEY_TITLE_MAX } from '#app/domain/survey-fields.ts'
 import { createSurvey, listSurveys } from '#app/models/survey.server.ts'
@@ -41,7 +40,6 @@ export default function SurveysPage() {
   const locale = useLocale()
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('engagement.surveys.intro')}>{t('engagement.surveys.title')}</PageTitle>
       <Card>
         <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end">

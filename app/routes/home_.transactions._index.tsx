@@ -3,7 +3,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Pager } from '#app/components/pager.tsx'
 import { TransactionTable } from '#app/payments/components/transaction-table.tsx'
 import { Button, Card, PageTitle } from '#app/components/ui.tsx'
@@ -60,7 +59,6 @@ export default function TransactionsPage() {
   }
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('money.transactions.intro')}>{t('money.transactions.title')}</PageTitle>
       <Card className="space-y-4">
         <Form method="get" className="flex flex-wrap items-end gap-3" role="search" data-transaction-filters>

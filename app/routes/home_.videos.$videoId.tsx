@@ -4,7 +4,6 @@ import { useEffect } from 'react'
 import { z } from 'zod'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { VideoStateBadge } from '#app/media/components/video-state.tsx'
 import { refreshStaleVideos } from '#app/media/video-view.server.ts'
 import { formatLength, isPlayable, isSettled } from '#app/domain/video-view.ts'
@@ -95,7 +94,6 @@ export default function VideoPage() {
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/videos" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('videos.back')}
       </Link>

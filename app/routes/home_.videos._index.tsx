@@ -4,7 +4,6 @@ import { useEffect } from 'react'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { Alert, Card, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { VideoUpload } from '#app/media/components/video-upload.tsx'
 import { refreshStaleVideos } from '#app/media/video-view.server.ts'
 import { formatLength, isSettled } from '#app/domain/video-view.ts'
@@ -48,7 +47,6 @@ export default function VideosPage() {
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('home.title')}
       </Link>

@@ -5,7 +5,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Pager } from '#app/components/pager.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -128,7 +127,6 @@ export default function WebhookPage() {
   const w = data.webhook
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <p className="text-sm">
         <Link to="/home/webhooks" className="font-semibold text-brand-700 hover:underline">
           ← {t('webhooks.back')}

@@ -3,7 +3,6 @@
 // is shown once, in the answer to the create (never in a URL, never again).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { WEBHOOK_EVENTS } from '#app/db/schema.server.ts'
@@ -67,7 +66,6 @@ export default function WebhooksPage() {
   const created = action && 'created' in action ? action.created : null
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('webhooks.intro')}>{t('webhooks.title')}</PageTitle>
       <FlashMessage hidden={Boolean(action)} />
       {created ? (

@@ -6,7 +6,6 @@ import { useCallback, useId } from 'react'
 import { FileUpload, useFileSize } from '#app/media/components/file-upload.tsx'
 import { FlashMessage, useFlash } from '#app/components/flash.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { formatDate } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
@@ -136,7 +135,6 @@ export function FileProductEditor({ data, actionData }: { data: FileProductData;
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/files" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('files.back_to_list')}
       </Link>

@@ -3,7 +3,6 @@
 // step. The route keeps the loader and the intents it posts to.
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { ImageUpload } from '#app/media/components/image-upload.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import {
   ProductAccessSection,
   ProductDetailsFields,
@@ -52,7 +51,6 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
   const formErrors = saving ? errors : {}
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to={product.kind === 'course' ? '/home/courses' : '/home/products'} className="text-sm font-medium text-brand-700 hover:underline">
         ← {t(product.kind === 'course' ? 'products.back_to_courses' : 'products.back_to_list')}
       </Link>

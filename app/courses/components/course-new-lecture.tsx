@@ -5,7 +5,6 @@ import type { VideoState } from '#app/domain/video-state.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
 import { LectureForm } from '#app/courses/components/course-lecture-form.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
 
 export type NewLectureData = {
@@ -19,7 +18,6 @@ export function NewLecturePage({ data, errors, values }: { data: NewLectureData;
   const base = `/home/courses/${data.course.id}/sections`
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to={base} className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('courses.back_to_curriculum', { title: data.course.title })}
       </Link>

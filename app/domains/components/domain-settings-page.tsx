@@ -4,7 +4,6 @@
 import { Form, Link, useNavigation, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import type { DomainView } from '#app/domains/contract.ts'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
@@ -213,7 +212,6 @@ export function DomainSettingsPage({ data, actionData }: { data: DomainSettingsD
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('domains.back')}
       </Link>

@@ -4,6 +4,13 @@ import { defineMessages } from './define.ts'
 export const instructor = defineMessages(
   {
     'instructor.nav.label': 'Instructor panel',
+    'instructor.nav.menu': 'Panel menu',
+    'instructor.nav.group.overview': 'Overview',
+    'instructor.nav.group.content': 'Content',
+    'instructor.nav.group.sell': 'Sell',
+    'instructor.nav.group.students': 'Students',
+    'instructor.nav.group.money': 'Money',
+    'instructor.nav.group.settings': 'Settings',
     'instructor.nav.dashboard': 'Dashboard',
     'instructor.nav.courses': 'Courses',
     'instructor.nav.products': 'Products',
@@ -25,6 +32,13 @@ export const instructor = defineMessages(
   },
   {
     'instructor.nav.label': 'Panel instruktora',
+    'instructor.nav.menu': 'Menu panelu',
+    'instructor.nav.group.overview': 'Przegląd',
+    'instructor.nav.group.content': 'Treści',
+    'instructor.nav.group.sell': 'Sprzedaż',
+    'instructor.nav.group.students': 'Kursanci',
+    'instructor.nav.group.money': 'Pieniądze',
+    'instructor.nav.group.settings': 'Ustawienia',
     'instructor.nav.dashboard': 'Pulpit',
     'instructor.nav.courses': 'Kursy',
     'instructor.nav.products': 'Produkty',

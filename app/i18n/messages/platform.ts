@@ -4,6 +4,7 @@ export const platform = defineMessages(
   {
     'platform.title': 'Coursefront — sell courses on your own domain',
     'platform.nav.signup': 'Start your school',
+    'platform.nav.login': 'Log in to your school',
     'platform.nav.operator': 'Operator console',
     'platform.nav.mail': 'Dev mail',
     'platform.hero.title': 'Your school. Your domain. Your income.',
@@ -51,6 +52,7 @@ export const platform = defineMessages(
   {
     'platform.title': 'Coursefront — sprzedawaj kursy na własnej domenie',
     'platform.nav.signup': 'Załóż szkołę',
+    'platform.nav.login': 'Zaloguj się do swojej szkoły',
     'platform.nav.operator': 'Konsola operatora',
     'platform.nav.mail': 'Poczta deweloperska',
     'platform.hero.title': 'Twoja szkoła. Twoja domena. Twój dochód.',

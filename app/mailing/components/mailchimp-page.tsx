@@ -2,7 +2,6 @@
 // connected audience with whom to subscribe, the latest subscriptions and the disconnect step.
 // The route keeps the loader and the intents it posts to.
 import { Form, Link, useNavigation } from '@remix-run/react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
@@ -70,7 +69,6 @@ export function MailchimpPage({ data, action }: { data: MailchimpPageData; actio
   const c = data.connected
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <p className="text-sm">
         <Link to="/home/integrations" className="font-medium text-brand-700 hover:underline">
           ← {t('mailing.back')}

@@ -4,7 +4,6 @@
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FeeStatementTable } from '#app/payments/components/fee-statement-table.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { WithdrawalAccount } from '#app/payments/components/withdrawal-account.tsx'
@@ -50,7 +49,6 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
   if (!data.ready) {
     return (
       <div className="space-y-6">
-        <InstructorNav />
         <PageTitle>{t('money.balance.title')}</PageTitle>
         {errors.form ? <Alert>{message(errors.form)}</Alert> : null}
         <Alert tone="info">
@@ -68,7 +66,6 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('money.balance.intro')}>{t('money.balance.title')}</PageTitle>
       <FlashMessage hidden={Boolean(actionData)} only={['bank']} />
       {requested && !actionData ? (

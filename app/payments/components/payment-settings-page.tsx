@@ -3,7 +3,6 @@
 // to connect PayU, Stripe and the test provider. The route keeps the loader and the action.
 import { Form, useNavigation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
@@ -131,7 +130,6 @@ export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsDat
   const stripe = fieldsOf('stripe')
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('payments.intro')}>{t('payments.title')}</PageTitle>
       <FlashMessage hidden={Boolean(action)} />
       {errorKey && (SHOWN_ERRORS as readonly string[]).includes(errorKey) ? (

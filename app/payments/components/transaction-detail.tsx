@@ -3,7 +3,6 @@
 // owner, the refund form (issue 18). The route keeps the loader.
 import { Link } from '@remix-run/react'
 import type { ComponentProps, ReactNode } from 'react'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { InvoicePanel } from '#app/invoicing/components/invoice-panel.tsx'
 import { InvoiceBadge, StatusBadge } from '#app/payments/components/transaction-table.tsx'
 import { Card, PageTitle } from '#app/components/ui.tsx'
@@ -47,7 +46,6 @@ export function TransactionDetail({ data }: { data: TransactionDetailData }) {
   const decline = tx.status === 'failed' ? declineFromStatusReason(tx.statusReason) : null
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/transactions" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('money.transaction.back')}
       </Link>

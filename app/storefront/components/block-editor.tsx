@@ -6,7 +6,6 @@ import { useEffect, useMemo, useState } from 'react'
 import { BlockForm, defaultBlockProps, type DraftBlock } from '#app/storefront/components/block-forms/block-form.tsx'
 import { issuesToErrors, type BlockErrors, type EditorOptions } from '#app/storefront/components/block-forms/parts.tsx'
 import { BlockView } from '#app/storefront/components/blocks/block-view.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
 import { Alert, Button, Card, PageTitle, cx } from '#app/components/ui.tsx'
@@ -92,7 +91,6 @@ export function BlockEditorPage({ data, actionData }: { data: BlockEditorData; a
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <Link to="/home/subpages" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t('subpages.back')}
       </Link>

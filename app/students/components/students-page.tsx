@@ -6,7 +6,6 @@ import { useId } from 'react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
-import { InstructorNav } from '#app/shell/components/instructor-nav.tsx'
 import { formatDate } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import type { FieldErrors } from '#app/utils/validation.ts'
@@ -76,7 +75,6 @@ export function StudentsPage({ data, actionData }: { data: StudentsPageData; act
 
   return (
     <div className="space-y-6">
-      <InstructorNav />
       <PageTitle subtitle={t('students.intro')}>{t('students.title')}</PageTitle>
       <FlashMessage hidden={Boolean(actionData)} />
       {problem && !actionData ? <Alert>{t(`students.error.${problem}`)}</Alert> : null}
