@@ -27,7 +27,7 @@ import { mediaUrl } from '#app/media/origins.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { useNonce } from '#app/utils/nonce.ts'
-import { getCreatorCode } from '#app/models/page-settings.server.ts'
+import { getCreatorCode, PAGE_TEMPLATES, type PageTemplate } from '#app/models/page-settings.server.ts'
 import { getCurrentOperator } from '#app/auth/operator-auth.server.ts'
 import { getLocale } from '#app/utils/request.server.ts'
 import { allowsCreatorScripts, CREATOR_SCRIPTS_MEMO_KEY, creatorScriptBlocks, type CreatorScript } from '#app/utils/security.server.ts'
@@ -55,6 +55,23 @@ async function creatorScriptsFor(request: Request, context: LoaderFunctionArgs['
   return scripts
 }
 
+/** The `preview-template` query parameter, honoured for staff only (never for the cached visitors' page). */
+const PREVIEW_TEMPLATE_PARAM = 'preview-template'
+
+function asTemplate(value: string | null | undefined): PageTemplate | null {
+  return value && (PAGE_TEMPLATES as readonly string[]).includes(value) ? (value as PageTemplate) : null
+}
+
+/**
+ * The storefront template (issue 23 §11) from the cached tenant. Staff may preview another one
+ * with ?preview-template=: their requests carry a session, so server.ts never stores the answer
+ * in the page cache, and a visitor's copy of the same URL ignores the parameter.
+ */
+function templateFor(request: Request, saved: string, viewerRole: string | null) {
+  const preview = viewerRole === 'owner' || viewerRole === 'admin' ? asTemplate(new URL(request.url).searchParams.get(PREVIEW_TEMPLATE_PARAM)) : null
+  return { template: preview ?? asTemplate(saved) ?? 'classic', previewing: preview !== null }
+}
+
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -76,7 +93,14 @@ async function siteData(request: Request, context: LoaderFunctionArgs['context']
       locale,
       catalogueUrl: catalogueUrls[locale],
       // From the cached tenant (site.server.ts): no extra query per request.
-      site: { kind: 'school' as const, name: site.tenant.name, slug: site.tenant.slug, avatarUrl: site.tenant.avatarPath ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath) : null },
+      site: {
+        kind: 'school' as const,
+        name: site.tenant.name,
+        slug: site.tenant.slug,
+        avatarUrl: site.tenant.avatarPath ? mediaUrl(context.cloudflare.env, request, site.tenant.avatarPath) : null,
+        contactEmail: site.tenant.contactEmail || null,
+        ...templateFor(request, site.tenant.template, user?.role ?? null),
+      },
       user: user ? { name: user.name, role: user.role } : null,
       operator: null,
       devMail: false,
@@ -87,7 +111,7 @@ async function siteData(request: Request, context: LoaderFunctionArgs['context']
   return {
     locale,
     catalogueUrl: catalogueUrls[locale],
-    site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null },
+    site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null, contactEmail: null, template: null, previewing: false },
     user: null,
     operator: operator ? { name: operator.name } : null,
     devMail: isDevelopment(context.cloudflare.env),
@@ -127,6 +151,9 @@ function SchoolHeader({ data }: { data: RootLoaderData }) {
             )}
             <NavLink to="/panel" className={navClass}>
               {t('nav.panel')}
+            </NavLink>
+            <NavLink to="/account" className={navClass}>
+              {t('templates.nav.account')}
             </NavLink>
             <Form method="post" action="/logout">
               <button type="submit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
@@ -216,6 +243,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation()
   // Staff on a school's /home pages get the panel's sidebar (students are sent to /panel by the pages).
   const inPanel = data?.site.kind === 'school' && !!data.user && data.user.role !== 'student' && isInstructorPath(pathname)
+  // The school's look on its own pages, not in the panel (CSS in app/styles, no JS).
+  const template = data?.site.kind === 'school' && !isInstructorPath(pathname) ? data.site.template : undefined
   return (
     <html lang={locale}>
       <head>
@@ -232,23 +261,39 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : null}
         {creator ? <CreatorScripts scripts={creator.page} nonce={nonce} /> : null}
       </head>
-      <body className="flex min-h-screen flex-col">
+      <body className="flex min-h-screen flex-col" data-template={template}>
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           {t('nav.skip')}
         </a>
         {data ? (
-          <header className="border-b border-slate-200 bg-white">
+          <header className="border-b border-slate-200 bg-white" data-site-header={data.site.kind}>
             <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
               {data.site.kind === 'school' ? <SchoolHeader data={data} /> : <PlatformHeader data={data} />}
             </div>
           </header>
         ) : null}
+        {template && data?.site.previewing ? <TemplatePreviewBanner template={template} /> : null}
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
           {inPanel ? <InstructorLayout>{children}</InstructorLayout> : children}
         </main>
-        <footer className="border-t border-slate-200 bg-white">
+        <footer className="border-t border-slate-200 bg-white" data-site-footer>
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-500 sm:px-6">
             <span>{t('footer.copyright', { year: new Date().getFullYear(), name: data?.site.name ?? 'Coursefront' })}</span>
+            {data?.site.kind === 'school' && data.site.contactEmail ? (
+              <a href={`mailto:${data.site.contactEmail}`} className="font-medium text-slate-700 underline hover:text-slate-900" data-contact-email>
+                {t('templates.footer.contact', { email: data.site.contactEmail })}
+              </a>
+            ) : null}
+            {data?.site.kind === 'school' ? (
+              <nav aria-label={t('legal.footer.label')} className="flex gap-4">
+                <Link to="/terms" className="underline hover:text-slate-900" data-footer-terms>
+                  {t('legal.terms')}
+                </Link>
+                <Link to="/privacy" className="underline hover:text-slate-900" data-footer-privacy>
+                  {t('legal.privacy')}
+                </Link>
+              </nav>
+            ) : null}
             {data?.site.kind === 'school' ? <span>{t('footer.powered')}</span> : null}
           </div>
         </footer>
@@ -257,6 +302,20 @@ export function Layout({ children }: { children: ReactNode }) {
         {conversion.length ? <CreatorScripts scripts={conversion} nonce={nonce} /> : null}
       </body>
     </html>
+  )
+}
+
+function TemplatePreviewBanner({ template }: { template: PageTemplate }) {
+  const t = useT()
+  return (
+    <div role="status" className="border-b border-amber-300 bg-amber-50" data-template-preview={template}>
+      <p className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-2 text-sm text-amber-900 sm:px-6">
+        <span>{t('templates.preview.banner', { template: t(`page_settings.template.${template}`) })}</span>
+        <Link to="/home/settings/page" className="font-semibold underline">
+          {t('templates.preview.back')}
+        </Link>
+      </p>
+    </div>
   )
 }
 
@@ -277,7 +336,7 @@ export function ErrorBoundary() {
   const text = status === 404 ? t('error.not_found.text') : status === 419 ? t('error.session_expired_reload') : t('error.generic.text')
   return (
     <div className="mx-auto max-w-xl py-16 text-center">
-      <p className="text-sm font-semibold tracking-widest text-slate-400">{status}</p>
+      <p className="text-sm font-semibold tracking-widest text-slate-500">{status}</p>
       <h1 className="mt-2 text-3xl font-bold">{title}</h1>
       <p className="mt-3 text-slate-600">{text}</p>
       <Link to="/" className="mt-6 inline-block font-semibold text-brand-700 underline">

@@ -16,6 +16,18 @@ const errorsOf = (o: CheckoutOffer, input: Record<string, string>, signedIn = fa
 }
 
 describe('checkout schema', () => {
+  it('simplified checkout (issue 23 §11): name, e-mail and consents; invoice and address fields dropped, a courier keeps its address', () => {
+    const simple = (o: CheckoutOffer, input: Record<string, string>) => parseWith(checkoutSchema(o, false, 'PL', true), input)
+    const ok = simple(offer(), { name: 'Ann', email: 'ann@example.com', terms: 'on', waiver: 'on', invoice: 'company', companyName: '', vatNumber: 'bad!', postalCode: '12345' })
+    expect(ok.ok && { invoice: ok.data.invoice, companyName: ok.data.companyName, vatNumber: ok.data.vatNumber, postalCode: ok.data.postalCode }).toEqual({ invoice: 'none', companyName: '', vatNumber: '', postalCode: '' })
+    const refused = simple(offer(), { name: '', email: 'ann@example.com', terms: 'on', waiver: 'on' })
+    expect(!refused.ok && Object.keys(refused.errors)).toEqual(['name'])
+    const courier = simple(offer({ kind: 'physical' }), { name: 'Ann', email: 'ann@example.com', terms: 'on', shipmentType: 'courier' })
+    expect(!courier.ok && Object.keys(courier.errors).sort()).toEqual(['address', 'city', 'postalCode'])
+    // The full checkout still asks for a password.
+    expect(errorsOf(offer(), { name: 'Ann', email: 'ann@example.com', terms: 'on', waiver: 'on' }).password?.key).toBe('validation.password_min')
+  })
+
   it('VAT number: international format, letters and digits only, or empty', () => {
     const company = { ...base, invoice: 'company', companyName: 'ACME', address: 'Polna 1', city: 'Kraków', postalCode: '12-345' }
     for (const ok of ['PL1234567890', 'pl1234567890', 'DE123456789', ' PL1234567890 ']) expect(errorsOf(offer(), { ...company, vatNumber: ok }), ok).toEqual({})

@@ -11,8 +11,9 @@ import { z } from 'zod'
 import type { Product } from '#app/db/schema.server.ts'
 import { effectivePrice, listPrices, type ProductPrice } from '#app/models/product-price.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
+import { getTenantTax } from '#app/models/tenant.server.ts'
 import { getProductPage, offersByIds } from '#app/models/storefront.server.ts'
-import { priceOrder, QUANTITY_MAX, type PriceBreakdown, type PromoDiscount } from '#app/payments/pricing.ts'
+import { effectiveVatRate, priceOrder, QUANTITY_MAX, type PriceBreakdown, type PromoDiscount } from '#app/payments/pricing.ts'
 import type { SchoolTenant } from '#app/domains/site.server.ts'
 import { email, msg } from '#app/utils/validation.ts'
 import { countSold, remainingUnits } from './sales.server.ts'
@@ -61,19 +62,21 @@ export async function loadCheckoutOffer(context: AppLoadContext, tenant: SchoolT
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return null
   const page = await getProductPage(context.db, tenant.id, slug, { viewer, mediaOrigin: '', currency: tenant.currency })
   if (!page) return null
-  const p = page.product
-  const [rows, sold, bump] = await Promise.all([
-    listPrices(context.db, tenant.id, p.id),
-    p.saleLimit > 0 ? countSold(context.db, tenant.id, p.id) : Promise.resolve(0),
-    loadBump(context, tenant, p, viewer),
+  const [rows, sold, bump, tax] = await Promise.all([
+    listPrices(context.db, tenant.id, page.product.id),
+    page.product.saleLimit > 0 ? countSold(context.db, tenant.id, page.product.id) : Promise.resolve(0),
+    loadBump(context, tenant, page.product, viewer),
+    getTenantTax(context.db, tenant.id),
   ])
+  // A school that charges no VAT (issue 23 §4): no rate applies, whatever a product still holds.
+  const p = { ...page.product, vatRate: effectiveVatRate(tax, page.product.vatRate) }
   return {
     product: p,
     prices: unitPrices(p, rows),
     promo: !!page.offer.promo,
     lowestPrice30Days: page.offer.lowestPrice30Days,
     hasAccess: page.offer.hasAccess,
-    bump,
+    bump: bump ? { ...bump, vatRate: effectiveVatRate(tax, bump.vatRate) } : null,
     remaining: remainingUnits(p.saleLimit, sold),
   }
 }
@@ -142,45 +145,51 @@ export function quoteSchema(offer: CheckoutOffer) {
 
 /**
  * The whole form, for one product (its kind decides which parts are required). A visitor either
- * creates an account (mode register) or logs in with an existing one (mode login).
+ * creates an account (mode register) or logs in with an existing one (mode login). The simplified
+ * checkout (issue 23 §11, tenants.simplified_checkout) asks a new buyer only e-mail, name and the
+ * consents: no password (set later with "forgot password"), no invoice, company or address
+ * fields (whatever is sent for them is dropped); shipping a physical product still needs its details.
  */
-export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultCountry: string) {
+export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultCountry: string, simplified = false) {
   const product = offer.product
   return z
-    .object({
-      ...pricingShape(product, quantityMax(offer)),
-      mode: z.enum(['register', 'login']).default('register'),
-      name: optionalText(70),
-      email: signedIn ? z.string().optional() : email(),
-      password: signedIn ? z.string().optional() : z.string().max(200).default(''),
-      invoice: z.enum(['none', 'person', 'company']).default('none'),
-      companyName: optionalText(150),
-      vatNumber: z
-        .string()
-        .optional()
-        .transform((v) => (v ?? '').trim().toUpperCase())
-        .refine((v) => v === '' || VAT_NUMBER.test(v), { message: msg('checkout.error.vat') }),
-      address: optionalText(150),
-      postalCode: optionalText(12),
-      city: optionalText(70),
-      country: z
-        .string()
-        .optional()
-        .transform((v) => (v ?? '').trim().toUpperCase() || defaultCountry)
-        .refine((v) => v === '' || /^[A-Z]{2}$/.test(v), { message: msg('checkout.error.country') }),
-      parcelLockerCode: optionalText(20),
-      /** The chosen payment method (an integration id or 'test'); empty = the school's default. */
-      integration: z.string().trim().max(40).regex(/^[a-z0-9-]*$/, msg('checkout.error.method')).optional().default(''),
-      terms: checkbox,
-      waiver: DIGITAL_KINDS.includes(product.kind) ? checkbox : z.string().optional(),
-    })
+    .preprocess(
+      (raw) => (simplified && raw && typeof raw === 'object' ? dropInvoiceFields(raw as Record<string, unknown>, product.kind === 'physical') : raw),
+      z.object({
+        ...pricingShape(product, quantityMax(offer)),
+        mode: z.enum(['register', 'login']).default('register'),
+        name: optionalText(70),
+        email: signedIn ? z.string().optional() : email(),
+        password: signedIn ? z.string().optional() : z.string().max(200).default(''),
+        invoice: z.enum(['none', 'person', 'company']).default('none'),
+        companyName: optionalText(150),
+        vatNumber: z
+          .string()
+          .optional()
+          .transform((v) => (v ?? '').trim().toUpperCase())
+          .refine((v) => v === '' || VAT_NUMBER.test(v), { message: msg('checkout.error.vat') }),
+        address: optionalText(150),
+        postalCode: optionalText(12),
+        city: optionalText(70),
+        country: z
+          .string()
+          .optional()
+          .transform((v) => (v ?? '').trim().toUpperCase() || defaultCountry)
+          .refine((v) => v === '' || /^[A-Z]{2}$/.test(v), { message: msg('checkout.error.country') }),
+        parcelLockerCode: optionalText(20),
+        /** The chosen payment method (an integration id or 'test'); empty = the school's default. */
+        integration: z.string().trim().max(40).regex(/^[a-z0-9-]*$/, msg('checkout.error.method')).optional().default(''),
+        terms: checkbox,
+        waiver: DIGITAL_KINDS.includes(product.kind) ? checkbox : z.string().optional(),
+      }),
+    )
     .superRefine((v, ctx) => {
       const issue = (path: string, message = msg('validation.required')) => ctx.addIssue({ code: 'custom', path: [path], message })
       if (!signedIn) {
         // A new account needs a name and a password of 6+; logging in needs the password only.
         if (v.mode === 'register') {
           if (!v.name) issue('name')
-          if ((v.password ?? '').length < 6) issue('password', msg('validation.password_min', { count: 6 }))
+          if (!simplified && (v.password ?? '').length < 6) issue('password', msg('validation.password_min', { count: 6 }))
         } else if (!v.password) issue('password')
       }
       const needsAddress = v.invoice !== 'none' || (product.kind === 'physical' && v.shipmentType === 'courier')
@@ -199,6 +208,14 @@ export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultC
       if (v.bump === 'on' && offer.bump && DIGITAL_KINDS.includes(offer.bump.kind) && v.waiver !== 'on') issue('waiver', msg('checkout.error.required_consent'))
       if (product.kind === 'physical' && v.shipmentType === 'parcel_locker' && !/^[A-Z0-9]{3,20}$/i.test(v.parcelLockerCode)) issue('parcelLockerCode', msg('checkout.error.locker'))
     })
+}
+
+/** The simplified checkout's form: invoice details never count (a physical order keeps its address for the courier). */
+function dropInvoiceFields(raw: Record<string, unknown>, physical: boolean) {
+  const { invoice: _invoice, companyName: _companyName, vatNumber: _vatNumber, ...rest } = raw
+  if (physical) return rest
+  const { address: _address, postalCode: _postalCode, city: _city, country: _country, ...kept } = rest
+  return kept
 }
 
 export type QuoteInput = z.output<ReturnType<typeof quoteSchema>>
@@ -233,6 +250,7 @@ export async function checkoutPageData(request: Request, context: AppLoadContext
     locale: tenant.language,
     defaultCountry: defaultCountry(tenant),
     user: user ? { name: user.name, email: user.email } : null,
+    simplified: tenant.simplifiedCheckout,
     digital: DIGITAL_KINDS.includes(p.kind),
     quantityMax: quantityMax(offer),
     methods: p.isFree ? [] : await listCheckoutMethods(context, tenant.id, tenant.currency),

@@ -6,6 +6,8 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { CurrentUser } from '#app/auth/auth.server.ts'
 import { startSession, VERIFY_PATH } from '#app/auth/auth.server.ts'
 import { attemptLogin } from '#app/auth/login.server.ts'
+import { notifyOwnersOfNewStudent } from '#app/auth/registration-notice.server.ts'
+import { LOGIN_DISABLED, REGISTRATION_DISABLED, loginAllowed, registrationAllowed } from '#app/auth/school-switches.ts'
 import type { SchoolTenant } from '#app/domains/site.server.ts'
 import { collectorOf } from '#app/domain/payment-confirm.ts'
 import { dispatchAppEvents, eventQueues, recordRegistration } from '#app/models/app-event.server.ts'
@@ -70,7 +72,7 @@ export async function applyPromo({ context, request, tenant, offer, user, values
 export async function placeOrder({ context, request, tenant, offer, user, values }: CheckoutSubmission): Promise<CheckoutResult> {
   const refused = closed(offer)
   if (refused) return refused
-  const parsed = parseWith(checkoutSchema(offer, !!user, defaultCountry(tenant)), values)
+  const parsed = parseWith(checkoutSchema(offer, !!user, defaultCountry(tenant), tenant.simplifiedCheckout), values)
   if (!parsed.ok) return { kind: 'form', status: 422, errors: parsed.errors }
   const input = parsed.data
   if (!quote(offer, input, null)) return { kind: 'form', status: 422, errors: { price: { key: 'validation.in' } } }
@@ -88,6 +90,8 @@ export async function placeOrder({ context, request, tenant, offer, user, values
       findAccount: () => getUserByEmail(context.db, tenant.id, input.email!),
     })
     if (!result.ok) return { kind: 'form', status: result.error.key === 'auth.login.throttled' ? 429 : 401, errors: { password: result.error } }
+    // "Login temporarily disabled" (issue 23) keeps students out here as on /login.
+    if (!loginAllowed(tenant, result.account.role)) return { kind: 'form', status: 403, errors: { email: LOGIN_DISABLED } }
     cookie = await startSession(request, context, result.account.id)
     // A school that asks for a login code: verify first, then come back to this checkout.
     if (result.account.role === 'student' && (await getLoginVerificationMode(context.db, tenant.id)) !== 'off') {
@@ -105,10 +109,15 @@ export async function placeOrder({ context, request, tenant, offer, user, values
 
   if (!buyer) {
     // A visitor gets a student account in the same step; an existing address must log in.
-    const created = await createUser(context.db, tenant.id, { name: input.name, email: input.email!, passwordHash: await hashPassword(input.password!), role: 'student' })
+    // The simplified checkout asks no password: the account gets one nobody knows, and the buyer
+    // sets their own with "forgot password" (the session started here lets them in meanwhile).
+    if (!registrationAllowed(tenant)) return { kind: 'form', status: 403, errors: { email: REGISTRATION_DISABLED } }
+    const password = tenant.simplifiedCheckout ? unguessablePassword() : input.password!
+    const created = await createUser(context.db, tenant.id, { name: input.name, email: input.email!, passwordHash: await hashPassword(password), role: 'student' })
     if (!created) return { kind: 'form', status: 409, errors: { email: { key: 'checkout.error.account_exists' } }, mode: 'login' }
     buyer = { userId: created.id, name: created.name, email: created.email }
     await recordRegistration(context, tenant.id, created)
+    await notifyOwnersOfNewStudent(context, tenant, created)
     cookie = await startSession(request, context, created.id)
   }
   const outcome = await writeOrder(context, request, tenant, offer, input, buyer, promo)
@@ -211,6 +220,11 @@ async function writeOrder(
   }
   await setProviderRef(context.db, tenant.id, tx.id, { provider: provider.integration.provider, integrationId: provider.integration.id, providerRef: started.providerRef })
   return { kind: 'redirect', url: started.redirectUrl }
+}
+
+function unguessablePassword() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 /** The checkout form's answer when it comes back (never carries the password). */

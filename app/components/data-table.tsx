@@ -34,7 +34,7 @@ export function DataTable<Row>({ rows, columns, rowKey, rowProps, caption, showC
   const shown = columns.filter((c): c is Column<Row> => Boolean(c))
   const last = shown.length - 1
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className={cx('min-w-full text-left text-sm', className)} {...tableProps}>
         {caption ? <caption className={showCaption ? 'mb-2 text-left text-sm text-slate-600' : 'sr-only'}>{caption}</caption> : null}
         <thead className="text-slate-500">

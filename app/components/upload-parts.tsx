@@ -36,7 +36,7 @@ export function FilePickButton({ id, inputRef, accept, multiple, disabled, descr
       />
       <span
         aria-hidden="true"
-        className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm peer-hover:bg-slate-50 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-disabled:opacity-60"
+        className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-sm peer-hover:bg-slate-50 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-disabled:bg-slate-100 peer-disabled:text-slate-600"
       >
         {label}
       </span>

@@ -177,7 +177,12 @@ export const users = sqliteTable(
     deletedAt: integer('deleted_at'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('users_tenant_email_unique').on(t.tenantId, t.email), index('users_tenant_role_idx').on(t.tenantId, t.role)],
+  (t) => [
+    uniqueIndex('users_tenant_email_unique').on(t.tenantId, t.email),
+    index('users_tenant_role_idx').on(t.tenantId, t.role),
+    // The platform's "Log in to your school" finds an address's accounts across schools (cross-tenant.ts).
+    index('users_email_idx').on(t.email),
+  ],
 )
 
 export const sessions = sqliteTable(

@@ -5,8 +5,13 @@ import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
 // avatarPath/coverPath ride along so the header and home page show them without another query;
-// loginVerification (ADR 017) so a signed-in request does not re-read it.
-export type SchoolTenant = Pick<Tenant, 'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification'> & {
+// loginVerification (ADR 017) so a signed-in request does not re-read it; contactEmail and
+// template for every page's footer and look; the school switches (issue 23 §11) for /login,
+// /register and the checkout.
+export type SchoolTenant = Pick<
+  Tenant,
+  'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification' | 'contactEmail' | 'template' | 'loginDisabled' | 'registrationDisabled' | 'simplifiedCheckout'
+> & {
   /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
   hasCreatorCode: boolean
 }
@@ -44,7 +49,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', contactEmail: t.contactEmail ?? '', template: t.template ?? 'classic', loginDisabled: Boolean(t.loginDisabled), registrationDisabled: Boolean(t.registrationDisabled), simplifiedCheckout: Boolean(t.simplifiedCheckout), hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**

@@ -13,6 +13,7 @@ import { listProductVatRates } from '#app/models/product.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { claimInvoiceAttempt, ensureInvoice, getInvoiceForTransaction, markInvoiceIssued, recordInvoiceFailure } from '#app/models/invoice.server.ts'
 import { getTransaction, type Transaction } from '#app/models/transaction.server.ts'
+import { effectiveVatRate } from '#app/payments/pricing.ts'
 import { InvoicingError, type FetchLike } from './adapter.server.ts'
 import { buildInvoiceContent, InvoiceContentError, type InvoiceContent } from './invoice-content.ts'
 import { invoicingAdapter, isInvoiceProvider, type InvoicingEnv } from './registry.server.ts'
@@ -37,6 +38,7 @@ export async function invoiceContentFor(db: Db, tenantId: string, tx: Transactio
   const product = rows.find((r) => r.id === tx.productId)
   if (!product) throw new InvoiceContentError('the product was deleted, so its VAT rate is unknown')
   const bump = tx.bumpProductId ? rows.find((r) => r.id === tx.bumpProductId) : undefined
+  const tax = { vatMode: tenant?.vatMode ?? 'vat' }
   const parse = <T,>(json: string | null, fallback: T): T => {
     try {
       return json ? (JSON.parse(json) as T) : fallback
@@ -46,7 +48,8 @@ export async function invoiceContentFor(db: Db, tenantId: string, tx: Transactio
   }
   return buildInvoiceContent(
     { ...tx, buyer: parse(tx.buyer, {}), invoiceDetails: parse(tx.invoiceDetails, null) },
-    { product: product.vatRate, bump: bump ? { title: bump.title, vatRate: bump.vatRate } : null },
+    // A school that charges no VAT (issue 23 §4) invoices every line without VAT (exempt).
+    { product: effectiveVatRate(tax, product.vatRate), bump: bump ? { title: bump.title, vatRate: effectiveVatRate(tax, bump.vatRate) } : null },
     LABELS[tenant?.language ?? 'pl'],
   )
 }

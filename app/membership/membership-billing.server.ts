@@ -48,14 +48,14 @@ import {
 } from '#app/models/membership-lifecycle.server.ts'
 import { paymentEventStatement } from '#app/models/payment-event.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
-import { getTenantById } from '#app/models/tenant.server.ts'
+import { getTenantById, getTenantTax } from '#app/models/tenant.server.ts'
 import { createTransaction, getTransaction, getTransactionByProviderRef, type Buyer } from '#app/models/transaction.server.ts'
 import { getUserById } from '#app/models/user.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { schoolEmailOriginById } from '#app/models/school-address.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
-import { feeSettingsFor, platformFee, vatOfGross } from '#app/payments/pricing.ts'
+import { effectiveVatRate, feeSettingsFor, platformFee, vatOfGross } from '#app/payments/pricing.ts'
 import { splitPercentOf } from '#app/payments/stripe-adapter.server.ts'
 import type { SubscriptionNotification } from '#app/payments/stripe-adapter.server.ts'
 import { declineStatusReason, type DeclineReason } from '#app/domain/payment-failure.ts'
@@ -126,7 +126,7 @@ type RenewalSnapshot = {
 }
 
 async function renewalSnapshot(db: Db, m: Membership): Promise<RenewalSnapshot | null> {
-  const product = await getProduct(db, m.tenantId, m.productId)
+  const [product, tax] = await Promise.all([getProduct(db, m.tenantId, m.productId), getTenantTax(db, m.tenantId)])
   if (!product) return null
   const first = await getTransaction(db, m.tenantId, m.transactionId)
   let buyer = first?.buyer ?? '{}'
@@ -140,7 +140,8 @@ async function renewalSnapshot(db: Db, m: Membership): Promise<RenewalSnapshot |
     termsAcceptedAt: first?.termsAcceptedAt ?? m.createdAt,
     checkoutPath: first?.checkoutPath ?? `/${product.slug}/checkout`,
     productTitle: product.title,
-    vatRate: product.vatRate,
+    // A school without VAT (issue 23) charges none on renewals either, whatever the product's rate.
+    vatRate: effectiveVatRate(tax, product.vatRate),
     productSlug: product.slug,
     collector: first?.collector ?? collectorOf(m.integrationId && m.provider ? { id: m.integrationId, provider: m.provider } : null),
     payoutAccountId: first?.payoutAccountId ?? null,

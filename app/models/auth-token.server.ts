@@ -30,6 +30,15 @@ export async function createAuthToken(db: Db, tenantId: string, userId: string, 
   return token
 }
 
+/** Several tokens in one batch (one per school for the platform's sign-in e-mail); each token in order. */
+export async function createAuthTokens(db: Db, items: Array<{ tenantId: string; userId: string; purpose: TokenPurpose }>) {
+  const built = items.map((i) => buildAuthToken(i.tenantId, i.userId, i.purpose))
+  if (built.length === 0) return []
+  const [first, ...rest] = built.map((b) => db.insert(authTokens).values(b.row))
+  await db.batch([first!, ...rest])
+  return built.map((b) => b.token)
+}
+
 function liveTokenWhere(tenantId: string, purpose: TokenPurpose, token: string, now: number) {
   return ofTenant(
     authTokens,

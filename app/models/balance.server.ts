@@ -14,7 +14,7 @@
 // inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { tenants, transactions, withdrawals } from '#app/db/schema.server.ts'
+import { tenants, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
 
 export type Balance = {
   currency: string
@@ -152,17 +152,41 @@ export function availableSql(tenantId: string, currency: string, now = Date.now(
 
 // ---- payout account -------------------------------------------------------------------------
 
-export type PayoutAccount = { bankAccount: string | null; bankAccountHolder: string | null }
+export type PayoutAccount = {
+  bankAccount: string | null
+  bankAccountHolder: string | null
+  bankAccountType: BankAccountType | null
+  bankSwift: string | null
+  bankRoutingNumber: string | null
+}
 
 export async function getPayoutAccount(db: Db, tenantId: string): Promise<PayoutAccount | undefined> {
-  const [row] = await db.select({ bankAccount: tenants.bankAccount, bankAccountHolder: tenants.bankAccountHolder }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  const [row] = await db
+    .select({ bankAccount: tenants.bankAccount, bankAccountHolder: tenants.bankAccountHolder, bankAccountType: tenants.bankAccountType, bankSwift: tenants.bankSwift, bankRoutingNumber: tenants.bankRoutingNumber })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1)
   return row
 }
 
-export async function setPayoutAccount(db: Db, tenantId: string, account: { bankAccount: string; bankAccountHolder: string }, now = Date.now()) {
+/** Saves the payout account; a type's unused parts (SWIFT, routing number) are cleared, not kept from an older account. */
+export async function setPayoutAccount(
+  db: Db,
+  tenantId: string,
+  account: { bankAccount: string; bankAccountHolder: string; bankAccountType?: BankAccountType; bankSwift?: string | null; bankRoutingNumber?: string | null },
+  now = Date.now(),
+) {
+  const bankAccountType = account.bankAccountType ?? inferBankAccountType(account.bankAccount)
   const rows = await db
     .update(tenants)
-    .set({ ...account, updatedAt: now })
+    .set({
+      bankAccount: account.bankAccount,
+      bankAccountHolder: account.bankAccountHolder,
+      bankAccountType,
+      bankSwift: bankAccountType === 'swift' ? (account.bankSwift ?? null) : null,
+      bankRoutingNumber: bankAccountType === 'us' ? (account.bankRoutingNumber ?? null) : null,
+      updatedAt: now,
+    })
     .where(eq(tenants.id, tenantId))
     .returning({ id: tenants.id })
   return rows.length > 0
@@ -181,22 +205,121 @@ function mod97(iban: string) {
   return rest
 }
 
+/** IBAN length per country (SWIFT IBAN registry); a country not listed has no IBAN. */
+const IBAN_LENGTHS: Record<string, number> = {
+  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BI: 27, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28, CZ: 24,
+  DE: 22, DJ: 27, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FK: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27,
+  GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20,
+  LV: 21, LY: 25, MC: 27, MD: 24, ME: 22, MK: 19, MN: 20, MR: 27, MT: 31, MU: 30, NI: 28, NL: 18, NO: 15, OM: 23, PK: 24, PL: 28,
+  PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31, SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28,
+  TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20, YE: 30,
+}
+
+/** Spaces, dashes and dots are only for reading. */
+function compact(input: string) {
+  return input.replace(/[\s\u00a0\u202f.-]/g, '').toUpperCase()
+}
+
+/** An IBAN: a known country, that country's length, and the mod-97 checksum. */
+export function checkIban(input: string): BankAccountCheck {
+  const value = compact(input)
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(value) || IBAN_LENGTHS[value.slice(0, 2)] !== value.length) return { ok: false, error: 'format' }
+  return mod97(value) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
+}
+
+/** A Polish NRB: 26 digits whose checksum is the IBAN's (PL + the digits); a pasted "PL…" IBAN is kept as its 26 digits. */
+export function checkNrb(input: string): BankAccountCheck {
+  const value = compact(input).replace(/^PL(?=\d{26}$)/, '')
+  if (!/^\d{26}$/.test(value)) return { ok: false, error: 'format' }
+  return mod97(`PL${value}`) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
+}
+
+/** An ABA routing number: 9 digits, weights 3-7-1 summing to a multiple of 10. */
+export function checkRoutingNumber(input: string): BankAccountCheck {
+  const value = compact(input)
+  if (!/^\d{9}$/.test(value)) return { ok: false, error: 'format' }
+  const d = [...value].map(Number)
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!)
+  return sum % 10 === 0 ? { ok: true, value } : { ok: false, error: 'checksum' }
+}
+
+/** A US account number: 4–17 digits (banks differ; there is no common checksum). */
+export function checkUsAccountNumber(input: string): BankAccountCheck {
+  const value = compact(input)
+  return /^\d{4,17}$/.test(value) ? { ok: true, value } : { ok: false, error: 'format' }
+}
+
+/** A SWIFT/BIC: 4 letters (bank), 2 letters (country), 2 letters or digits (place), optionally 3 more (branch). */
+export function checkSwift(input: string): BankAccountCheck {
+  const value = compact(input)
+  return /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value) ? { ok: true, value } : { ok: false, error: 'format' }
+}
+
+/** The account number sent with a SWIFT/BIC: the bank's own format, 4–34 letters or digits. */
+export function checkSwiftAccountNumber(input: string): BankAccountCheck {
+  const value = compact(input)
+  return /^[A-Z0-9]{4,34}$/.test(value) ? { ok: true, value } : { ok: false, error: 'format' }
+}
+
 /**
  * An IBAN (any country, checksum verified) or a Polish NRB (26 digits: the IBAN without "PL",
  * same checksum). Spaces and dashes are dropped; the stored form is upper-case without them.
  */
 export function checkBankAccount(input: string): BankAccountCheck {
-  const value = input.replace(/[\s\u00a0\u202f-]/g, '').toUpperCase()
-  if (/^\d{26}$/.test(value)) return mod97(`PL${value}`) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value)) return { ok: false, error: 'format' }
-  if (value.startsWith('PL') && value.length !== 28) return { ok: false, error: 'format' }
-  return mod97(value) === 1 ? { ok: true, value } : { ok: false, error: 'checksum' }
+  const value = compact(input)
+  if (/^\d{26}$/.test(value)) return checkNrb(value)
+  return checkIban(value)
+}
+
+/** Accounts saved before the type existed were an NRB (26 digits) or an IBAN. */
+export function inferBankAccountType(account: string): BankAccountType {
+  return /^\d{26}$/.test(account) ? 'nrb' : 'iban'
+}
+
+export type PayoutAccountInput = { type: BankAccountType; account: string; swift?: string; routing?: string }
+export type PayoutAccountFields = { bankAccountType: BankAccountType; bankAccount: string; bankSwift: string | null; bankRoutingNumber: string | null }
+/** Which field failed and why (format or checksum), named as the form names them. */
+export type PayoutAccountErrors = Partial<Record<'bankAccount' | 'bankSwift' | 'bankRoutingNumber', `${BankAccountType}.${'format' | 'checksum'}` | `swift.bic_format` | `us.routing_format` | `us.routing_checksum`>>
+
+/** Checks an account of the chosen type; each part that fails is named. */
+export function checkPayoutAccount(input: PayoutAccountInput): { ok: true; value: PayoutAccountFields } | { ok: false; errors: PayoutAccountErrors } {
+  const { type } = input
+  // IBAN and NRB are told apart by the number itself: a Polish school pasting its IBAN under "NRB"
+  // (or the reverse) is helped, not refused; the stored type is what the number is.
+  if (type === 'iban' || type === 'nrb') {
+    const checked = checkBankAccount(input.account)
+    return checked.ok
+      ? { ok: true, value: { bankAccountType: inferBankAccountType(checked.value), bankAccount: checked.value, bankSwift: null, bankRoutingNumber: null } }
+      : { ok: false, errors: { bankAccount: `${type}.${checked.error}` } }
+  }
+  if (type === 'us') {
+    const routing = checkRoutingNumber(input.routing ?? '')
+    const account = checkUsAccountNumber(input.account)
+    const errors: PayoutAccountErrors = {}
+    if (!routing.ok) errors.bankRoutingNumber = routing.error === 'format' ? 'us.routing_format' : 'us.routing_checksum'
+    if (!account.ok) errors.bankAccount = 'us.format'
+    if (!routing.ok || !account.ok) return { ok: false, errors }
+    return { ok: true, value: { bankAccountType: 'us', bankAccount: account.value, bankSwift: null, bankRoutingNumber: routing.value } }
+  }
+  const swift = checkSwift(input.swift ?? '')
+  const account = checkSwiftAccountNumber(input.account)
+  const errors: PayoutAccountErrors = {}
+  if (!swift.ok) errors.bankSwift = 'swift.bic_format'
+  if (!account.ok) errors.bankAccount = 'swift.format'
+  if (!swift.ok || !account.ok) return { ok: false, errors }
+  return { ok: true, value: { bankAccountType: 'swift', bankAccount: account.value, bankSwift: swift.value, bankRoutingNumber: null } }
 }
 
 /** Groups of four for reading ("PL61 1090 …"); an NRB keeps its two check digits apart ("61 1090 …"). */
 export function formatBankAccount(value: string) {
   if (/^\d{26}$/.test(value)) return `${value.slice(0, 2)} ${value.slice(2).replace(/(.{4})/g, '$1 ').trim()}`
   return value.replace(/(.{4})/g, '$1 ').trim()
+}
+
+/** The account as shown next to its type: IBAN and NRB grouped; US and SWIFT numbers as the bank wrote them. */
+export function displayPayoutAccount(a: { bankAccountType: BankAccountType | null; bankAccount: string }) {
+  const type = a.bankAccountType ?? inferBankAccountType(a.bankAccount)
+  return type === 'iban' || type === 'nrb' ? formatBankAccount(a.bankAccount) : a.bankAccount
 }
 
 // ---- the guard before the balance page --------------------------------------------------------

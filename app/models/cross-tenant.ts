@@ -24,6 +24,9 @@ export const CROSS_TENANT: Record<string, string> = {
   'app/models/signup-confirmation.server.ts#consumeSignupConfirmation': 'signup link on the platform host: the unguessable token (stored hashed) names the new school',
   'app/models/login-throttle.server.ts#lockedSecondsAny': "login throttle: one read over several throttle scopes (a school's and the platform's), each or-branch bound to its own scope",
 
+  // The platform's "Log in to your school" (issue 23 §6): an e-mail address typed on the platform host names accounts in any school.
+  'app/models/user.server.ts#listAccountsByEmailForPlatformLogin': "platform login: the address's accounts in every school, answered only by e-mail to that address (the page says the same whatever is found)",
+
   // Crons and sweeps: they list rows of every school, then handle each through the tenant-bound functions.
   'app/models/app-event.server.ts#listTenantsWithUnsentEvents': 'cron sweep: schools whose events never reached the queues',
   'app/models/community.server.ts#listDueDigestsAcrossTenants': "cron: every school's topic subscriptions whose hourly digest e-mail is due",

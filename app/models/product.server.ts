@@ -1,11 +1,12 @@
 // Products a school sells (issue 4 brings the `file` kind; the catalogue issue adds the rest).
 // Every function takes the tenant explicitly.
-import { asc, desc, eq, inArray, like, or } from 'drizzle-orm'
+import { asc, desc, eq, inArray, like, ne, or } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
 import { products, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 import { copyCourseContent } from './course-content.server.ts'
+import { publishedLectureExists } from './lecture-status.server.ts'
 import { listLinkedIds, setProductLinks } from './product-link.server.ts'
 import { listPrices, recordPromoPrice, setPrices, type PriceVariant } from './product-price.server.ts'
 
@@ -39,6 +40,8 @@ export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
   'transaction', 'payments', 'pay', 'subscribe', 'stripe', 'my', 'seats',
   // Issue 22: the community pages.
   'community',
+  // Issue 23: account settings, e-mailed sign-in links, the school's legal pages.
+  'account', 'login-link', 'terms', 'privacy',
 ])
 
 export function isReservedProductSlug(slug: string) {
@@ -191,6 +194,21 @@ export async function setProductSlug(db: Db, tenantId: string, productId: string
 
 export function setPublished(db: Db, tenantId: string, productId: string, published: boolean, now = Date.now()) {
   return updateProduct(db, tenantId, productId, { published }, now)
+}
+
+/**
+ * The creator's Publish (issue 23 item 3): a course needs a published lecture, checked in the same
+ * statement so nothing is written when it has none. Publishing again what is already published
+ * stays a no-op success.
+ */
+export async function publishProduct(db: Db, tenantId: string, productId: string, now = Date.now()): Promise<'ok' | 'no_published_lecture' | 'not_found'> {
+  const rows = await db
+    .update(products)
+    .set({ published: true, updatedAt: now })
+    .where(ofTenant(products, tenantId, eq(products.id, productId), or(ne(products.kind, 'course'), eq(products.published, true), publishedLectureExists(db, tenantId, productId))))
+    .returning({ id: products.id })
+  if (rows.length > 0) return 'ok'
+  return (await getProduct(db, tenantId, productId)) ? 'no_published_lecture' : 'not_found'
 }
 
 export type CatalogueInput = { fields: ProductFields; prices: PriceVariant[]; links?: string[] | null }

@@ -74,3 +74,53 @@ export async function setTenantStatus(db: Db, tenantId: string, status: TenantSt
   return updated.length > 0
 }
 
+
+/** The school switches of the page settings (issue 23 §11): owners keep access whatever they say. */
+export type SchoolAccess = { loginDisabled: boolean; registrationDisabled: boolean; simplifiedCheckout: boolean }
+
+export async function getSchoolAccess(db: Db, tenantId: string): Promise<SchoolAccess | undefined> {
+  const rows = await db
+    .select({ loginDisabled: tenants.loginDisabled, registrationDisabled: tenants.registrationDisabled, simplifiedCheckout: tenants.simplifiedCheckout })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1)
+  return rows[0]
+}
+
+/** Saves the given switches (absent ones stay). Answers false when the school does not exist. */
+export async function updateSchoolAccess(db: Db, tenantId: string, access: Partial<SchoolAccess>, now = Date.now()) {
+  const rows = await db
+    .update(tenants)
+    .set({ ...access, updatedAt: now })
+    .where(eq(tenants.id, tenantId))
+    .returning({ id: tenants.id })
+  return rows.length > 0
+}
+
+/** The tax choice made at signup (issue 23 §4/§7): prices include VAT at a rate, or no VAT. */
+export async function setTenantTaxDefaults(db: Db, tenantId: string, tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }, now = Date.now()) {
+  const rows = await db.update(tenants).set({ vatMode: tax.vatMode, defaultVatRate: tax.defaultVatRate, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
+  return rows.length > 0
+}
+
+/** The school's tax setting (issue 23 §4): the checkout, receipts and invoices read it. */
+export async function getTenantTax(db: Db, tenantId: string): Promise<{ vatMode: 'vat' | 'none'; defaultVatRate: number }> {
+  const rows = await db.select({ vatMode: tenants.vatMode, defaultVatRate: tenants.defaultVatRate }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  return rows[0] ?? { vatMode: 'vat', defaultVatRate: 23 }
+}
+
+/** What the legal pages (/terms, /privacy; issue 23 §9) need: the school's texts and what fills the templates. */
+export async function getTenantLegal(db: Db, tenantId: string) {
+  const rows = await db
+    .select({ name: tenants.name, language: tenants.language, contactEmail: tenants.contactEmail, authorName: tenants.authorName, company: tenants.bankAccountHolder, termsMd: tenants.termsMd, privacyMd: tenants.privacyMd })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1)
+  return rows[0]
+}
+
+/** Saves the school's terms and privacy policy ('' = the template). */
+export async function updateTenantLegal(db: Db, tenantId: string, legal: { termsMd: string; privacyMd: string }, now = Date.now()) {
+  const rows = await db.update(tenants).set({ ...legal, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
+  return rows.length > 0
+}

@@ -8,7 +8,7 @@
 // see the same money: the second one's select finds nothing available and inserts no row.
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/db/client.server.ts'
-import { tenants, withdrawals, type Withdrawal } from '#app/db/schema.server.ts'
+import { BANK_ACCOUNT_TYPES, tenants, withdrawals, type BankAccountType, type Withdrawal } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { availableSql, getBalances } from './balance.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -26,16 +26,22 @@ export type RequestOutcome =
   | { outcome: 'in_debt'; debt: number }
 
 /** What the bank-account column of a withdrawal holds: the payout account at request time. */
-export type BankSnapshot = { account: string; holder: string }
+export type BankSnapshot = { account: string; holder: string; type: BankAccountType | null; swift: string | null; routing: string | null }
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null)
 
 export function parseBankSnapshot(value: string): BankSnapshot {
   try {
-    const parsed = JSON.parse(value) as Partial<BankSnapshot>
-    if (parsed && typeof parsed.account === 'string') return { account: parsed.account, holder: String(parsed.holder ?? '') }
+    const parsed = JSON.parse(value) as Record<string, unknown>
+    if (parsed && typeof parsed.account === 'string') {
+      // Snapshots before issue 23 carry no type: IBAN/NRB, told apart by the number when shown.
+      const type = (BANK_ACCOUNT_TYPES as readonly string[]).includes(String(parsed.type)) ? (parsed.type as BankAccountType) : null
+      return { account: parsed.account, holder: String(parsed.holder ?? ''), type, swift: str(parsed.swift), routing: str(parsed.routing) }
+    }
   } catch {
     /* a plain account number */
   }
-  return { account: value, holder: '' }
+  return { account: value, holder: '', type: null, swift: null, routing: null }
 }
 
 export async function requestWithdrawal(db: Db, tenantId: string, input: { currency: string; requestedBy: string | null }, now = Date.now()): Promise<RequestOutcome> {
@@ -46,7 +52,7 @@ export async function requestWithdrawal(db: Db, tenantId: string, input: { curre
     .insert(withdrawals)
     .select(
       sql`select ${newId()}, ${tenantId}, ${available}, ${input.currency},
-          json_object('account', t.bank_account, 'holder', coalesce(t.bank_account_holder, '')),
+          json_object('account', t.bank_account, 'holder', coalesce(t.bank_account_holder, ''), 'type', t.bank_account_type, 'swift', t.bank_swift, 'routing', t.bank_routing_number),
           'pending', ${input.requestedBy}, null, null, ${now}, ${now}
         from ${tenants} t
         where t.id = ${tenantId} and coalesce(t.bank_account, '') != '' and ${available} > 0`,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { discountFor, feeSettingsFor, platformFee, priceOrder, vatOfGross } from './pricing.ts'
+import { discountFor, effectiveVatRate, feeSettingsFor, platformFee, priceOrder, vatOfGross } from './pricing.ts'
 
 describe('priceOrder', () => {
+  it('a school without VAT (issue 23 §4): no rate applies, so no VAT in the total', () => {
+    expect(effectiveVatRate({ vatMode: 'none' }, 23)).toBeNull()
+    expect(effectiveVatRate({ vatMode: 'vat' }, 23)).toBe(23)
+    expect(effectiveVatRate({ vatMode: 'vat' }, null)).toBeNull()
+    expect(priceOrder({ unitAmount: 4900, quantity: 1, vatRate: effectiveVatRate({ vatMode: 'none' }, 23) })).toMatchObject({ total: 4900, vat: 0, net: 4900 })
+    expect(priceOrder({ unitAmount: 4900, quantity: 1, vatRate: effectiveVatRate({ vatMode: 'vat' }, 23) }).vat).toBe(916)
+  })
+
   it('multiplies seats and takes VAT out of the gross total', () => {
     expect(priceOrder({ unitAmount: 12300, quantity: 2, vatRate: 23 })).toEqual({ unitAmount: 12300, quantity: 2, subtotal: 24600, discount: 0, bump: 0, shipping: 0, total: 24600, vat: 4600, net: 20000 })
   })

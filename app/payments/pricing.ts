@@ -51,6 +51,14 @@ export function discountFor(line: number, promo: PromoDiscount | null | undefine
   return Math.min(line, raw)
 }
 
+/** The school's tax setting (tenants.vat_mode, default_vat_rate; issue 23 §4). */
+export type TaxSettings = { vatMode: 'vat' | 'none'; defaultVatRate: number }
+
+/** The rate that applies to a product: none at all in a school that charges no VAT. */
+export function effectiveVatRate(tax: Pick<TaxSettings, 'vatMode'>, rate: number | null) {
+  return tax.vatMode === 'none' ? null : rate
+}
+
 export function priceOrder(input: PricingInput): PriceBreakdown {
   const quantity = Math.max(1, Math.floor(input.quantity))
   const subtotal = input.unitAmount * quantity

@@ -54,13 +54,27 @@ async function readCourse(request: Request, context: AppLoadContext, slug: strin
 
 /** GET /{slug}/watch → the lecture last opened (if still open), else the first open one, else the first. */
 export async function continueWatching(request: Request, context: AppLoadContext, slug: string) {
-  const { course, rows, curriculum } = await readCourse(request, context, slug)
+  const { course, access, rows, curriculum } = await readCourse(request, context, slug)
   const open = curriculum.ordered.filter((l) => l.gate.state === 'open')
   const openIds = new Set(open.map((l) => l.id))
   const last = rows.find((r) => openIds.has(r.lectureId))
   const target = last?.lectureId ?? open[0]?.id ?? curriculum.ordered[0]?.id
-  if (!target) throw redirect(`/${course.slug}`, { headers: PRIVATE_HEADERS })
-  throw redirect(`/${course.slug}/watch/${target}`, { headers: PRIVATE_HEADERS })
+  if (target) throw redirect(`/${course.slug}/watch/${target}`, { headers: PRIVATE_HEADERS })
+  // Nothing published yet (issue 23 item 3): a viewer with access gets a page saying so — the
+  // course page would send them straight back here ("Watch"), a loop. Others see the offer there.
+  if (!access.allowed) throw redirect(`/${course.slug}`, { headers: PRIVATE_HEADERS })
+  const t = getT(request, context)
+  return data(
+    {
+      mode: 'coming_soon' as const,
+      title: t('publishing.soon.title', { course: course.title }),
+      course: { title: course.title, slug: course.slug },
+      // The course page answers only once the course is published (staff may preview a draft here).
+      productHref: course.published ? `/${course.slug}` : null,
+      builderHref: access.staff ? `/home/courses/${course.id}/sections` : null,
+    },
+    { headers: PRIVATE_HEADERS },
+  )
 }
 
 export async function loadWatchPage(request: Request, context: AppLoadContext, slug: string, lectureId: string) {

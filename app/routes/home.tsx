@@ -1,6 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
+import { SetupChecklist } from '#app/shell/components/dashboard-checklist.tsx'
+import { DashboardFigures } from '#app/shell/components/dashboard-figures.tsx'
+import { DASHBOARD_DAYS, getDashboard } from '#app/models/dashboard.server.ts'
 import { listTenantDomains } from '#app/models/domain.server.ts'
 import { awaitsSignupConfirmation } from '#app/models/signup-confirmation.server.ts'
 import { countUsersByRole, listUsers } from '#app/models/user.server.ts'
@@ -14,7 +17,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function loader(args: LoaderFunctionArgs) {
   const { tenant, user } = await requireStaff(args)
   const { request, context } = args
-  const [domains, counts, students, team, confirmPending] = await Promise.all([
+  const [dashboard, domains, counts, students, team, confirmPending] = await Promise.all([
+    getDashboard(context.db, tenant.id),
     listTenantDomains(context.db, tenant.id),
     countUsersByRole(context.db, tenant.id),
     listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),
@@ -25,6 +29,11 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: `${getT(request, context)('home.title')} · ${tenant.name}`,
     school: tenant.name,
+    currency: tenant.currency,
+    // The setup checklist and the last 30 days (issue 23 item 2), first on the page.
+    setup: dashboard.setup,
+    missingPage: dashboard.missingPage,
+    figures: { since: dashboard.since, days: DASHBOARD_DAYS, revenue: dashboard.revenue, sales: dashboard.sales, newStudents: dashboard.newStudents },
     domains: domains.map((d) => ({ hostname: d.hostname, kind: d.kind, status: d.verificationStatus, port })),
     // The owner has not confirmed the address they signed up with (issue 19 §4): a banner and a resend button.
     confirm: confirmPending ? { email: user.email } : null,
@@ -65,6 +74,8 @@ export default function InstructorHome() {
     <div className="space-y-6">
       <PageTitle subtitle={t('home.live', { name: data.school })}>{t('home.title')}</PageTitle>
       <ConfirmBanner confirm={data.confirm} />
+      <SetupChecklist setup={data.setup} missingPage={data.missingPage} />
+      <DashboardFigures data={data.figures} currency={data.currency} locale={locale} />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="text-lg font-semibold">{t('home.addresses')}</h2>
@@ -80,17 +91,9 @@ export default function InstructorHome() {
               </li>
             ))}
           </ul>
+          {/* The other panel pages are in the sidebar; this one belongs with the addresses above. */}
           <Link to="/home/settings/domain" className="mt-4 inline-block text-sm font-semibold text-brand-700 hover:underline">
-            {t('home.manage_domains')} →
-          </Link>
-          <Link to="/home/settings/page" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
-            {t('page_settings.title')}: {t('page_settings.link')} →
-          </Link>
-          <Link to="/home/files" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
-            {t('files.title')}: {t('files.home_link')} →
-          </Link>
-          <Link to="/home/videos" className="mt-4 ml-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
-            {t('videos.nav')}: {t('videos.home_link')} →
+            {t('dashboard.addresses.manage')} →
           </Link>
         </Card>
         <Card>

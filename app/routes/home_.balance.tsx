@@ -8,7 +8,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { ACCOUNT_INPUT_MAX, BalancePage, HOLDER_MAX } from '#app/payments/components/balance-page.tsx'
-import { checkBankAccount, emptyBalance, formatBankAccount, getBalances, getPayoutAccount, missingPageSettings, setPayoutAccount, type Balance } from '#app/models/balance.server.ts'
+import { checkPayoutAccount, displayPayoutAccount, emptyBalance, getBalances, getPayoutAccount, inferBankAccountType, missingPageSettings, setPayoutAccount, type Balance, type PayoutAccountErrors } from '#app/models/balance.server.ts'
+import { BANK_ACCOUNT_TYPES, type BankAccountType } from '#app/db/schema.server.ts'
 import { listFeeStatements } from '#app/models/fee-statement.server.ts'
 import { feeStatementRow } from '#app/payments/fee-statements.server.ts'
 import { listWithdrawals, parseBankSnapshot, requestWithdrawal, WITHDRAWAL_PAYOUT_DAYS } from '#app/models/withdrawal.server.ts'
@@ -28,16 +29,26 @@ const LATEST_STATEMENTS = 3
 const ActionSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('bank'),
-    bankAccount: text({ max: ACCOUNT_INPUT_MAX }).transform((value, ctx) => {
-      const checked = checkBankAccount(value)
-      if (checked.ok) return checked.value
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: msg(`money.bank.error.${checked.error}`) })
-      return z.NEVER
-    }),
+    // Issue 23 item 5: the number is checked by its type after parsing (checkPayoutAccount), each error on its field.
+    // Absent (an older form, a script): IBAN or NRB, as before the types existed.
+    bankAccountType: z.enum(BANK_ACCOUNT_TYPES, { message: msg('validation.in') }).optional().default('iban'),
+    bankAccount: text({ max: ACCOUNT_INPUT_MAX }),
+    bankSwift: z.string().max(ACCOUNT_INPUT_MAX).optional().default(''),
+    bankRoutingNumber: z.string().max(ACCOUNT_INPUT_MAX).optional().default(''),
     bankAccountHolder: text({ max: HOLDER_MAX }),
   }),
   z.object({ intent: z.literal('withdraw'), currency: z.string().regex(/^[A-Z]{3}$/) }),
 ])
+
+/** Field errors of checkPayoutAccount; IBAN and NRB keep the messages they had before the types. */
+function bankErrors(errors: PayoutAccountErrors) {
+  return Object.fromEntries(Object.entries(errors).map(([field, code]) => [field, { key: /^(iban|nrb)\./.test(code) ? `money.bank.error.${code.split('.')[1]}` : `account.bank.error.${code}` }]))
+}
+
+/** The form's first choice before an account is saved: a Polish school's NRB, else an IBAN (the other types are one click away). */
+function suggestedAccountType(currency: string): BankAccountType {
+  return currency === 'PLN' ? 'nrb' : 'iban'
+}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
 
@@ -66,7 +77,17 @@ export async function loader(args: LoaderFunctionArgs) {
     missing,
     ready: {
       balances: shown,
-      bank: account?.bankAccount ? { account: account.bankAccount, display: formatBankAccount(account.bankAccount), holder: account.bankAccountHolder ?? '' } : null,
+      bank: account?.bankAccount
+        ? {
+            type: account.bankAccountType ?? inferBankAccountType(account.bankAccount),
+            account: account.bankAccount,
+            display: displayPayoutAccount({ bankAccountType: account.bankAccountType, bankAccount: account.bankAccount }),
+            swift: account.bankSwift ?? '',
+            routing: account.bankRoutingNumber ?? '',
+            holder: account.bankAccountHolder ?? '',
+          }
+        : null,
+      suggestedType: suggestedAccountType(tenant.currency),
       requested: requested ? { amount: requested.amount, currency: requested.currency } : null,
       payoutDays: WITHDRAWAL_PAYOUT_DAYS,
       holdDays: HOLD_DAYS,
@@ -78,8 +99,10 @@ export async function loader(args: LoaderFunctionArgs) {
           amount: w.amount,
           currency: w.currency,
           status: w.status,
-          account: formatBankAccount(snapshot.account),
+          account: displayPayoutAccount({ bankAccountType: snapshot.type, bankAccount: snapshot.account }),
           holder: snapshot.holder,
+          swift: snapshot.swift,
+          routing: snapshot.routing,
           createdAt: w.createdAt,
           dueAt: w.createdAt + WITHDRAWAL_PAYOUT_DAYS * DAY_MS,
           paidAt: w.paidAt,
@@ -96,11 +119,22 @@ export async function action(args: ActionFunctionArgs) {
   // The page does not exist until the page settings are complete: nor do its forms.
   if ((await missingPageSettings(context.db, tenant.id)).length) return formError({ form: { key: 'money.balance.incomplete_short' } }, {}, 409)
   const parsed = await parseForm(ActionSchema, request)
-  if (!parsed.ok) return formError(parsed.errors, parsed.values)
+  if (!parsed.ok) {
+    // Every field's error at once: the account number is checked too when another field failed.
+    const v = parsed.values
+    const type = (BANK_ACCOUNT_TYPES as readonly string[]).includes(v.bankAccountType ?? '') ? (v.bankAccountType as BankAccountType) : 'iban'
+    const account = v.intent === 'bank' && v.bankAccount?.trim() ? checkPayoutAccount({ type, account: v.bankAccount, swift: v.bankSwift, routing: v.bankRoutingNumber }) : null
+    return formError({ ...(account && !account.ok ? bankErrors(account.errors) : {}), ...parsed.errors }, parsed.values)
+  }
   const input = parsed.data
 
   if (input.intent === 'bank') {
-    await setPayoutAccount(context.db, tenant.id, { bankAccount: input.bankAccount, bankAccountHolder: input.bankAccountHolder })
+    const checked = checkPayoutAccount({ type: input.bankAccountType, account: input.bankAccount, swift: input.bankSwift, routing: input.bankRoutingNumber })
+    if (!checked.ok) {
+      const { intent, bankAccountType, bankAccount, bankSwift, bankRoutingNumber, bankAccountHolder } = input
+      return formError(bankErrors(checked.errors), { intent, bankAccountType, bankAccount, bankSwift, bankRoutingNumber, bankAccountHolder })
+    }
+    await setPayoutAccount(context.db, tenant.id, { ...checked.value, bankAccountHolder: input.bankAccountHolder })
     return redirectWithFlash(request, '/home/balance', { done: 'bank', message: 'money.bank.saved' })
   }
   const result = await requestWithdrawal(context.db, tenant.id, { currency: input.currency, requestedBy: user.id })

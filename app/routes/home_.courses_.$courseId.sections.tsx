@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react'
 import { FlashMessage, useFlash } from '#app/components/flash.tsx'
 import { SortableList } from '#app/components/sortable-list.tsx'
+import { CoursePreviewLinks, LectureStateBadge } from '#app/courses/components/course-publish-state.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
 import { curriculumPath, TITLE_MAX } from '#app/domain/course-paths.ts'
 import { requireCourse, SectionTitleSchema } from '#app/courses/lecture-form.server.ts'
@@ -22,7 +23,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [sections, lectures] = await Promise.all([listSections(context.db, tenant.id, course.id), listCourseLectures(context.db, tenant.id, course.id)])
   return {
     title: `${course.title} · ${getT(request, context)('courses.curriculum')} · ${tenant.name}`,
-    course: { id: course.id, title: course.title, published: course.published, commentsEnabled: course.commentsEnabled },
+    course: { id: course.id, title: course.title, slug: course.slug, published: course.published, commentsEnabled: course.commentsEnabled },
     sections: sections.map((s) => ({
       id: s.id,
       title: s.title,
@@ -58,7 +59,7 @@ function MoveButtons({ action, id, label, first, last }: { action: string; id: s
   )
 }
 
-function SectionLectures({ courseId, section }: { courseId: string; section: SectionData }) {
+function SectionLectures({ courseId, slug, section }: { courseId: string; slug: string; section: SectionData }) {
   const t = useT()
   const fetcher = useFetcher()
   const base = `${curriculumPath(courseId)}/${section.id}/lectures`
@@ -77,18 +78,20 @@ function SectionLectures({ courseId, section }: { courseId: string; section: Sec
         return (
           <div className="flex flex-wrap items-center gap-3 px-3 py-2" data-lecture={lecture.title}>
             {handle}
-            <div className="min-w-0 flex-1">
+            <div className="min-w-40 flex-1 break-words">
               <Link to={`${base}/${lecture.id}`} className="font-medium text-brand-700 hover:underline">
                 {lecture.title}
               </Link>
               <p className="text-xs text-slate-500">
                 {t(`courses.lecture.kind.${lecture.kind}`)}
                 {lecture.runTimeSeconds ? ` · ${formatLength(lecture.runTimeSeconds)}` : ''}
-                {' · '}
-                {lecture.published ? t('courses.published') : t('courses.draft')}
                 {lecture.freeToWatch ? ` · ${t('courses.lecture.free_badge')}` : ''}
               </p>
             </div>
+            <LectureStateBadge published={lecture.published} />
+            <Link to={`/${slug}/watch/${lecture.id}`} className="text-sm font-semibold text-brand-700 hover:underline" aria-label={t('publishing.preview_lecture_label', { title: lecture.title })} data-preview-lecture={lecture.title}>
+              {t('publishing.preview_as_student')}
+            </Link>
             <MoveButtons action={`${base}/order`} id={lecture.id} label={lecture.title} first={index === 0} last={index === section.lectures.length - 1} />
           </div>
         )
@@ -124,6 +127,7 @@ export default function CurriculumPage() {
       {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
       {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
+      <CoursePreviewLinks course={course} hasPublished={sections.some((s) => s.lectures.some((l) => l.published))} />
 
       <Card>
         <h2 className="text-lg font-semibold">{t('courses.section.add')}</h2>
@@ -161,7 +165,7 @@ export default function CurriculumPage() {
                     {t('courses.lecture.add')}
                   </Link>
                 </div>
-                <SectionLectures courseId={course.id} section={section} />
+                <SectionLectures courseId={course.id} slug={course.slug} section={section} />
               </Card>
             )
           }}

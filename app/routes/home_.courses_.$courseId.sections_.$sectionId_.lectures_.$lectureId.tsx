@@ -12,6 +12,7 @@ import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { curriculumPath, lecturePath } from '#app/domain/course-paths.ts'
 import { echoLecture, LectureSchema, requireLecture, videoChoices } from '#app/courses/lecture-form.server.ts'
 import { deleteLecture, getLecturePdf, listComponents, listSections, moveLectureToSection, updateLecture } from '#app/models/course-content.server.ts'
+import { countPublishedLectures } from '#app/models/lecture-status.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -25,15 +26,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
-  const [sections, components, videos, pdf] = await Promise.all([
+  const [sections, components, videos, pdf, publishedLectures] = await Promise.all([
     listSections(context.db, tenant.id, course.id),
     listComponents(context.db, tenant.id, course.id, section.id, lecture.id),
     videoChoices(context, tenant.id),
     lecture.pdfKey ? getLecturePdf(context.db, tenant.id, lecture.pdfKey) : undefined,
+    countPublishedLectures(context.db, tenant.id, course.id),
   ])
   return {
     title: `${lecture.title} · ${course.title} · ${getT(request, context)('courses.curriculum')}`,
-    course: { id: course.id, title: course.title, commentsEnabled: course.commentsEnabled },
+    course: { id: course.id, title: course.title, slug: course.slug, commentsEnabled: course.commentsEnabled },
+    // Our choice (issue 23 item 3): unpublishing the last lecture of a published course is allowed, with a warning.
+    liveWithoutLectures: course.published && publishedLectures === 0,
     section: { id: section.id, title: section.title },
     sections: sections.map((s) => ({ id: s.id, title: s.title })),
     lecture: { ...lecture, pdfName: pdf?.originalFilename ?? null },
@@ -63,7 +67,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!result.ok) return formError({ [result.field]: { key: result.key } }, { ...echoLecture(parsed.data), intent: 'update' })
   let sectionId = section.id
   if (targetSectionId && targetSectionId !== section.id && (await moveLectureToSection(context.db, tenant.id, course.id, lecture.id, targetSectionId))) sectionId = targetSectionId
-  return redirectWithFlash(request, lecturePath(course.id, sectionId, lecture.id), { done: 'saved', message: 'courses.done.saved' })
+  const emptied = course.published && lecture.published && !input.published && (await countPublishedLectures(context.db, tenant.id, course.id)) === 0
+  return redirectWithFlash(request, lecturePath(course.id, sectionId, lecture.id), emptied ? { done: 'saved', message: 'publishing.done.saved_last_unpublished', tone: 'info' } : { done: 'saved', message: 'courses.done.saved' })
 }
 
 export default function LecturePage() {
@@ -85,7 +90,13 @@ export default function LecturePage() {
         ← {t('courses.back_to_curriculum', { title: course.title })}
       </Link>
       <PageTitle subtitle={t('courses.lecture.in_section', { section: section.title })}>{lecture.title}</PageTitle>
+      <p className="text-sm">
+        <Link to={`/${course.slug}/watch/${lecture.id}`} className="font-semibold text-brand-700 hover:underline" data-preview-lecture>
+          {t('publishing.preview_as_student')}
+        </Link>
+      </p>
       <FlashMessage hidden={Boolean(actionData)} />
+      {data.liveWithoutLectures ? <Alert tone="info">{t('publishing.note.live_without_lectures')}</Alert> : null}
       {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
       {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}

@@ -88,7 +88,7 @@ export default function NotificationsPage() {
                       {t(`engagement.notifications.kind.${n.kind}`, { name: n.actorName || '—' })}
                     </p>
                     {n.excerpt ? <p className="mt-0.5 truncate text-sm text-slate-600">“{n.excerpt}”</p> : null}
-                    <p className="mt-0.5 text-xs text-slate-500">
+                    <p className="mt-0.5 text-xs text-slate-600">
                       <time dateTime={new Date(n.createdAt).toISOString()} title={formatDateTime(n.createdAt)}>
                         {fromNow(n.createdAt, locale, data.now)}
                       </time>

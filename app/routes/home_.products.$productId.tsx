@@ -1,3 +1,4 @@
+import { getTenantTax } from '#app/models/tenant.server.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -8,7 +9,8 @@ import { getTenantMediaObject } from '#app/models/media.server.ts'
 import { countFilesByProduct } from '#app/models/product-file.server.ts'
 import { listLinkCandidates, listLinkedIds } from '#app/models/product-link.server.ts'
 import { listPrices, lowestPriceLast30Days } from '#app/models/product-price.server.ts'
-import { deleteProduct, duplicateProduct, getProduct, listBumpCandidates, PRODUCT_SLUG_PATTERN, saveCatalogue, setProductBump, setProductSlug, setPublished } from '#app/models/product.server.ts'
+import { deleteProduct, duplicateProduct, getProduct, listBumpCandidates, PRODUCT_SLUG_PATTERN, publishProduct, saveCatalogue, setProductBump, setProductSlug, setPublished } from '#app/models/product.server.ts'
+import { countPublishedLectures } from '#app/models/lecture-status.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatMoneyInput, optionalMoney } from '#app/utils/money.ts'
@@ -59,12 +61,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant, product } = await requireProduct(args)
   const { request, context } = args
   const locale = getLocale(request, context)
-  const [prices, links, candidates, lowest, bumpCandidates] = await Promise.all([
+  const [prices, links, candidates, lowest, bumpCandidates, publishedLectures, tax] = await Promise.all([
     listPrices(context.db, tenant.id, product.id),
     listLinkedIds(context.db, tenant.id, product.id),
     listLinkCandidates(context.db, tenant.id, product.kind),
     lowestPriceLast30Days(context.db, tenant.id, product.id),
     listBumpCandidates(context.db, tenant.id, product.id),
+    product.kind === 'course' ? countPublishedLectures(context.db, tenant.id, product.id) : null,
+    getTenantTax(context.db, tenant.id),
   ])
   const t = getT(request, context)
   return {
@@ -74,7 +78,9 @@ export async function loader(args: LoaderFunctionArgs) {
     cover: { path: product.coverPath, url: product.coverPath ? mediaUrl(context.cloudflare.env, request, product.coverPath) : null },
     candidates: candidates.filter((c) => c.id !== product.id),
     currency: tenant.currency,
+    tax,
     lowest,
+    publishedLectures,
     defaultTimezone: tenant.language === 'pl' ? 'Europe/Warsaw' : 'UTC',
     bump: {
       candidates: bumpCandidates,
@@ -98,10 +104,16 @@ export async function action(args: ActionFunctionArgs) {
   const back = (done: 'saved' | 'published' | 'unpublished' | 'duplicated' | 'bump_saved', id = product.id) => redirectWithFlash(request, `/home/products/${id}`, { done, message: `products.done.${done}` })
 
   switch (intent.data.intent) {
-    case 'publish':
+    case 'publish': {
+      // Issue 23 item 3: a course with no published lecture is not published (nothing written).
+      const published = await publishProduct(context.db, tenant.id, product.id)
+      if (published === 'no_published_lecture') return formError({ publish: { key: 'publishing.error.no_published_lecture' } }, { intent: 'publish' }, 409)
+      if (published === 'not_found') notFound()
+      return back('published')
+    }
     case 'unpublish':
-      await setPublished(context.db, tenant.id, product.id, intent.data.intent === 'publish')
-      return back(intent.data.intent === 'publish' ? 'published' : 'unpublished')
+      await setPublished(context.db, tenant.id, product.id, false)
+      return back('unpublished')
     case 'duplicate': {
       const t = getT(request, context)
       const copy = await duplicateProduct(context.db, tenant.id, product.id, t('products.copy_title', { title: product.title }).slice(0, 120))

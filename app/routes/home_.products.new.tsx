@@ -1,3 +1,4 @@
+import { getTenantTax } from '#app/models/tenant.server.ts'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
@@ -41,6 +42,7 @@ export async function loader(args: LoaderFunctionArgs) {
     title: `${t('products.new.page_title', { kind: t(`products.kind.${kind}`) })} · ${tenant.name}`,
     kind,
     currency: tenant.currency,
+    tax: await getTenantTax(context.db, tenant.id),
     defaultTimezone: tenant.language === 'pl' ? 'Europe/Warsaw' : 'UTC',
     candidates: await listLinkCandidates(context.db, tenant.id, kind),
   }
@@ -107,7 +109,7 @@ export default function NewProductPage() {
           {DETAIL_FIELDS.map((f) => (
             <input key={f} type="hidden" name={f} value={values[f] ?? ''} />
           ))}
-          <ProductPricingSection values={values} errors={errors} currency={loaderData.currency} />
+          <ProductPricingSection values={values} errors={errors} currency={loaderData.currency} tax={loaderData.tax} />
           <ProductPromotionSection values={values} errors={errors} />
           <ProductKindSection kind={kind} values={values} errors={errors} candidates={loaderData.candidates} defaultTimezone={loaderData.defaultTimezone} />
           <div className="flex flex-wrap gap-3">

@@ -3,13 +3,15 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import type { ReactNode } from 'react'
 import { ImageUpload } from '#app/media/components/image-upload.tsx'
-import { Alert, Button, Card, Field, PageTitle, SelectField, TextAreaField } from '#app/components/ui.tsx'
+import { Alert, Button, Card, CheckField, Field, PageTitle, SelectField, TextAreaField } from '#app/components/ui.tsx'
+import { TemplatePreviewLinks } from '#app/storefront/components/template-preview-links.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { LOCALES } from '#app/i18n/i18n.ts'
 import { mediaUrl } from '#app/media/origins.server.ts'
 import { getTenantImages, getTenantMediaObject, updateTenantImages } from '#app/models/media.server.ts'
 import { getPageSettings, LOGIN_VERIFICATION_MODES, NOTIFICATION_EVENTS, PAGE_TEMPLATES, updatePageSettings, type NotificationPrefs } from '#app/models/page-settings.server.ts'
 import { getLoginVerificationMode } from '#app/models/verification.server.ts'
+import { getSchoolAccess, updateSchoolAccess } from '#app/models/tenant.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
@@ -48,7 +50,13 @@ const PageSchema = z.object({
   ...Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [`notify_${event}`, checkbox])),
   // Absent (an older form) keeps the stored mode.
   loginVerification: z.enum(LOGIN_VERIFICATION_MODES).optional(),
+  // The school switches (issue 23 §11): unchecked boxes are not sent, so absent means off.
+  loginDisabled: checkbox,
+  registrationDisabled: checkbox,
+  simplifiedCheckout: checkbox,
 })
+const ACCESS_SWITCHES = ['loginDisabled', 'registrationDisabled', 'simplifiedCheckout'] as const
+const ACCESS_LABELS = { loginDisabled: 'templates.access.login_disabled', registrationDisabled: 'templates.access.registration_disabled', simplifiedCheckout: 'templates.access.simplified_checkout' } as const
 /** Fields whose whole text comes back to the form after an error (parseWith keeps 500 characters). */
 const LONG_FIELDS = ['bio', 'customJs', 'conversionCode'] as const
 
@@ -58,8 +66,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
   const images = await getTenantImages(context.db, tenant.id)
-  const [settings, loginVerification] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id)])
-  if (!settings) notFound()
+  const [settings, loginVerification, access] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id), getSchoolAccess(context.db, tenant.id)])
+  if (!settings || !access) notFound()
   const env = context.cloudflare.env
   return {
     title: `${getT(request, context)('page_settings.title')} · ${tenant.name}`,
@@ -68,6 +76,7 @@ export async function loader(args: LoaderFunctionArgs) {
     events: NOTIFICATION_EVENTS,
     verificationModes: LOGIN_VERIFICATION_MODES,
     loginVerification,
+    access,
     avatar: { path: images.avatarPath, url: images.avatarPath ? mediaUrl(env, request, images.avatarPath) : null },
     cover: { path: images.coverPath, url: images.coverPath ? mediaUrl(env, request, images.coverPath) : null },
   }
@@ -110,9 +119,11 @@ export async function action(args: ActionFunctionArgs) {
     notifications: Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, form[`notify_${event}`] === 'on'])) as NotificationPrefs,
     ...(input.loginVerification ? { loginVerification: input.loginVerification } : {}),
   })
+  await updateSchoolAccess(context.db, tenant.id, { loginDisabled: input.loginDisabled === 'on', registrationDisabled: input.registrationDisabled === 'on', simplifiedCheckout: input.simplifiedCheckout === 'on' })
   // Checked again there (the object may have gone since): a lost race keeps the old image.
   if (Object.keys(changed).length && !(await updateTenantImages(context.db, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
-  // The header and home page read the name, language and images from the cached tenant: drop
+  // The header and home page read the name, language, images, contact e-mail, template and
+  // switches from the cached tenant: drop
   // it in this isolate.
   context.siteCache.invalidateTenant(tenant.id)
   if (Object.keys(errors).length) return formError(errors, echo(form), 422)
@@ -173,9 +184,11 @@ export default function PageSettings() {
                 name="template"
                 defaultValue={value('template')}
                 error={errors.template}
+                hint={t('templates.hint')}
                 options={data.templates.map((template) => ({ value: template, label: t(`page_settings.template.${template}`) }))}
               />
             </div>
+            <TemplatePreviewLinks templates={data.templates} />
             <ImageUpload
               context="cover"
               name="coverPath"
@@ -215,6 +228,13 @@ export default function PageSettings() {
                   <input type="checkbox" name={`notify_${event}`} defaultChecked={notifies(event)} />
                   <span>{t(`page_settings.notify.${event}`)}</span>
                 </label>
+              ))}
+            </div>
+          </Section>
+          <Section title={t('templates.access.title')} hint={t('templates.access.intro')}>
+            <div className="space-y-2" data-school-access>
+              {ACCESS_SWITCHES.map((name) => (
+                <CheckField key={name} name={name} label={t(ACCESS_LABELS[name])} defaultChecked={refused ? sent[name] === 'on' : data.access[name]} error={errors[name]} />
               ))}
             </div>
           </Section>

@@ -3,13 +3,15 @@
 // Credentials are checked with the provider before anything is written, then sealed; secrets are
 // never shown back. Where test payments are not allowed (production without ALLOW_TEST_PAYMENTS,
 // issue 18 §2) PayU sandbox, Stripe test keys and the test provider are refused with a field error
-// before anything is called or written. Owners and admins only.
+// before anything is called or written. Owners and admins only. The "Taxes" card (issue 23 §4)
+// posts intent=tax: prices include VAT at a default rate, or no VAT at all.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { CURRENCIES, PaymentSettingsPage, type ActionData } from '#app/payments/components/payment-settings-page.tsx'
 import type { PayoutProvider } from '#app/db/schema.server.ts'
 import { listPayoutAccounts } from '#app/models/payout-account.server.ts'
+import { getTenantTax, setTenantTaxDefaults } from '#app/models/tenant.server.ts'
 import { HOLD_DAYS } from '#app/domain/payment-confirm.ts'
 import { platformPayuConfig, platformStripeConfig } from '#app/payments/platform-accounts.server.ts'
 import { createIntegration, DuplicateIntegrationError, findIntegration, listIntegrations } from '#app/models/payment-integration.server.ts'
@@ -61,13 +63,25 @@ const AddSchema = z.discriminatedUnion('provider', [
 
 const last4 = (value: string) => `…${value.slice(-4)}`
 
+/** Seed 001 shows Polish rates (23, 8, 5, 0); a whole percent up to 30 covers the EU's standard rates. */
+const TaxSchema = z.object({
+  intent: z.literal('tax'),
+  vatMode: z.enum(['vat', 'none']),
+  defaultVatRate: z
+    .string()
+    .optional()
+    .transform((s) => (s ?? '').trim())
+    .pipe(z.string().regex(/^\d{1,2}$/, { message: msg('tax.error.rate') }))
+    .transform(Number)
+    .pipe(z.number().int().min(0, { message: msg('tax.error.rate') }).max(30, { message: msg('tax.error.rate') })),
+})
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.pageTitle }]
 
 export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
-  const rows = await listIntegrations(context.db, tenant.id)
-  const accounts = await listPayoutAccounts(context.db, tenant.id)
+  const [rows, accounts, tax] = await Promise.all([listIntegrations(context.db, tenant.id), listPayoutAccounts(context.db, tenant.id), getTenantTax(context.db, tenant.id)])
   const marketplaceOf = (provider: PayoutProvider, configured: boolean) => {
     const account = accounts.find((a) => a.provider === provider)
     return {
@@ -80,6 +94,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     marketplace: [marketplaceOf('stripe', !!platformStripeConfig(context)), marketplaceOf('payu', !!platformPayuConfig(context) && !!context.cloudflare.env.PLATFORM_PAYU_REGISTRATION_URL)],
     holdDays: HOLD_DAYS,
+    tax,
     pageTitle: `${getT(request, context)('payments.title')} · ${tenant.name}`,
     defaultCurrency: (CURRENCIES as readonly string[]).includes(tenant.currency) ? tenant.currency : 'PLN',
     testProviderAllowed: testPaymentsAllowed(context.cloudflare.env),
@@ -96,6 +111,13 @@ export async function action(args: ActionFunctionArgs) {
   if (!input) return formError({ form: { key: 'validation.invalid' } }, {}, 400)
   const echo: FormValues = Object.fromEntries(Object.entries(input).filter(([k]) => !SECRET_FIELDS.has(k)).map(([k, v]) => [k, v.slice(0, 200)]))
   const refuse = (errors: FieldErrors, status = 422) => formError(errors, echo, status)
+  if (input.intent === 'tax') {
+    // "No VAT" keeps the rate as it was typed only if it is valid; otherwise the saved one stays.
+    const parsed = parseWith(TaxSchema, input.vatMode === 'none' && !/^\d{1,2}$/.test((input.defaultVatRate ?? '').trim()) ? { ...input, defaultVatRate: String((await getTenantTax(context.db, tenant.id)).defaultVatRate) } : input)
+    if (!parsed.ok) return refuse(parsed.errors)
+    await setTenantTaxDefaults(context.db, tenant.id, { vatMode: parsed.data.vatMode, defaultVatRate: parsed.data.defaultVatRate })
+    throw redirectWithFlash(request, '/home/settings/payments', { done: 'tax', message: 'tax.saved' }, { status: 303 })
+  }
   const testAllowed = testPaymentsAllowed(context.cloudflare.env)
   if (input.provider === 'test' && !testAllowed) return refuse({ provider: { key: 'payments.error.test_provider' } })
   const parsed = parseWith(AddSchema, input)

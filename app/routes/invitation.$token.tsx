@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { NewPasswordFields } from '#app/auth/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
@@ -6,6 +6,7 @@ import { peekAuthToken } from '#app/models/auth-token.server.ts'
 import { acceptInvitation, NAME_MAX } from '#app/models/student.server.ts'
 import { getUserById } from '#app/models/user.server.ts'
 import { signIn } from '#app/auth/auth.server.ts'
+import { loginAllowed } from '#app/auth/school-switches.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { getT, requireSchool } from '#app/utils/request.server.ts'
@@ -34,6 +35,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const passwordHash = await hashPassword(parsed.data.password)
   const userId = await acceptInvitation(context.db, tenant.id, params.token ?? '', { name: parsed.data.name, passwordHash })
   if (!userId) return formError({ form: { key: 'students.invitation.invalid' } }, {}, 404)
+  // Invitations are for students: with "Login temporarily disabled" (issue 23) the password is set, the sign-in waits.
+  if (!loginAllowed(tenant, 'student')) return redirect('/login')
   return signIn(request, context, userId, '/panel')
 }
 

@@ -10,7 +10,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { WithdrawalAccount } from '#app/payments/components/withdrawal-account.tsx'
 import { FlashMessage } from '#app/components/flash.tsx'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
-import { formatBankAccount } from '#app/models/balance.server.ts'
+import { displayPayoutAccount } from '#app/models/balance.server.ts'
 import { listWithdrawalsForOperator, markWithdrawalPaid, parseBankSnapshot, WITHDRAWAL_PAYOUT_DAYS } from '#app/models/withdrawal.server.ts'
 import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
@@ -54,8 +54,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         school,
         amount: w.amount,
         currency: w.currency,
-        account: formatBankAccount(snapshot.account),
+        account: displayPayoutAccount({ bankAccountType: snapshot.type, bankAccount: snapshot.account }),
         holder: snapshot.holder,
+        swift: snapshot.swift,
+        routing: snapshot.routing,
         status: w.status,
         createdAt: w.createdAt,
         dueAt,
@@ -131,7 +133,7 @@ export default function OperatorWithdrawals() {
               {
                 key: 'account',
                 header: t('money.withdrawals.col.account'),
-                cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} />,
+                cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} swift={w.swift} routing={w.routing} />,
               },
               {
                 key: 'requested',

@@ -146,6 +146,11 @@ export default function PanelPage() {
   return (
     <div className="space-y-8">
       <PageTitle subtitle={t('student_panel.subtitle', { school: data.school })}>{t('panel.hello', { name: data.user.name })}</PageTitle>
+      <p>
+        <Link to="/account" className="text-sm font-medium text-brand-700 hover:underline" data-account-link>
+          {t('account.link')}
+        </Link>
+      </p>
       {data.continue ? <ContinueCard item={data.continue} /> : null}
       {data.empty ? <PanelEmpty /> : null}
       {data.courses.length || !data.empty ? <CoursesSection courses={data.courses} /> : null}

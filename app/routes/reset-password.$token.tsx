@@ -1,12 +1,13 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { NewPasswordFields } from '#app/auth/components/new-password-fields.tsx'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, PageTitle } from '#app/components/ui.tsx'
 import { consumeAuthToken, peekAuthToken } from '#app/models/auth-token.server.ts'
 import { clearAccountLimitsForUser } from '#app/models/rate-limit.server.ts'
 import { deleteUserSessionsQuery } from '#app/models/session.server.ts'
-import { updateUserPassword } from '#app/models/user.server.ts'
+import { getUserById, updateUserPassword } from '#app/models/user.server.ts'
 import { signIn } from '#app/auth/auth.server.ts'
+import { loginAllowed } from '#app/auth/school-switches.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -40,6 +41,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   ])
   // The mailbox's owner proved themselves: login limits on the account start afresh (ADR 024).
   await clearAccountLimitsForUser(context.db, tenant.id, token.userId)
+  // The password is set either way; "Login temporarily disabled" (issue 23) keeps a student out for now.
+  const account = await getUserById(context.db, tenant.id, token.userId)
+  if (!account || !loginAllowed(tenant, account.role)) return redirect('/login')
   return signIn(request, context, token.userId, '/panel')
 }
 

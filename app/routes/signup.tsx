@@ -1,24 +1,24 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
-import { NewPasswordFields } from '#app/auth/components/new-password-fields.tsx'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useState } from 'react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
-import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
+import { SignupForm } from '#app/auth/components/signup-form.tsx'
+import { suggestSlug } from '#app/auth/school-slug.ts'
+import { CURRENCIES, DEFAULT_VAT_RATE, defaultVatMode } from '#app/auth/signup-defaults.ts'
 import { enqueueEmail } from '#app/models/email-outbox.server.ts'
 import { returnSignupTurn, takeSignupTurn } from '#app/models/rate-limit.server.ts'
 import { createSchool, RESERVED_SLUGS, SLUG_PATTERN, SlugTakenError } from '#app/models/school.server.ts'
 import { confirmationPath, createSignupConfirmation, signupConfirmationEmail } from '#app/models/signup-confirmation.server.ts'
 import { platformOrigin } from '#app/utils/school-origin.server.ts'
-import { isSlugTaken } from '#app/models/tenant.server.ts'
+import { isSlugTaken, setTenantTaxDefaults } from '#app/models/tenant.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
-import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientIp, getLocale, getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
-import { email, msg, parseForm, text, withConfirmation } from '#app/utils/validation.ts'
+import { email, msg, parseWith, password, readFormFields, text, type FieldErrors } from '#app/utils/validation.ts'
 
-const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
-
-const SignupSchema = withConfirmation({
+// Every field is checked in one pass (issue 23 §7: all errors at once), the password confirmation
+// and the address's availability included; the confirmation is not a refinement of the whole object
+// because zod skips those while any field fails.
+const SignupSchema = z.object({
   school_name: text({ max: 70, min: 2 }),
   slug: z
     .string()
@@ -32,12 +32,23 @@ const SignupSchema = withConfirmation({
     ),
   language: z.enum(['en', 'pl']),
   currency: z.enum(CURRENCIES),
+  vat_mode: z.enum(['vat', 'none']),
+  // Only read with VAT; empty means the default rate.
+  vat_rate: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? String(DEFAULT_VAT_RATE) : s))
+    .pipe(z.coerce.number().int().min(0).max(50)),
   name: text({ max: 70 }),
   email: email(),
+  password: password(),
+  password_confirmation: z.string(),
 })
 
-function echo(input: { school_name: string; slug: string; language: string; currency: string; name: string; email: string }) {
-  return { school_name: input.school_name, slug: input.slug, language: input.language, currency: input.currency, name: input.name, email: input.email } as Record<string, string>
+const ECHOED = ['school_name', 'slug', 'language', 'currency', 'vat_mode', 'vat_rate', 'name', 'email'] as const
+
+function echo(input: Record<string, unknown>) {
+  return Object.fromEntries(ECHOED.map((k) => [k, String(input[k] ?? '')])) as Record<string, string>
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
@@ -54,10 +65,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requirePlatform(context)
   const { env } = context.cloudflare
-  const parsed = await parseForm(SignupSchema, request)
-  if (!parsed.ok) return formError(parsed.errors, parsed.values)
+  const fields = await readFormFields(request)
+  if (!fields) return formError({ form: { key: 'validation.invalid' } })
+  // Left empty, the address comes from the school's name; no VAT choice follows the currency.
+  const raw = { ...fields }
+  if (!raw.slug?.trim()) raw.slug = suggestSlug(raw.school_name ?? '')
+  if (!raw.vat_mode) raw.vat_mode = defaultVatMode(raw.currency ?? '')
+  if (raw.vat_mode === 'none' || raw.vat_rate === undefined) raw.vat_rate = ''
+  const parsed = parseWith(SignupSchema, raw)
+  const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors }
+  if (!errors.password && !errors.password_confirmation && raw.password !== raw.password_confirmation) errors.password_confirmation = { key: 'validation.confirmed' }
+  const slug = (raw.slug ?? '').trim().toLowerCase()
+  if (!errors.slug && (await isSlugTaken(context.db, slug))) errors.slug = { key: 'validation.slug_taken' }
+  if (!parsed.ok || Object.keys(errors).length > 0) return formError(errors, echo(raw), Object.keys(errors).length === 1 && errors.slug?.key === 'validation.slug_taken' ? 409 : 400)
   const input = parsed.data
-  if (await isSlugTaken(context.db, input.slug)) return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
   // Signups per IP and per e-mail address (ADR 024): a refusal writes nothing.
   const ip = clientIp(request)
   const turn = await takeSignupTurn(context.db, ip, input.email)
@@ -85,6 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     throw error
   }
+  await setTenantTaxDefaults(context.db, created.tenantId, { vatMode: input.vat_mode, defaultVatRate: input.vat_mode === 'vat' ? input.vat_rate : DEFAULT_VAT_RATE })
   // The address is not confirmed yet: it gets fixed platform text and a link on the platform's
   // configured host, never the school's or the owner's name. The welcome mail follows confirmation.
   const token = await createSignupConfirmation(context.db, created.tenantId, created.ownerId)
@@ -97,67 +119,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignupPage() {
   const data = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const errors = actionData?.errors
-  const values = actionData?.values ?? {}
-  const t = useT()
-  const locale = useLocale()
-  const message = useFieldMessage()
-  const busy = useNavigation().state === 'submitting'
-  const [slug, setSlug] = useState(values.slug ?? '')
-  return (
-    <div className="mx-auto max-w-xl">
-      <PageTitle subtitle={t('platform.signup.subtitle')}>{t('platform.signup.title')}</PageTitle>
-      <Card>
-        <Form method="post" className="space-y-6" noValidate>
-          {errors?.form ? <Alert>{message(errors.form)}</Alert> : null}
-          <fieldset className="space-y-4">
-            <legend className="text-base font-semibold">{t('platform.signup.school_section')}</legend>
-            <Field label={t('platform.signup.school_name')} name="school_name" defaultValue={values.school_name} required maxLength={70} error={errors?.school_name} />
-            <Field
-              label={t('platform.signup.slug')}
-              name="slug"
-              required
-              maxLength={40}
-              pattern="[a-z0-9][a-z0-9\-]{1,38}[a-z0-9]"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={slug}
-              onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())}
-              hint={t('platform.signup.slug_hint', { example: `${slug || 'my-school'}${data.hostSuffix}` })}
-              error={errors?.slug}
-            />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <SelectField
-                label={t('platform.signup.language')}
-                name="language"
-                defaultValue={values.language ?? locale}
-                options={[
-                  { value: 'en', label: t('lang.en') },
-                  { value: 'pl', label: t('lang.pl') },
-                ]}
-                error={errors?.language}
-              />
-              <SelectField
-                label={t('platform.signup.currency')}
-                name="currency"
-                defaultValue={values.currency ?? (locale === 'pl' ? 'PLN' : 'USD')}
-                options={CURRENCIES.map((c) => ({ value: c, label: c }))}
-                error={errors?.currency}
-              />
-            </div>
-          </fieldset>
-          <fieldset className="space-y-4">
-            <legend className="text-base font-semibold">{t('platform.signup.account_section')}</legend>
-            <Field label={t('auth.name')} name="name" defaultValue={values.name} autoComplete="name" required maxLength={70} error={errors?.name} />
-            <Field label={t('auth.email')} name="email" type="email" defaultValue={values.email} autoComplete="email" required maxLength={254} error={errors?.email} />
-            <NewPasswordFields errors={errors} />
-          </fieldset>
-          <Button type="submit" disabled={busy} className="w-full">
-            {t('platform.signup.submit')}
-          </Button>
-        </Form>
-      </Card>
-    </div>
-  )
+  return <SignupForm hostSuffix={data.hostSuffix} errors={actionData?.errors} values={actionData?.values} />
 }
-

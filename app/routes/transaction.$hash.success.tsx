@@ -7,12 +7,17 @@
 // `transactions.conversion_at` (app/models/transaction-conversion.server.ts); every later visit
 // goes straight on to the product. Staff may look at it (the school's scripts never run for staff)
 // without using up the buyer's conversion. Only the buyer and the school's staff; another school's
-// hash is 404.
+// hash is 404. It shows what was bought: product, amount and order number (issue 23 §10), and
+// "Rate this course" only to a buyer who has completed a lecture of it and not reviewed it yet.
 import { data, redirect, redirectDocument, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { PendingStatus } from '#app/checkout/components/pending-status.tsx'
 import { pendingHeaders, pendingView, readBuyerTransaction } from '#app/checkout/pending.server.ts'
 import { afterPaymentDestination, claimConversion } from '#app/models/transaction-conversion.server.ts'
+import { listCourseProgress } from '#app/models/lecture-progress.server.ts'
+import { getProduct } from '#app/models/product.server.ts'
+import { getMyReview } from '#app/models/review.server.ts'
+import type { Transaction } from '#app/models/transaction.server.ts'
 import { getCurrentUser } from '#app/auth/auth.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 
@@ -44,14 +49,28 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
   const t = getT(request, context)
   const headers = pendingHeaders(request, view.status)
-  return data({ ...view, title: t('payment.success.title'), locale: tenant.language, conversion: isBuyer }, { headers })
+  const rate = isBuyer ? await rateOffer(context, tenant.id, tx) : null
+  return data({ ...view, title: t('payment.success.title'), locale: tenant.language, conversion: isBuyer, rate }, { headers })
+}
+
+/** "Rate this course": a course the buyer has made progress in (≥ 1 completed lecture) and not reviewed yet. */
+async function rateOffer(context: LoaderFunctionArgs['context'], tenantId: string, tx: Transaction) {
+  if (tx.productKind !== 'course' || !tx.productId || !tx.userId) return null
+  const [product, progress, review] = await Promise.all([
+    getProduct(context.db, tenantId, tx.productId),
+    listCourseProgress(context.db, tenantId, tx.userId, tx.productId),
+    getMyReview(context.db, tenantId, tx.productId, tx.userId),
+  ])
+  const completed = progress.filter((p) => p.completedAt !== null).length
+  if (!product?.published || completed < 1 || review) return null
+  return { href: `/${product.slug}/watch#course-review`, completed }
 }
 
 export default function PaymentSuccessPage() {
   const d = useLoaderData<typeof loader>()
   return (
     <div data-payment-success data-conversion={d.conversion ? 'once' : 'staff'}>
-      <PendingStatus initial={d} locale={d.locale} />
+      <PendingStatus initial={d} locale={d.locale} rate={d.rate} />
     </div>
   )
 }

@@ -25,7 +25,7 @@ main{max-width:34rem;padding:2rem;text-align:center}
 h1{font-size:1.75rem;margin:0 0 .75rem}
 p{color:#475569;line-height:1.6;margin:0 0 1rem}
 a{color:#4338ca;font-weight:600}
-.code{font-size:.875rem;letter-spacing:.1em;color:#94a3b8;margin-bottom:1rem}
+.code{font-size:.875rem;letter-spacing:.1em;color:#64748b;margin-bottom:1rem}
 </style>
 </head>
 <body><main><p class="code">${status}</p><h1>${escapeHtml(title)}</h1>${body}</main></body>

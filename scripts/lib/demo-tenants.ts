@@ -161,6 +161,9 @@ export const DemoTenantSchema = z.object({
   authorName: z.string().max(70).default(''),
   bio: z.string().max(2000).default(''),
   contactEmail: z.string().email().optional(),
+  /** Tax (issue 23): a Polish school charges VAT, Code Academy (USD) none. */
+  vatMode: z.enum(['vat', 'none']).default('vat'),
+  defaultVatRate: z.number().int().min(0).max(30).default(23),
   products: z.array(ProductSchema).default([]),
   articles: z.array(ArticleSchema).default([]),
   subpages: z.array(SubpageSchema).default([]),
@@ -245,7 +248,7 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   ON CONFLICT(tenant_id, email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role, updated_at = excluded.updated_at;`,
       )
     }
-    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')} WHERE id = ${q(tenantId)};`)
+    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')}, vat_mode = ${q(t.vatMode)}, default_vat_rate = ${t.defaultVatRate} WHERE id = ${q(tenantId)};`)
     sql.push(...catalogueSql(t, tenantId, now))
     sql.push(...storefrontSql(t, tenantId, now))
     sql.push(...communitySql(t, tenantId, now))

@@ -25,6 +25,8 @@ async function addLecture(page: Page, section: string, title: string, fill: (pag
 const text = (body: string) => async (page: Page) => {
   await page.getByLabel('Type', { exact: true }).selectOption('text')
   await page.locator('textarea[name="body"]').fill(body)
+  // Published, so the course can be published (issue 23: not with nothing to watch).
+  await page.locator('input[name="published"]').check()
 }
 
 browserTest('a creator builds, reorders, publishes and duplicates a course', async ({ page }) => {
@@ -113,7 +115,7 @@ browserTest('a creator builds, reorders, publishes and duplicates a course', asy
   assert.deepEqual(await dough.evaluateAll((els) => els.map((el) => el.getAttribute('data-lecture'))), ['Folding', 'Shaping', 'Mixing'])
 
   // Without a pointer: the Move up button is a plain form.
-  await page.getByRole('button', { name: 'Move Oven up' }).click()
+  await page.getByRole('button', { name: 'Move up: Oven' }).click()
   await page.waitForFunction(() => document.querySelector('[data-section="Baking"] [data-lecture]')?.getAttribute('data-lecture') === 'Oven')
   await expectText(success(page), 'Order updated')
   assert.deepEqual(await page.locator('[data-section="Baking"] [data-lecture]').evaluateAll((els) => els.map((el) => el.getAttribute('data-lecture'))), ['Oven', 'Scoring'])

@@ -15,7 +15,7 @@ browserTest('a file product: upload, grant, the student downloads it with its na
   const owner = demoUser(kasi, 'owner')
   await logIn(page, KASI, owner.email, owner.password)
   await expectUrl(page, KASI, '/home')
-  await page.getByRole('link', { name: /Pliki dla kursantów/ }).click()
+  await page.locator('[data-instructor-nav]').getByRole('link', { name: 'Pliki', exact: true }).click()
   await expectUrl(page, KASI, '/home/files')
   await expectText(heading(page), 'Pliki')
 

@@ -31,7 +31,8 @@ async function openPageSettings(page: Page) {
   const host = subdomain(school.slug)
   await signUp(page, school)
   await expectUrl(page, host, '/home')
-  await page.getByRole('link', { name: /Avatar and cover image/ }).click()
+  // The dashboard's setup checklist leads a new school to its page settings (issue 23 item 2).
+  await page.getByRole('link', { name: /Complete your page settings/ }).click()
   await expectUrl(page, host, '/home/settings/page')
   await expectText(heading(page), 'Page settings')
   return { school, host }

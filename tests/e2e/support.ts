@@ -1,7 +1,7 @@
 // Harness of the e2e suite (run by tests/e2e/run.mjs, which starts the stack and sets E2E_PORT).
 // One Chromium per test file, a fresh context per test, screenshots of every open page on failure.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
@@ -13,6 +13,56 @@ const root = join(import.meta.dirname, '..', '..')
 const screenshotsDir = process.env.E2E_SCREENSHOTS_DIR ?? join(root, 'test-results', 'e2e')
 /** E2E_SCREENSHOTS=all also keeps screenshots of key pages of passing tests (see `snap`). */
 const snapAll = process.env.E2E_SCREENSHOTS === 'all'
+
+// ---- accessibility (issue 23) -------------------------------------------------------------------
+// axe-core runs on every page a test visits (visit, expectUrl) and on every page still open when the
+// test ends; a serious or critical violation fails the test. E2E_AXE=report only writes them to
+// test-results/a11y/violations.jsonl, E2E_AXE=off skips the checks.
+const axeMode = (process.env.E2E_AXE ?? 'enforce') as 'enforce' | 'report' | 'off'
+const axeSource = axeMode === 'off' ? '' : readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
+type A11yViolation = { url: string; rule: string; impact: string; help: string; targets: string[] }
+type A11yCollector = { found: A11yViolation[]; checked: Set<string> }
+const a11yCollectors = new WeakMap<Page, A11yCollector>()
+
+/**
+ * Runs axe on the page as it is now; records serious and critical violations for the page's test.
+ * A URL already checked in this test is skipped (polling loops revisit one page many times) unless
+ * `again` (the check of the pages left open when the test ends).
+ */
+export async function checkA11y(page: Page, again = false) {
+  const collector = a11yCollectors.get(page)
+  if (!collector || axeMode === 'off' || page.isClosed()) return
+  const href = page.url()
+  if (collector.checked.has(href) && !again) return
+  collector.checked.add(href)
+  const found = collector.found
+  // Only the app's own HTML pages: not the provider peers' hosted pages, not files or JSON.
+  if (!/^https?:\/\/[^/]*localhost:/.test(href) || /^https?:\/\/(s3|media)\./.test(href)) return
+  const result = await page
+    .evaluate(async (source) => {
+      if (document.contentType !== 'text/html') return []
+      const w = window as unknown as { axe?: { run: (ctx: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }
+      if (!w.axe) (0, eval)(source)
+      // Colours mid-transition (a toggle that just changed state) are not what anyone reads: settle them.
+      for (const animation of document.getAnimations()) {
+        try {
+          animation.finish()
+        } catch {
+          // an infinite animation (a spinner) cannot finish; axe skips what it cannot measure anyway
+        }
+      }
+      const { violations } = await w.axe!.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
+      return violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ rule: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }))
+    }, axeSource)
+    .catch(() => null) // the page navigated away while axe ran: the next check sees the new page
+  if (!result) return
+  for (const v of result) {
+    const url = pathOf(href)
+    if (!found.some((f) => f.url === url && f.rule === v.rule)) found.push({ url, ...v })
+  }
+}
 
 export const PLATFORM = 'localhost'
 export const url = (host: string, path = '/') => `http://${host}:${PORT}${path}`
@@ -103,6 +153,8 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
     const dialogs: string[] = []
     const startedAt = Date.now()
     const requests: TrackedRequest[] = []
+    const a11y: A11yViolation[] = []
+    const a11yChecked = new Set<string>()
     const newContext = async (opts: BrowserTestOptions = {}) => {
       const merged = { ...options, ...opts }
       const context = await b.newContext({
@@ -132,13 +184,21 @@ export function browserTest(name: string, fn: (t: BrowserTestContext) => Promise
         void dialog.dismiss().catch(() => {})
       })
       contexts.push(context)
+      // axe needs the page's JavaScript; contexts without it are checked through their JS-enabled twins.
+      if (merged.javaScriptEnabled !== false) context.on('page', (p) => a11yCollectors.set(p, { found: a11y, checked: a11yChecked }))
       return context
     }
     const context = await newContext()
     const page = await context.newPage()
     try {
       await fn({ page, context, newContext })
+      for (const c of contexts) for (const p of c.pages()) await checkA11y(p, true)
+      if (a11y.length && axeMode === 'report') {
+        mkdirSync(join(root, 'test-results', 'a11y'), { recursive: true })
+        appendFileSync(join(root, 'test-results', 'a11y', 'violations.jsonl'), a11y.map((v) => JSON.stringify({ test: name, ...v })).join('\n') + '\n')
+      }
       assert.deepEqual(serverErrors, [], 'the server answered with 5xx')
+      if (axeMode === 'enforce') assert.deepEqual(a11y, [], 'axe-core found serious or critical accessibility violations')
       assert.deepEqual(dialogs, [], 'a JavaScript dialog opened (injected script ran?)')
     } catch (error) {
       mkdirSync(screenshotsDir, { recursive: true })
@@ -215,6 +275,20 @@ export async function snap(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotsDir, `page-${slugify(name)}.png`), fullPage: true })
 }
 
+/**
+ * The review set of issue 23, written on every run: the page at desktop 1280 px and mobile 390 px as
+ * test-results/screenshots/{name}-desktop.png and -mobile.png. Restores the 1280 px viewport.
+ */
+export async function screenshotSet(page: Page, name: string) {
+  const dir = join(root, 'test-results', 'screenshots')
+  mkdirSync(dir, { recursive: true })
+  for (const [kind, width] of [['mobile', 390], ['desktop', 1280]] as const) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.evaluate(() => window.scrollTo(0, 0)) // sticky parts (the panel's sidebar) at their place
+    await page.screenshot({ path: join(dir, `${slugify(name)}-${kind}.png`), fullPage: true })
+  }
+}
+
 // ---- page helpers -------------------------------------------------------------------------------
 
 /** Visit a page and assert its HTTP status. */
@@ -222,6 +296,7 @@ export async function visit(page: Page, href: string, status = 200) {
   const response = await page.goto(href)
   assert.ok(response, `no response for ${href}`)
   assert.equal(response.status(), status, `HTTP status of ${href}`)
+  await checkA11y(page)
   return response
 }
 
@@ -301,6 +376,7 @@ export async function expectUrl(page: Page, host: string, path: string) {
   } catch {
     assert.fail(`expected to land on ${expected}, but the page is ${page.url()}`)
   }
+  await checkA11y(page)
 }
 
 /** Wait until one of the elements matched by `locator` shows `expected`; fail with what it shows. */
@@ -370,6 +446,21 @@ export async function publishPaidCourse(page: Page, host: string, title: string,
   await page.locator('[data-done="created"]').waitFor()
   const slug = await page.locator('form [name="slug"]').inputValue()
   if (!slug) throw new Error('the new product has no slug')
+  // Issue 23 item 3: a course is published only with a published lecture.
+  const productPath = new URL(page.url()).pathname
+  await page.getByRole('link', { name: 'Curriculum' }).first().click()
+  await page.waitForURL(/\/sections$/)
+  await page.getByLabel('Section title').fill('Start')
+  await page.getByRole('button', { name: 'Add section' }).click()
+  await page.getByRole('link', { name: 'Add lecture to Start' }).click()
+  await page.waitForURL(/\/lectures\/create$/)
+  await page.getByLabel('Title', { exact: true }).fill('Welcome')
+  await page.getByLabel('Type', { exact: true }).selectOption('text')
+  await page.locator('textarea[name="body"]').fill('Welcome to the course.')
+  await page.locator('input[name="published"]').check()
+  await page.getByRole('button', { name: 'Create lecture' }).click()
+  await expectText(page.locator('[role="status"]'), 'Created')
+  await visit(page, url(host, productPath))
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
   await page.locator('[data-done="published"]').waitFor()
   return slug

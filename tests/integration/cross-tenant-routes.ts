@@ -22,9 +22,10 @@ import * as widgets from './cross-tenant/widgets.ts'
 import * as community from './cross-tenant/community.ts'
 import * as communityAdmin from './cross-tenant/community-admin.ts'
 import * as communityGallery from './cross-tenant/community-gallery.ts'
+import * as platformLogin from './cross-tenant/platform-login.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery, platformLogin]
 
 export type VictimBase = {
   tenantId: string

@@ -244,7 +244,7 @@ describe('/home/balance', () => {
     expect(res.status).toBe(302)
     expect(location(res)).toMatch(/^\/home\/balance\?requested=[a-z2-7]+$/)
     const row = await env.DB.prepare('SELECT amount, currency, status, bank_account, requested_by, paid_at FROM withdrawals WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
-    expect(row).toEqual({ amount: 33550, currency: 'PLN', status: 'pending', bank_account: JSON.stringify({ account: 'PL61109010140000071219812874', holder: 'Anna Author' }), requested_by: school.owner.id, paid_at: null })
+    expect(row).toEqual({ amount: 33550, currency: 'PLN', status: 'pending', bank_account: JSON.stringify({ account: 'PL61109010140000071219812874', holder: 'Anna Author', type: 'iban', swift: null, routing: null }), requested_by: school.owner.id, paid_at: null })
 
     // A later change of the account does not change the request's snapshot.
     await appFetch(school.host, '/home/balance', { form: { intent: 'bank', bankAccount: 'DE89 3704 0044 0532 0130 00', bankAccountHolder: 'Other Holder' }, cookie: owner })

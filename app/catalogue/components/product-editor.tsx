@@ -31,7 +31,11 @@ export type ProductEditorData = {
   cover: { path: string | null; url: string | null }
   candidates: LinkCandidate[]
   currency: string
+  /** The school's tax setting (issue 23): no VAT field when it charges none. */
+  tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }
   lowest: number | null
+  /** Courses: how many lectures are published (the publish guard, issue 23 item 3); null otherwise. */
+  publishedLectures?: number | null
   defaultTimezone: string
   bump: { candidates: Array<{ id: string; title: string }>; values: FormValues }
 }
@@ -49,6 +53,8 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
   const saving = sent.intent === 'save'
   const values = saving ? sent : loaderData.values
   const formErrors = saving ? errors : {}
+  // A course with nothing published: say so next to Publish before the server refuses it.
+  const publishNote = loaderData.publishedLectures === 0 ? (product.published ? 'live_without_lectures' : 'needs_lecture') : null
   return (
     <div className="space-y-6">
       <Link to={product.kind === 'course' ? '/home/courses' : '/home/products'} className="text-sm font-medium text-brand-700 hover:underline">
@@ -59,11 +65,17 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
       {errors.form ? <Alert>{message(errors.form)}</Alert> : null}
       {saving && Object.keys(errors).length ? <Alert>{t('products.error.fix_fields')}</Alert> : null}
 
-      <Card className="flex flex-wrap items-center gap-3">
+      <Card className="flex flex-wrap items-center gap-3" data-product-section="status">
         <ProductStatus published={product.published} hidden={product.hidden} />
         <Form method="post">
           <input type="hidden" name="intent" value={product.published ? 'unpublish' : 'publish'} />
-          <Button type="submit" variant={product.published ? 'secondary' : 'primary'} disabled={busy}>
+          <Button
+            type="submit"
+            variant={product.published ? 'secondary' : 'primary'}
+            disabled={busy}
+            aria-describedby={publishNote || errors.publish ? 'publish-note' : undefined}
+            aria-invalid={errors.publish ? true : undefined}
+          >
             {t(product.published ? 'products.unpublish' : 'products.publish')}
           </Button>
         </Form>
@@ -82,6 +94,28 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
           <Link to={`/home/files/${product.id}`} className="text-sm font-semibold text-brand-700 hover:underline">
             {t('products.file_page')}
           </Link>
+        ) : null}
+        {typeof loaderData.publishedLectures === 'number' ? (
+          <span className="text-sm text-slate-600" data-published-lectures={loaderData.publishedLectures}>
+            {t('publishing.note.lectures', { count: loaderData.publishedLectures })}
+          </span>
+        ) : null}
+        {publishNote || errors.publish ? (
+          <div id="publish-note" className="basis-full space-y-1 text-sm">
+            {errors.publish ? (
+              <p className="font-semibold text-red-700" role="alert" data-field-error="publish">
+                {message(errors.publish)}
+              </p>
+            ) : null}
+            {publishNote ? (
+              <p className="text-amber-800" data-publish-note={publishNote}>
+                {t(`publishing.note.${publishNote}`)}{' '}
+                <Link to={`/home/courses/${product.id}/sections`} className="font-semibold text-brand-700 underline">
+                  {t('publishing.open_curriculum')}
+                </Link>
+              </p>
+            ) : null}
+          </div>
         ) : null}
         {loaderData.lowest !== null ? (
           <span className="text-sm text-slate-600" data-lowest-price>
@@ -106,7 +140,7 @@ export function ProductEditor({ data: loaderData, actionData }: { data: ProductE
             shape="wide"
           />
         </Card>
-        <ProductPricingSection values={values} errors={formErrors} currency={loaderData.currency} />
+        <ProductPricingSection values={values} errors={formErrors} currency={loaderData.currency} tax={loaderData.tax} />
         <ProductPromotionSection values={values} errors={formErrors} />
         <ProductAccessSection values={values} errors={formErrors} />
         <ProductKindSection kind={product.kind} values={values} errors={formErrors} candidates={loaderData.candidates} defaultTimezone={loaderData.defaultTimezone} />

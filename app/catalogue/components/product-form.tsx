@@ -392,7 +392,15 @@ export function ProductDetailsFields({ values, errors, withSlug = false }: Secti
   )
 }
 
-export function ProductPricingSection({ values, errors, currency }: SectionProps & { currency: string }) {
+/** The rate a new product starts with: the school's (issue 23), when it is one of the offered rates. */
+function defaultRate(tax: ProductTax) {
+  const own = String(tax.defaultVatRate)
+  return (VAT_RATES as readonly string[]).includes(own) ? own : '23'
+}
+
+type ProductTax = { vatMode: 'vat' | 'none'; defaultVatRate: number }
+
+export function ProductPricingSection({ values, errors, currency, tax }: SectionProps & { currency: string; tax: ProductTax }) {
   const t = useT()
   const hint = t('products.field.money_hint', { currency })
   return (
@@ -413,13 +421,23 @@ export function ProductPricingSection({ values, errors, currency }: SectionProps
           <Field label={t('products.field.variant_name', { n: i + 1 })} name={`price${n}Name`} maxLength={VARIANT_NAME_MAX} defaultValue={values[`price${n}Name`]} error={errors[`price${n}Name`]} />
         </div>
       ))}
-      <SelectField
-        label={t('products.field.vat')}
-        name="vatRate"
-        defaultValue={values.vatRate || '23'}
-        error={errors.vatRate}
-        options={VAT_RATES.map((r) => ({ value: r, label: r === 'zw' ? t('products.vat.exempt') : `${r}%` }))}
-      />
+      {tax.vatMode === 'none' ? (
+        // No VAT at this school: the product keeps (or starts with) the school's rate for a later switch to VAT; checkout charges none.
+        <>
+          <input type="hidden" name="vatRate" value={values.vatRate || defaultRate(tax)} />
+          <p className="text-sm text-slate-600" data-vat-none>
+            {t('tax.product_none')}
+          </p>
+        </>
+      ) : (
+        <SelectField
+          label={t('products.field.vat')}
+          name="vatRate"
+          defaultValue={values.vatRate || defaultRate(tax)}
+          error={errors.vatRate}
+          options={VAT_RATES.map((r) => ({ value: r, label: r === 'zw' ? t('products.vat.exempt') : `${r}%` }))}
+        />
+      )}
     </Section>
   )
 }

@@ -16,7 +16,8 @@ export function CheckoutBreakdown({ breakdown, money, bumpTitle }: { breakdown: 
       {breakdown.discount > 0 ? row(t('checkout.discount'), `−${money(breakdown.discount)}`, 'discount', 'text-green-700') : null}
       {breakdown.bump > 0 || bumpTitle ? row(bumpTitle ?? t('checkout.bump'), money(breakdown.bump), 'bump') : null}
       {breakdown.shipping > 0 ? row(t('checkout.shipping'), money(breakdown.shipping), 'shipping') : null}
-      {row(t('checkout.vat_included'), money(breakdown.vat), 'vat', 'text-slate-600')}
+      {/* Only where a rate above 0 applies (issue 23 §4): no VAT line in a school without VAT, or on an exempt sale. */}
+      {breakdown.vat > 0 ? row(t('checkout.vat_included'), money(breakdown.vat), 'vat', 'text-slate-600') : null}
       <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
         <dt>{t('checkout.total')}</dt>
         <dd className="tabular-nums" data-total>

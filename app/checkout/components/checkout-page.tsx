@@ -59,7 +59,8 @@ export function CheckoutPage({ data: d, answer: a }: { data: SerializeFrom<Check
   })
   // Without JavaScript the waiver shows whenever a digital bump is offered (it is required only if ticked).
   const waiverNeeded = d.digital || (!!d.bump?.digital && (bump || !hydrated))
-  const showAddress = invoice !== 'none' || (d.product.kind === 'physical' && shipment === 'courier')
+  const courier = d.product.kind === 'physical' && (shipment === 'courier' || !hydrated)
+  const showAddress = d.simplified ? courier : invoice !== 'none' || courier || !hydrated
   const consentError = (name: string) => message(errors[name])
   return (
     <div className="mx-auto max-w-2xl space-y-6" data-checkout={d.product.slug}>
@@ -126,9 +127,9 @@ export function CheckoutPage({ data: d, answer: a }: { data: SerializeFrom<Check
               {t('checkout.signed_in_as', { name: d.user.name, email: d.user.email })}
             </p>
           ) : (
-            <CheckoutAccount values={values} errors={errors} mode={mode} onMode={setMode} hydrated={hydrated} />
+            <CheckoutAccount values={values} errors={errors} mode={mode} onMode={setMode} hydrated={hydrated} simplified={d.simplified} />
           )}
-          <CheckoutInvoice values={values} errors={errors} invoice={invoice} onInvoice={setInvoice} showAddress={showAddress || !hydrated} defaultCountry={d.defaultCountry} hydrated={hydrated} />
+          <CheckoutInvoice values={values} errors={errors} invoice={invoice} onInvoice={setInvoice} showAddress={showAddress} defaultCountry={d.defaultCountry} hydrated={hydrated} simplified={d.simplified} />
         </Card>
 
         {d.product.kind === 'physical' ? (
@@ -173,11 +174,11 @@ export function CheckoutPage({ data: d, answer: a }: { data: SerializeFrom<Check
           <CheckoutBreakdown breakdown={breakdown} money={money} bumpTitle={bump && d.bump ? d.bump.title : null} />
           {d.methods.length > 1 && breakdown.total > 0 ? <CheckoutMethods methods={d.methods} values={values} errors={errors} /> : null}
           <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="terms" className="mt-1" defaultChecked={values.terms === 'on'} aria-invalid={consentError('terms') ? true : undefined} />
-            <span>{t('checkout.terms')}</span>
+            <input type="checkbox" name="terms" className="mt-1" defaultChecked={values.terms === 'on'} aria-invalid={consentError('terms') ? true : undefined} aria-describedby={consentError('terms') ? 'terms-error' : undefined} />
+            <TermsConsent />
           </label>
           {consentError('terms') ? (
-            <p className="text-sm text-red-700" data-error="terms">
+            <p className="text-sm text-red-700" data-error="terms" id="terms-error">
               {consentError('terms')}
             </p>
           ) : null}
@@ -200,5 +201,25 @@ export function CheckoutPage({ data: d, answer: a }: { data: SerializeFrom<Check
         </Card>
       </Form>
     </div>
+  )
+}
+
+/**
+ * "I accept the terms of sale and the privacy policy" with both as links to the school's pages
+ * (issue 23 §9); they open in a new tab so the form keeps what was typed.
+ */
+function TermsConsent() {
+  const t = useT()
+  const mark = '\u0000'
+  const sentence = t('legal.checkout.accept', { terms: `${mark}terms${mark}`, privacy: `${mark}privacy${mark}` })
+  const link = (to: '/terms' | '/privacy', label: string) => (
+    <a key={to} href={to} target="_blank" rel="noopener" className="font-medium text-brand-700 underline" data-legal-link={to.slice(1)}>
+      {label}
+    </a>
+  )
+  return (
+    <span>
+      {sentence.split(mark).map((part, i) => (part === 'terms' && i % 2 ? link('/terms', t('legal.checkout.terms_link')) : part === 'privacy' && i % 2 ? link('/privacy', t('legal.checkout.privacy_link')) : part))}
+    </span>
   )
 }

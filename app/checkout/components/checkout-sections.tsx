@@ -7,8 +7,10 @@ import { Button, Field } from '#app/components/ui.tsx'
 type Parts = { values: FormValues; errors: FieldErrors }
 
 /** A visitor creates the account here, or logs in with an existing one, in the same submission. */
-export function CheckoutAccount({ values, errors, mode, onMode, hydrated }: Parts & { mode: string; onMode: (mode: 'register' | 'login') => void; hydrated: boolean }) {
+export function CheckoutAccount({ values, errors, mode, onMode, hydrated, simplified = false }: Parts & { mode: string; onMode: (mode: 'register' | 'login') => void; hydrated: boolean; simplified?: boolean }) {
   const t = useT()
+  // The simplified checkout (issue 23 §11): a new buyer gives only name and e-mail; the password is for logging in.
+  const askPassword = !simplified || !hydrated || mode === 'login'
   return (
     <div className="space-y-4" data-checkout-account={mode}>
       <fieldset className="flex flex-wrap gap-4 text-sm">
@@ -23,35 +25,41 @@ export function CheckoutAccount({ values, errors, mode, onMode, hydrated }: Part
       {/* Without JavaScript both modes' fields show; the name is ignored when logging in. */}
       {!hydrated || mode === 'register' ? <Field label={t('checkout.name')} name="name" autoComplete="name" maxLength={70} defaultValue={values.name} error={errors.name} required={mode === 'register'} /> : null}
       <Field label={t('checkout.email')} name="email" type="email" autoComplete="email" maxLength={254} defaultValue={values.email} error={errors.email} required />
-      <Field
-        label={hydrated && mode === 'login' ? t('checkout.password_login') : t('checkout.password')}
-        name="password"
-        type="password"
-        autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-        error={errors.password}
-        required
-        hint={hydrated && mode === 'login' ? undefined : t('checkout.password_hint')}
-      />
+      {simplified && mode === 'register' ? <p className="text-sm text-slate-600" data-simplified-intro>{t('checkout.simplified.intro')}</p> : null}
+      {askPassword ? (
+        <Field
+          label={hydrated && mode === 'login' ? t('checkout.password_login') : t('checkout.password')}
+          name="password"
+          type="password"
+          autoComplete={mode === 'login' || simplified ? 'current-password' : 'new-password'}
+          error={errors.password}
+          required={!simplified || mode === 'login'}
+          hint={hydrated && mode === 'login' ? undefined : simplified ? t('checkout.simplified.password_hint') : t('checkout.password_hint')}
+        />
+      ) : null}
     </div>
   )
 }
 
 /** Invoice details: none, a person, or a company with its VAT number (seed 001 §3, §5). */
-export function CheckoutInvoice({ values, errors, invoice, onInvoice, showAddress, defaultCountry, hydrated }: Parts & { invoice: string; onInvoice: (v: string) => void; showAddress: boolean; defaultCountry: string; hydrated: boolean }) {
+export function CheckoutInvoice({ values, errors, invoice, onInvoice, showAddress, defaultCountry, hydrated, simplified = false }: Parts & { invoice: string; onInvoice: (v: string) => void; showAddress: boolean; defaultCountry: string; hydrated: boolean; simplified?: boolean }) {
   const t = useT()
   return (
     <>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-700">{t('checkout.invoice')}</legend>
-        {(['none', 'person', 'company'] as const).map((kind) => (
-          <label key={kind} className="mr-4 inline-flex items-center gap-2 text-sm">
-            <input type="radio" name="invoice" value={kind} defaultChecked={invoice === kind} onChange={() => onInvoice(kind)} />
-            {t(`checkout.invoice.${kind}`)}
-          </label>
-        ))}
-      </fieldset>
+      {/* The simplified checkout asks no invoice details (only a courier's address, when shipping). */}
+      {simplified ? null : (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-700">{t('checkout.invoice')}</legend>
+          {(['none', 'person', 'company'] as const).map((kind) => (
+            <label key={kind} className="mr-4 inline-flex items-center gap-2 text-sm">
+              <input type="radio" name="invoice" value={kind} defaultChecked={invoice === kind} onChange={() => onInvoice(kind)} />
+              {t(`checkout.invoice.${kind}`)}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {/* Without JavaScript every field shows; the server asks only for those that apply. */}
-      {invoice === 'company' || !hydrated ? (
+      {!simplified && (invoice === 'company' || !hydrated) ? (
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label={t('checkout.company_name')} name="companyName" maxLength={150} defaultValue={values.companyName} error={errors.companyName} />
           <Field label={t('checkout.vat_number')} name="vatNumber" maxLength={15} defaultValue={values.vatNumber} error={errors.vatNumber} placeholder="PL1234567890" hint={t('checkout.vat_number_hint')} />

@@ -28,7 +28,8 @@ export type PendingState = {
 const SUCCESS = ['PERFORMED', 'CLEARED', 'ACCESS_GRANTED']
 const FAILURE = ['FAILURE', 'ERROR', 'CANCELED']
 
-export function PendingStatus({ initial, locale }: { initial: PendingState; locale: Locale }) {
+/** `rate`: the success page's "Rate this course" (issue 23 §10), offered only after some progress. */
+export function PendingStatus({ initial, locale, rate = null }: { initial: PendingState; locale: Locale; rate?: { href: string; completed: number } | null }) {
   const t = useT()
   const [state, setState] = useState(initial)
   // 'error': a check answered an error other than 502 (seed 000 §8: shown as a failed payment).
@@ -137,9 +138,25 @@ export function PendingStatus({ initial, locale }: { initial: PendingState; loca
                 {shipping?.postalCode || shipping?.city ? <Row label={t('checkout.pending.postal_city')} value={`${shipping.postalCode ?? ''} ${shipping.city ?? ''}`.trim()} /> : null}
               </dl>
             ) : (
-              <Link to={button.to} className="inline-block rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700" data-pending-button>
-                {button.label}
-              </Link>
+              <>
+                {/* What was bought (issue 23 §10): product, amount and the order number to quote. */}
+                <dl className="space-y-1 text-left text-sm" data-order-summary>
+                  <Row label={t('checkout.pending.order_number')} value={tx.id} />
+                  <Row label={t('checkout.pending.product')} value={tx.quantity > 1 ? `${tx.product} × ${tx.quantity}` : tx.product} />
+                  <Row label={t('checkout.pending.amount')} value={money} />
+                </dl>
+                <Link to={button.to} className="inline-block rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700" data-pending-button>
+                  {button.label}
+                </Link>
+                {rate ? (
+                  <p className="text-sm text-slate-600" data-rate-course>
+                    {t('legal.success.rate_hint', { count: rate.completed })}{' '}
+                    <a href={rate.href} className="font-semibold text-brand-700 underline">
+                      {t('legal.success.rate')}
+                    </a>
+                  </p>
+                ) : null}
+              </>
             )}
           </>
         ) : (

@@ -14,12 +14,13 @@ function VideoTile({ title, small }: { title?: string; small?: boolean }) {
   const t = useT()
   return (
     <span className={cx('flex flex-col items-center justify-center gap-1 bg-slate-800 text-white', small ? 'h-12 w-16' : 'aspect-square w-full p-3')}>
-      <span aria-hidden="true" className={small ? 'text-lg' : 'text-4xl'}>
-        ▶
-      </span>
+      {/* An icon, not a ▶ character: text in a button must also be in its name (WCAG 2.5.3). */}
+      <svg aria-hidden="true" viewBox="0 0 16 16" className={small ? 'size-4' : 'size-9'} fill="currentColor">
+        <path d="M4 2.5v11l9-5.5z" />
+      </svg>
       {small ? null : (
         <>
-          <span className="rounded bg-white/15 px-1.5 py-0.5 text-xs font-medium uppercase tracking-wide">{t('community.gallery.video')}</span>
+          <span className="rounded bg-white/15 px-1.5 py-0.5 text-xs font-medium uppercase tracking-wide">{t('community.gallery.video')}</span>{' '}
           <span className="line-clamp-2 text-center text-sm">{title}</span>
         </>
       )}
@@ -79,7 +80,8 @@ export function GalleryGrid({ items }: { items: GalleryItem[] }) {
                 <button
                   type="button"
                   onClick={(e) => lightbox.open(i, e.currentTarget)}
-                  aria-label={t('community.gallery.open', { title: item.title, index: i + 1, count })}
+                  // A video tile shows its words ("Video", the title): the name starts with them (WCAG 2.5.3).
+                  aria-label={item.kind === 'image' ? t('community.gallery.open', { title: item.title, index: i + 1, count }) : `${t('community.gallery.video')} ${item.title} ${t('community.gallery.position', { index: i + 1, count })}`}
                   aria-haspopup="dialog"
                   data-gallery-thumb={i}
                   className={tileClass}
@@ -88,7 +90,7 @@ export function GalleryGrid({ items }: { items: GalleryItem[] }) {
                 </button>
               ) : (
                 // Without JavaScript a tile is a link to its post.
-                <a href={`/community/posts/${item.id}`} aria-label={item.title} data-gallery-thumb={i} className={tileClass}>
+                <a href={`/community/posts/${item.id}`} aria-label={item.kind === 'image' ? item.title : `${t('community.gallery.video')} ${item.title}`} data-gallery-thumb={i} className={tileClass}>
                   {tile}
                 </a>
               )}

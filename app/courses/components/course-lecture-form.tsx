@@ -160,14 +160,11 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
         error={errors.runTime}
         className="max-w-xs"
       />
+      <PublishedSwitch initial={checked('published', defaults.published)} />
       <div className="space-y-2 text-sm">
         <label className="flex items-center gap-2">
           <input type="checkbox" name="freeToWatch" defaultChecked={checked('freeToWatch', defaults.freeToWatch)} />
           {t('courses.lecture.field.free')}
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="checkbox" name="published" defaultChecked={checked('published', defaults.published)} />
-          {t('courses.lecture.field.published')}
         </label>
         <label className="flex items-center gap-2">
           <input type="checkbox" name="commentsEnabled" defaultChecked={checked('commentsEnabled', defaults.commentsEnabled)} />
@@ -203,5 +200,40 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
         {submitLabel}
       </Button>
     </Form>
+  )
+}
+
+/**
+ * Published or draft (issue 23 item 3): a switch with a badge that names the state and a line on
+ * who can see the lecture. A plain checkbox underneath, so the form works without JavaScript.
+ */
+function PublishedSwitch({ initial }: { initial: boolean }) {
+  const t = useT()
+  const [on, setOn] = useState(initial)
+  return (
+    <fieldset className={`rounded-md border p-4 ${on ? 'border-emerald-300 bg-emerald-50' : 'border-slate-300 bg-slate-50'}`} data-publish-switch={on ? 'published' : 'draft'}>
+      <legend className="px-1 text-sm font-semibold">{t('publishing.lecture.state_label')}</legend>
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="flex cursor-pointer items-center gap-3 text-sm font-medium">
+          {/* The checkbox itself drawn as a switch (CSS only), so it reads and works without JavaScript. */}
+          <input
+            type="checkbox"
+            role="switch"
+            name="published"
+            className="relative h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-slate-400 transition before:absolute before:left-0.5 before:top-0.5 before:size-5 before:rounded-full before:bg-white before:shadow before:transition checked:bg-emerald-600 checked:before:translate-x-5 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            defaultChecked={initial}
+            aria-describedby="lecture-published-hint"
+            onChange={(e) => setOn(e.currentTarget.checked)}
+          />
+          {t('courses.lecture.field.published')}
+        </label>
+        <span className={`rounded px-2 py-0.5 text-xs font-semibold ${on ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-800'}`} data-publish-state={on ? 'published' : 'draft'}>
+          {on ? t('courses.published') : t('courses.draft')}
+        </span>
+      </div>
+      <p id="lecture-published-hint" className="mt-2 text-sm text-slate-700" aria-live="polite">
+        {on ? t('publishing.lecture.published_hint') : t('publishing.lecture.draft_hint')}
+      </p>
+    </fieldset>
   )
 }

@@ -190,6 +190,48 @@ function DomainCard({ domain, port, now }: { domain: DomainView; port: string; n
   )
 }
 
+/**
+ * Which address is primary and what the others do, as server.ts does it: a GET on any other address
+ * of the school is answered with a 301 to the primary, but only once the primary is active.
+ */
+function PrimarySummary({ domains, port }: { domains: DomainView[]; port: string }) {
+  const t = useT()
+  const show = (d: DomainView) => `${d.hostname}${port ? `:${port}` : ''}`
+  const reachable = domains.filter((d) => d.kind === 'platform_subdomain' || d.status === 'active')
+  const primary = domains.find((d) => d.isPrimary)
+  const list = (items: DomainView[]) => items.map(show).join(', ')
+  let text: string
+  let state: 'redirect' | 'waiting' | 'none'
+  if (primary && reachable.includes(primary)) {
+    const others = reachable.filter((d) => d !== primary)
+    state = 'redirect'
+    text = others.length ? t('account.domain.redirects', { others: list(others), primary: show(primary) }) : t('account.domain.only', { primary: show(primary) })
+  } else if (primary) {
+    state = 'waiting'
+    text = t('account.domain.waiting', { primary: show(primary), all: list(reachable) })
+  } else {
+    state = 'none'
+    text = t('account.domain.no_primary', { all: list(reachable) })
+  }
+  return (
+    <Card className="space-y-1" data-primary-summary={state}>
+      <h2 className="text-lg font-semibold">{t('account.domain.title')}</h2>
+      <p className="text-sm">
+        {primary ? (
+          <>
+            <span className="text-slate-500">{t('account.domain.primary_is')}</span> <strong className="font-mono" data-primary-host>{show(primary)}</strong>
+          </>
+        ) : (
+          t('account.domain.primary_none')
+        )}
+      </p>
+      <p className="text-sm text-slate-700" data-primary-explained>
+        {text}
+      </p>
+    </Card>
+  )
+}
+
 export function DomainSettingsPage({ data, actionData }: { data: DomainSettingsData; actionData: DomainSettingsAnswer }) {
   const [params] = useSearchParams()
   const t = useT()
@@ -219,6 +261,7 @@ export function DomainSettingsPage({ data, actionData }: { data: DomainSettingsD
       {data.serviceError ? <Alert>{t(data.serviceError)}</Alert> : null}
       <FlashMessage />
       {errorKey ? <Alert>{t(errorKey.startsWith('domains.error.') ? errorKey : 'domains.error.provider')}</Alert> : null}
+      {data.domains.length ? <PrimarySummary domains={data.domains} port={data.port} /> : null}
       {custom.length < 5 ? (
         <Card>
           <Form method="post" className="flex flex-wrap items-start gap-3" noValidate key={custom.length}>

@@ -43,10 +43,17 @@ import { communityAdmin } from './community-admin.ts'
 import { community } from './community.ts'
 import { communityLive } from './community-live.ts'
 import { communityGallery } from './community-gallery.ts'
+import { dashboard } from './dashboard.ts'
+import { platformLogin } from './platform-login.ts'
+import { templates } from './templates.ts'
+import { tax } from './tax.ts'
+import { legal } from './legal.ts'
+import { account } from './account.ts'
+import { publishing } from './publishing.ts'
 
 export const messages = {
-  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en, ...player.en, ...comments.en, ...engagement.en, ...verification.en, ...panel.en, ...checkout.en, ...payments.en, ...promo.en, ...money.en, ...seats.en, ...membership.en, ...membershipBilling.en, ...webhooks.en, ...integrations.en, ...mailing.en, ...paymentFailures.en, ...marketplace.en, ...feeStatements.en, ...limits.en, ...communityAdmin.en, ...community.en, ...communityLive.en, ...communityGallery.en },
-  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl, ...player.pl, ...comments.pl, ...engagement.pl, ...verification.pl, ...panel.pl, ...checkout.pl, ...payments.pl, ...promo.pl, ...money.pl, ...seats.pl, ...membership.pl, ...membershipBilling.pl, ...webhooks.pl, ...integrations.pl, ...mailing.pl, ...paymentFailures.pl, ...marketplace.pl, ...feeStatements.pl, ...limits.pl, ...communityAdmin.pl, ...community.pl, ...communityLive.pl, ...communityGallery.pl },
+  en: { ...core.en, ...common.en, ...validation.en, ...auth.en, ...platform.en, ...operator.en, ...school.en, ...domains.en, ...media.en, ...mediaAdmin.en, ...pageSettings.en, ...files.en, ...videos.en, ...instructor.en, ...products.en, ...courses.en, ...students.en, ...articles.en, ...blocks.en, ...storefront.en, ...subpages.en, ...widgets.en, ...player.en, ...comments.en, ...engagement.en, ...verification.en, ...panel.en, ...checkout.en, ...payments.en, ...promo.en, ...money.en, ...seats.en, ...membership.en, ...membershipBilling.en, ...webhooks.en, ...integrations.en, ...mailing.en, ...paymentFailures.en, ...marketplace.en, ...feeStatements.en, ...limits.en, ...communityAdmin.en, ...community.en, ...communityLive.en, ...communityGallery.en, ...dashboard.en, ...platformLogin.en, ...templates.en, ...publishing.en, ...account.en, ...tax.en, ...legal.en },
+  pl: { ...core.pl, ...common.pl, ...validation.pl, ...auth.pl, ...platform.pl, ...operator.pl, ...school.pl, ...domains.pl, ...media.pl, ...mediaAdmin.pl, ...pageSettings.pl, ...files.pl, ...videos.pl, ...instructor.pl, ...products.pl, ...courses.pl, ...students.pl, ...articles.pl, ...blocks.pl, ...storefront.pl, ...subpages.pl, ...widgets.pl, ...player.pl, ...comments.pl, ...engagement.pl, ...verification.pl, ...panel.pl, ...checkout.pl, ...payments.pl, ...promo.pl, ...money.pl, ...seats.pl, ...membership.pl, ...membershipBilling.pl, ...webhooks.pl, ...integrations.pl, ...mailing.pl, ...paymentFailures.pl, ...marketplace.pl, ...feeStatements.pl, ...limits.pl, ...communityAdmin.pl, ...community.pl, ...communityLive.pl, ...communityGallery.pl, ...dashboard.pl, ...platformLogin.pl, ...templates.pl, ...publishing.pl, ...account.pl, ...tax.pl, ...legal.pl },
 }
 
 export type MessageKey = keyof typeof messages.en

@@ -29,6 +29,7 @@ export const instructor = defineMessages(
     'instructor.nav.payments': 'Payments',
     'instructor.nav.page': 'Page settings',
     'instructor.nav.domain': 'Domain',
+    'instructor.nav.legal': 'Terms and privacy',
   },
   {
     'instructor.nav.label': 'Panel instruktora',
@@ -57,5 +58,6 @@ export const instructor = defineMessages(
     'instructor.nav.payments': 'Płatności',
     'instructor.nav.page': 'Ustawienia strony',
     'instructor.nav.domain': 'Domena',
+    'instructor.nav.legal': 'Regulamin i prywatność',
   },
 )

@@ -2,7 +2,7 @@
 // currency with its breakdown, the latest fee statements, the payout bank account and the
 // withdrawals. The route keeps the loader and the bank / withdraw intents it posts to.
 import { Form, Link, useNavigation } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { FeeStatementTable } from '#app/payments/components/fee-statement-table.tsx'
 import { Alert, Button, Card, cx, Field, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -12,22 +12,26 @@ import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useFieldMessage, useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import type { Balance } from '#app/models/balance.server.ts'
+import type { BankAccountType } from '#app/db/schema.server.ts'
 import type { FeeStatementRow } from '#app/payments/components/fee-statement-table.tsx'
 import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
 
 export const ACCOUNT_INPUT_MAX = 64
+/** The schema's BANK_ACCOUNT_TYPES in the form's order (the schema module is server-only). */
+const BANK_ACCOUNT_TYPES = ['iban', 'nrb', 'us', 'swift'] as const satisfies readonly BankAccountType[]
 export const HOLDER_MAX = 70
 
 export type BalancePageData = {
   missing: string[]
   ready: null | {
     balances: Balance[]
-    bank: { account: string; display: string; holder: string } | null
+    bank: { type: BankAccountType; account: string; display: string; swift: string; routing: string; holder: string } | null
+    suggestedType: BankAccountType
     requested: { amount: number; currency: string } | null
     payoutDays: number
     holdDays: number
     statements: FeeStatementRow[]
-    withdrawals: Array<{ id: string; amount: number; currency: string; status: 'pending' | 'paid'; account: string; holder: string; createdAt: number; dueAt: number; paidAt: number | null }>
+    withdrawals: Array<{ id: string; amount: number; currency: string; status: 'pending' | 'paid'; account: string; holder: string; swift: string | null; routing: string | null; createdAt: number; dueAt: number; paidAt: number | null }>
   }
 }
 /** A refused intent: its errors and what was sent (`intent` says which form). */
@@ -60,7 +64,7 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
       </div>
     )
   }
-  const { balances, bank, withdrawals, requested, payoutDays, holdDays, statements } = data.ready
+  const { balances, bank, suggestedType, withdrawals, requested, payoutDays, holdDays, statements } = data.ready
   const bankErrors = values.intent === 'bank' ? errors : {}
   const withdrawError = values.intent === 'withdraw' ? errors.form : undefined
 
@@ -204,40 +208,22 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
           <p className="text-sm text-slate-600">{t('money.bank.intro')}</p>
         </div>
         {bank ? (
-          <p className="text-sm" data-bank-current>
-            <span className="text-slate-500">{t('money.bank.current')}:</span> <span className="font-mono">{bank.display}</span> · {bank.holder}
+          <p className="text-sm" data-bank-current data-bank-type={bank.type}>
+            <span className="text-slate-500">{t('money.bank.current')}:</span> {t(`account.bank.type.${bank.type}`)} ·{' '}
+            {bank.type === 'swift' ? <span className="font-mono">{bank.swift} </span> : null}
+            {bank.type === 'us' ? (
+              <span>
+                {t('account.bank.routing_short')} <span className="font-mono">{bank.routing}</span> ·{' '}
+              </span>
+            ) : null}
+            <span className="font-mono">{bank.display}</span> · {bank.holder}
           </p>
         ) : (
           <p className="text-sm text-slate-600" data-bank-none>
             {t('money.bank.none')}
           </p>
         )}
-        <Form method="post" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-start" noValidate data-bank-form>
-          <input type="hidden" name="intent" value="bank" />
-          <Field
-            label={t('money.bank.account')}
-            name="bankAccount"
-            maxLength={ACCOUNT_INPUT_MAX}
-            required
-            autoComplete="off"
-            spellCheck={false}
-            hint={t('money.bank.account_hint')}
-            defaultValue={values.intent === 'bank' ? values.bankAccount : (bank?.display ?? '')}
-            error={bankErrors.bankAccount}
-          />
-          <Field
-            label={t('money.bank.holder')}
-            name="bankAccountHolder"
-            maxLength={HOLDER_MAX}
-            required
-            autoComplete="name"
-            defaultValue={values.intent === 'bank' ? values.bankAccountHolder : (bank?.holder ?? '')}
-            error={bankErrors.bankAccountHolder}
-          />
-          <Button type="submit" className="sm:mt-6" disabled={busy}>
-            {t('money.bank.save')}
-          </Button>
-        </Form>
+        <BankForm bank={bank} suggestedType={suggestedType} values={values.intent === 'bank' ? values : null} errors={bankErrors} busy={busy} />
       </Card>
 
       <Card>
@@ -259,7 +245,7 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
                 {
                   key: 'account',
                   header: t('money.withdrawals.col.account'),
-                  cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} />,
+                  cell: (w) => <WithdrawalAccount account={w.account} holder={w.holder} swift={w.swift} routing={w.routing} />,
                 },
                 {
                   key: 'status',
@@ -277,5 +263,61 @@ export function BalancePage({ data, actionData }: { data: BalancePageData; actio
         )}
       </Card>
     </div>
+  )
+}
+
+/**
+ * The payout account form (issue 23 item 5): a type, then the parts that type needs. Without
+ * JavaScript every field is there, each hint saying which type it is for; with it, only the
+ * chosen type's fields show.
+ */
+function BankForm({ bank, suggestedType, values, errors, busy }: { bank: BalancePageData['ready'] extends infer R ? (R extends { bank: infer B } ? B : never) : never; suggestedType: BankAccountType; values: Record<string, string> | null; errors: FieldErrors; busy: boolean }) {
+  const t = useT()
+  const sent = values?.bankAccountType as BankAccountType | undefined
+  const [type, setType] = useState<BankAccountType>(sent && BANK_ACCOUNT_TYPES.includes(sent) ? sent : (bank?.type ?? suggestedType))
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  const value = (name: string, saved: string) => (values ? (values[name] ?? '') : saved)
+  return (
+    <Form method="post" className="space-y-3" noValidate data-bank-form>
+      <input type="hidden" name="intent" value="bank" />
+      <fieldset>
+        <legend className="text-sm font-medium">{t('account.bank.type')}</legend>
+        <div className="mt-1 grid gap-2 sm:grid-cols-2">
+          {BANK_ACCOUNT_TYPES.map((option) => (
+            <label key={option} className="flex items-start gap-2 text-sm">
+              <input type="radio" name="bankAccountType" value={option} checked={type === option} onChange={() => setType(option)} className="mt-1" data-bank-type-option={option} />
+              <span>
+                {t(`account.bank.type.${option}`)}
+                <span className="block text-xs text-slate-500">{t(`account.bank.type_hint.${option}`)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div hidden={hydrated && type !== 'swift'}>
+          <Field label={t('account.bank.swift')} name="bankSwift" maxLength={ACCOUNT_INPUT_MAX} autoComplete="off" spellCheck={false} hint={hydrated ? undefined : t('account.bank.swift_hint')} defaultValue={value('bankSwift', bank?.swift ?? '')} error={errors.bankSwift} />
+        </div>
+        <div hidden={hydrated && type !== 'us'}>
+          <Field label={t('account.bank.routing')} name="bankRoutingNumber" maxLength={ACCOUNT_INPUT_MAX} inputMode="numeric" autoComplete="off" hint={hydrated ? undefined : t('account.bank.routing_hint')} defaultValue={value('bankRoutingNumber', bank?.routing ?? '')} error={errors.bankRoutingNumber} />
+        </div>
+        <Field
+          label={t('money.bank.account')}
+          name="bankAccount"
+          maxLength={ACCOUNT_INPUT_MAX}
+          required
+          autoComplete="off"
+          spellCheck={false}
+          hint={hydrated ? t(`account.bank.type_hint.${type}`) : t('account.bank.account_hint')}
+          defaultValue={value('bankAccount', bank?.display ?? '')}
+          error={errors.bankAccount}
+        />
+        <Field label={t('money.bank.holder')} name="bankAccountHolder" maxLength={HOLDER_MAX} required autoComplete="name" defaultValue={value('bankAccountHolder', bank?.holder ?? '')} error={errors.bankAccountHolder} />
+      </div>
+      <Button type="submit" disabled={busy}>
+        {t('money.bank.save')}
+      </Button>
+    </Form>
   )
 }

@@ -1,7 +1,8 @@
 // The payment settings page (/home/settings/payments, issue 8 item 3, issue 18): Coursefront
 // payments (Stripe Connect, PayU Marketplace), the school's provider integrations and the forms
-// to connect PayU, Stripe and the test provider. The route keeps the loader and the action.
-import { Form, useNavigation, useSearchParams } from '@remix-run/react'
+// to connect PayU, Stripe and the test provider, the school's tax setting (issue 23 §4) and a link
+// to the legal pages' editor. The route keeps the loader and the action.
+import { Form, Link, useNavigation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { Alert, Button, Card, cx, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -18,6 +19,7 @@ const SHOWN_ERRORS = ['payments.error.confirm_delete', 'payments.error.test_mode
 export type PaymentSettingsData = {
   marketplace: MarketplaceRow[]
   holdDays: number
+  tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }
   defaultCurrency: string
   testProviderAllowed: boolean
   integrations: Array<{ id: string; provider: PaymentProvider; currency: string; account: string; enabled: boolean; createdAt: number }>
@@ -110,6 +112,67 @@ function MarketplaceCard({ marketplace, holdDays }: { marketplace: MarketplaceRo
   )
 }
 
+/** "Prices include VAT at [rate] %" or "No VAT": a plain form, radios and a number (works without JavaScript). */
+function TaxCard({ tax, action }: { tax: PaymentSettingsData['tax']; action: ActionData | undefined }) {
+  const t = useT()
+  const message = useFieldMessage()
+  const mine = action?.values.intent === 'tax' ? action : undefined
+  const mode = mine?.values.vatMode ?? tax.vatMode
+  const rateError = message(mine?.errors.defaultVatRate)
+  return (
+    <Card data-tax-settings={tax.vatMode}>
+      <h2 className="text-lg font-semibold">{t('tax.title')}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t('tax.intro')}</p>
+      <p className="mt-2 text-sm font-medium" data-tax-current>
+        {tax.vatMode === 'none' ? t('tax.current.none') : t('tax.current.vat', { rate: tax.defaultVatRate })}
+      </p>
+      <Form method="post" className="mt-4 space-y-3" key={mine ? 'answered' : `${tax.vatMode}-${tax.defaultVatRate}`}>
+        <input type="hidden" name="intent" value="tax" />
+        <fieldset className="space-y-3" aria-describedby={rateError ? 'tax-rate-error' : undefined}>
+          <legend className="text-sm font-medium text-slate-700">{t('tax.mode')}</legend>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <input type="radio" id="vat-mode-vat" name="vatMode" value="vat" defaultChecked={mode === 'vat'} />
+            <label htmlFor="vat-mode-vat">{t('tax.mode.vat')}</label>
+            <input
+              id="tax-rate"
+              name="defaultVatRate"
+              inputMode="numeric"
+              maxLength={2}
+              size={3}
+              aria-label={t('tax.rate')}
+              aria-invalid={rateError ? true : undefined}
+              aria-describedby={rateError ? 'tax-rate-error' : 'tax-rate-hint'}
+              defaultValue={mine?.values.defaultVatRate ?? String(tax.defaultVatRate)}
+              className={cx('w-16 rounded-md border px-2 py-1 text-sm', rateError ? 'border-red-500' : 'border-slate-300')}
+            />
+            <span aria-hidden>%</span>
+          </div>
+          <p id="tax-rate-hint" className="text-xs text-slate-500">
+            {t('tax.rate_hint')}
+          </p>
+          {rateError ? (
+            <p id="tax-rate-error" className="text-sm text-red-600" data-field-error="defaultVatRate">
+              {rateError}
+            </p>
+          ) : null}
+          <div className="flex items-center gap-2 text-sm">
+            <input type="radio" id="vat-mode-none" name="vatMode" value="none" defaultChecked={mode === 'none'} />
+            <label htmlFor="vat-mode-none">{t('tax.mode.none')}</label>
+          </div>
+          {mine?.errors.vatMode ? (
+            <p className="text-sm text-red-600" data-field-error="vatMode">
+              {message(mine.errors.vatMode)}
+            </p>
+          ) : null}
+        </fieldset>
+        <Button type="submit" variant="secondary">
+          {t('tax.save')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
 export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsData; action: ActionData | undefined }) {
   const [params] = useSearchParams()
   const t = useT()
@@ -138,6 +201,14 @@ export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsDat
         </div>
       ) : null}
       <MarketplaceCard marketplace={data.marketplace} holdDays={data.holdDays} />
+      <TaxCard tax={data.tax} action={action} />
+      <Card data-legal-settings-link>
+        <h2 className="text-lg font-semibold">{t('legal.settings.title')}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t('legal.settings.intro', { terms: '/terms', privacy: '/privacy' })}</p>
+        <Link to="/home/settings/legal" className="mt-3 inline-block text-sm font-semibold text-brand-700 underline">
+          {t('legal.settings.link')}
+        </Link>
+      </Card>
       <Card>
         <h2 className="text-lg font-semibold">{t('payments.list.title')}</h2>
         {data.integrations.length === 0 ? (

@@ -52,6 +52,7 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
     items: [
       { to: '/home/settings/page', key: 'instructor.nav.page' },
       { to: '/home/settings/domain', key: 'instructor.nav.domain' },
+      { to: '/home/settings/legal', key: 'instructor.nav.legal' },
       { to: '/home/integrations', key: 'integrations.nav' },
       { to: '/home/webhooks', key: 'webhooks.title' },
     ],
