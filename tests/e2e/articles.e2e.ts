@@ -100,6 +100,8 @@ browserTest("page settings are saved, and the creator's JavaScript runs on the s
   const visitor = await visitorContext.newPage()
   await visit(visitor, url(host, '/'))
   await expectText(visitor.locator('header'), 'Budget Studio')
+  // Issue 23 item 11: the public contact e-mail reaches visitors, in the footer.
+  assert.equal(await visitor.locator('footer [data-contact-email]').getAttribute('href'), 'mailto:hello@example.com')
   await visitor.waitForFunction(() => document.documentElement.dataset.loaded === 'yes')
   assert.equal(await visitor.evaluate(() => document.documentElement.dataset.creator), 'ran')
   // The page still hydrates under the widened policy.

@@ -60,6 +60,9 @@ browserTest(
     await expectText(page.getByRole('status'), `Visitors will now be sent to ${custom}.`)
     const redirected = await visitor.goto(url(host, '/courses'))
     assert.equal(redirected!.url(), url(custom, '/courses'))
+    // Issue 23 item 8: the page says which address is primary and that the others redirect to it.
+    await expectText(page.locator('[data-primary-host]'), custom)
+    await expectText(page.locator('[data-primary-explained]'), new RegExp(`Visitors to ${host.replace(/\./g, '\\.')}.* are redirected to ${custom.replace(/\./g, '\\.')}`))
 
     // Removal needs DELETE typed; removing the host the creator is on takes them back to the subdomain.
     const removeForm = page.locator(`[data-domain="${custom}"] form`).filter({ has: page.getByRole('button', { name: 'Remove' }) })

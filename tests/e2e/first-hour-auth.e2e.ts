@@ -2,7 +2,7 @@
 // the signup form's address suggestion and all-errors-at-once, and a school's "registration
 // temporarily disabled" switch.
 import assert from 'node:assert/strict'
-import { browserTest, expectText, expectUrl, fieldError, heading, newSchool, platformUrl, signUp, subdomain, url, visit } from './support.ts'
+import { browserTest, expectText, expectUrl, fieldError, heading, newSchool, platformUrl, register, signUp, subdomain, unique, url, visit } from './support.ts'
 
 browserTest('a creator logs in to their school from the platform site through an e-mailed link', async ({ page, newContext }) => {
   const school = newSchool('en')
@@ -80,4 +80,18 @@ browserTest('a school with registration switched off shows the seed text on /reg
   await visit(visitor, url(host, '/register'))
   await expectText(visitor.locator('main'), 'Registration temporarily disabled')
   assert.equal(await visitor.locator('form [name="password_confirmation"]').count(), 0)
+})
+
+browserTest('a student registers and the owner gets the "new student" e-mail', async ({ page, newContext }) => {
+  const school = newSchool('en')
+  const host = subdomain(school.slug)
+  await signUp(page, school)
+  await expectUrl(page, host, '/home')
+  const visitor = await (await newContext({ ownClientIp: true })).newPage()
+  const student = { name: 'Nina Newcomer', email: `${unique('nina')}@example.com`, password: 'nina-pass-123' }
+  await register(visitor, host, student)
+  await expectUrl(visitor, host, '/panel')
+  // The mail to the owner names the student (the outbox is read in /dev/mail on the platform).
+  await visit(page, platformUrl('/dev/mail'))
+  await expectText(page.locator('tbody tr', { hasText: school.owner.email }), `New student at ${school.name}: Nina Newcomer`)
 })
