@@ -20,4 +20,17 @@ describe('community unsubscribe tokens', () => {
     expect(await verifyUnsubscribeToken(OTHER_KEY, token)).toBeNull()
     for (const bad of ['', 'a.b.c', `${token}.x`, token.replace(/.$/, '!'), 'A.user1.topic1.' + signature]) expect(await verifyUnsubscribeToken(KEY, bad)).toBeNull()
   })
+
+  it('accepts only the canonical spelling: the unused bits of the last character change nothing else', async () => {
+    // Many claims, so the signatures end in every canonical character class at least once.
+    for (let i = 0; i < 40; i++) {
+      const token = await signUnsubscribeToken(KEY, { ...claims, topicId: `topic${i}` })
+      const last = token.at(-1)!
+      const aliases = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+      const index = aliases.indexOf(last)
+      expect(index % 4).toBe(0)
+      for (let bits = 1; bits < 4; bits++) expect(await verifyUnsubscribeToken(KEY, token.slice(0, -1) + aliases[index + bits])).toBeNull()
+      expect(await verifyUnsubscribeToken(KEY, token)).not.toBeNull()
+    }
+  })
 })

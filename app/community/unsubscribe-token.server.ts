@@ -7,6 +7,9 @@ const PURPOSE = 'coursefront:community-unsubscribe:v1'
 export type UnsubscribeClaims = { tenantId: string; userId: string; topicId: string }
 
 const ID = /^[a-z0-9]{1,64}$/
+// 32 bytes in 43 base64url characters: the last one carries 4 bits and 2 unused ones. Only the
+// canonical spelling (unused bits zero) is accepted, so one signature has exactly one token.
+const CANONICAL_SIGNATURE = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/
 
 function base64url(bytes: ArrayBuffer) {
   return btoa(String.fromCharCode(...new Uint8Array(bytes)))
@@ -38,7 +41,7 @@ export async function verifyUnsubscribeToken(integrationsKey: string, token: str
   const parts = token.split('.')
   if (parts.length !== 4 || token.length > 400) return null
   const [tenantId, userId, topicId, signature] = parts as [string, string, string, string]
-  if (![tenantId, userId, topicId].every((id) => ID.test(id)) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return null
+  if (![tenantId, userId, topicId].every((id) => ID.test(id)) || !CANONICAL_SIGNATURE.test(signature)) return null
   const ok = await crypto.subtle.verify('HMAC', await purposeKey(integrationsKey), fromBase64url(signature), new TextEncoder().encode(`${tenantId}.${userId}.${topicId}`))
   return ok ? { tenantId, userId, topicId } : null
 }
