@@ -17,6 +17,8 @@ import { recheckPendingTransactions } from '#app/payments/pending-check.server.t
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { sendDueCommunityDigests } from '#app/community/topic-mail.server.ts'
+import { trackPageView } from '#app/stats/page-views.server.ts'
+import { referralVisit } from '#app/affiliates/referral-visit.server.ts'
 import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
 import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
 import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
@@ -134,6 +136,7 @@ export default {
       })
     }
     let response: Response
+    let referral: Response | null = null
     if (site.kind === 'unknown') {
       response = unknownHostPage(statusPageLocale(request), site.hostname)
     } else if (site.kind === 'school' && site.tenant.status === 'suspended') {
@@ -145,8 +148,13 @@ export default {
       response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
+    } else if (site.kind === 'school' && url.search.includes('ref=') && (referral = await referralVisit(request, db, site.tenant.id))) {
+      // An affiliate link (issue 24): 302 without `ref`, with the recommendation cookie; never cached.
+      response = referral
     } else if (site.kind === 'school') {
       const school = await handleSchoolRequest(request, env, ctx, { url, db, site, nonce: nonceNow, memo, decorateHit: decorate })
+      // Cookieless product page views (issue 24): page-cache hits too; the write waits in ctx.waitUntil.
+      trackPageView(ctx, db, site.tenant.id, request, school.response, url.pathname)
       if (school.final) return school.response
       response = school.response
     } else {

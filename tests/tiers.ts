@@ -54,6 +54,12 @@ export const NODE_TESTS = [
   'app/webhooks/target.test.ts',
   // Node-side tooling (local protocol peers, the demo seed): they listen on sockets and drive Node clients.
   'scripts/**/*.test.ts',
+  // Issue 24: pure rules (grading, shipping transitions, time zones, certificate dates) and the PDF read back with pdfjs.
+  'app/exams/grading.test.ts',
+  'app/shipping/shipping-rules.test.ts',
+  'app/domain/school-time-zone.test.ts',
+  'app/certificates/certificate-dates.test.ts',
+  'app/certificates/pdf.server.test.ts',
 ]
 
 /** workerd + D1 + dev peers, no app bundle. */
@@ -80,6 +86,8 @@ export const UNIT_TESTS = [
   'app/sms/smsapi.server.test.ts',
   'app/domains/site.server.test.ts',
   'tests/integration/block-context.test.ts',
+  'app/exams/attempts.server.test.ts',
+  'app/affiliates/affiliates.server.test.ts',
 ]
 
 /** Everything else of the app: routes and flows through the built worker. */

@@ -1,8 +1,10 @@
 // Placing an order from the one-page checkout (issue 20, ADR 019): who buys (the signed-in user, a
 // login in the same submission, or a new student account), the promo code checked again, then the
-// transaction and where the buyer goes next. The route parses the form and turns the result into
-// its answer; nothing here knows about the response beyond statuses and the session cookie.
+// transaction (with the recommending partner of the `recommendation` cookie, issue 24) and where
+// the buyer goes next. The route parses the form and turns the result into its answer; nothing
+// here knows about the response beyond statuses and the session cookie.
 import type { AppLoadContext } from '@remix-run/cloudflare'
+import { recommendedPartner } from '#app/affiliates/recommendation.server.ts'
 import type { CurrentUser } from '#app/auth/auth.server.ts'
 import { startSession, VERIFY_PATH } from '#app/auth/auth.server.ts'
 import { attemptLogin } from '#app/auth/login.server.ts'
@@ -156,6 +158,9 @@ async function writeOrder(
   const fee = platformFee(breakdown.total, feeSettingsFor(tenant.currency, (await getFeeOverride(context.db, tenant.id)) ?? { feeBasisPoints: null, feeFixed: null }))
   const p = offer.product
   const address = { address: input.address, postalCode: input.postalCode, city: input.city, country: input.country }
+  // The partner who recommended the sale (issue 24): the buyer's `recommendation` cookie, if it is
+  // well-formed, unexpired and names an active partner of this school.
+  const affiliatePartnerId = await recommendedPartner(context.db, tenant.id, request, now)
   const tx: Transaction = await createTransaction(context.db, tenant.id, {
     userId: buyer.userId,
     productId: p.id,
@@ -187,6 +192,7 @@ async function writeOrder(
     // Who will hold the money: the platform's own account, the school's, or split at the provider (ADR 023).
     collector: provider?.collector ?? collectorOf(null),
     payoutAccountId: provider?.split?.payoutAccountId ?? null,
+    affiliatePartnerId,
   })
   const pending = `/transaction/${tx.hash}/pending`
   if (!provider) {

@@ -72,6 +72,8 @@ export const tenants = sqliteTable(
     /** Platform fee set by the operator (seed 001 §1): basis points and fixed minor units; null = defaults (app/payments/pricing.ts). */
     feeBasisPoints: integer('fee_basis_points'),
     feeFixed: integer('fee_fixed'),
+    /** IANA time zone for stats and dates (issue 24); '' = by language (pl: Europe/Warsaw, en: UTC). */
+    timeZone: text('time_zone').notNull().default(''),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -514,7 +516,7 @@ export const sections = sqliteTable(
   (t) => [index('sections_course_idx').on(t.tenantId, t.productId, t.position)],
 )
 
-export const LECTURE_KINDS = ['video', 'pdf', 'text'] as const
+export const LECTURE_KINDS = ['video', 'pdf', 'text', 'exam'] as const
 
 /** Lectures (episodes): video, PDF or text; free-to-watch, published, comments (seed 001 §3). */
 export const lectures = sqliteTable(
@@ -915,6 +917,8 @@ export const payoutAccounts = sqliteTable(
  * regress after COMPLETED). mismatch: the provider's own API answered an order, amount or currency
  * other than the transaction's (ADR 023) — nothing granted, shown to the owner and the operator.
  */
+export const SHIPPING_STATUSES = ['ready', 'shipped', 'delivered'] as const
+export type ShippingStatus = (typeof SHIPPING_STATUSES)[number]
 export const TRANSACTION_STATUSES = ['pending', 'waiting', 'completed', 'failed', 'canceled', 'refunded', 'mismatch'] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 /**
@@ -998,6 +1002,15 @@ export const transactions = sqliteTable(
     payoutAccountId: text('payout_account_id'),
     /** When the payment-success page first ran the school's conversion code: once per sale (seed 001 §7). */
     conversionAt: integer('conversion_at'),
+    /** Physical products (seed 001 §3, issue 24): ready → shipped (carrier, tracking) → delivered; null for other kinds. */
+    shippingStatus: text('shipping_status', { enum: SHIPPING_STATUSES }),
+    shippingCarrier: text('shipping_carrier'),
+    trackingNumber: text('tracking_number'),
+    trackingUrl: text('tracking_url'),
+    shippedAt: integer('shipped_at'),
+    deliveredAt: integer('delivered_at'),
+    /** The affiliate partner whose `recommendation` cookie the buyer carried at checkout (issue 24). */
+    affiliatePartnerId: text('affiliate_partner_id'),
     ...timestamps,
   },
   (t) => [
@@ -1008,6 +1021,10 @@ export const transactions = sqliteTable(
     // Across schools (issue 18): the operator's mismatch list and the monthly fee statements.
     index('transactions_status_idx').on(t.status, t.updatedAt),
     index('transactions_collector_idx').on(t.collector, t.completedAt),
+    // Stats (issue 24): a school's completed sales by completion time; orders to ship; a partner's sales.
+    index('transactions_tenant_completed_idx').on(t.tenantId, t.completedAt),
+    index('transactions_shipping_idx').on(t.tenantId, t.shippingStatus, t.createdAt),
+    index('transactions_affiliate_idx').on(t.tenantId, t.affiliatePartnerId, t.createdAt),
   ],
 )
 
@@ -1487,6 +1504,226 @@ export const communitySubscriptions = sqliteTable(
   (t) => [uniqueIndex('community_subscriptions_unique').on(t.tenantId, t.userId, t.topicId), index('community_subscriptions_topic_idx').on(t.tenantId, t.topicId), index('community_subscriptions_digest_idx').on(t.digestDueAt)],
 )
 
+// ---------------------------------------------------------------------------------------------
+// Issue 24: exams, certificates, stats, affiliate partners.
+
+export const EXAM_QUESTION_KINDS = ['single', 'multiple', 'text'] as const
+export type ExamQuestionKind = (typeof EXAM_QUESTION_KINDS)[number]
+export const EXAM_ATTEMPT_STATUSES = ['in_progress', 'pending_review', 'passed', 'failed'] as const
+export type ExamAttemptStatus = (typeof EXAM_ATTEMPT_STATUSES)[number]
+
+/** An exam: the settings of a lecture of kind 'exam' (one per lecture). */
+export const exams = sqliteTable(
+  'exams',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    lectureId: text('lecture_id')
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** Pass mark in percent of the points (0–100). */
+    passPercent: integer('pass_percent').notNull().default(60),
+    /** Attempts a student may start; 0 = unlimited. */
+    attemptsAllowed: integer('attempts_allowed').notNull().default(0),
+    /** Minutes from the attempt's start; null = no limit. Enforced on the server. */
+    timeLimitMinutes: integer('time_limit_minutes'),
+    shuffleQuestions: integer('shuffle_questions', { mode: 'boolean' }).notNull().default(false),
+    shuffleAnswers: integer('shuffle_answers', { mode: 'boolean' }).notNull().default(false),
+    /** Show the right answers after a submitted attempt. */
+    showAnswers: integer('show_answers', { mode: 'boolean' }).notNull().default(true),
+    /** Passing it is required to complete the course (and for its certificate). */
+    required: integer('required', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('exams_lecture_unique').on(t.tenantId, t.lectureId), index('exams_course_idx').on(t.tenantId, t.productId)],
+)
+
+/** A question of an exam. `options` JSON: [{ id, text, correct }] (choice kinds); the key never leaves the server before submission. */
+export const examQuestions = sqliteTable(
+  'exam_questions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: EXAM_QUESTION_KINDS }).notNull(),
+    prompt: text('prompt').notNull(),
+    options: text('options').notNull().default('[]'),
+    points: integer('points').notNull().default(1),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('exam_questions_exam_idx').on(t.tenantId, t.examId, t.position)],
+)
+
+/** A student's attempt: the order served, the answers, the score; graded on the server. */
+export const examAttempts = sqliteTable(
+  'exam_attempts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 1, 2, … per student and exam: the unique index makes a double start fail. */
+    number: integer('number').notNull(),
+    startedAt: integer('started_at').notNull(),
+    /** startedAt + the time limit; null = none. */
+    deadlineAt: integer('deadline_at'),
+    submittedAt: integer('submitted_at'),
+    /** JSON: the question ids and option ids in the order this attempt showed them. */
+    layout: text('layout').notNull().default('{}'),
+    /** JSON: { [questionId]: optionId[] | string }, plus the owner's points for text answers. */
+    answers: text('answers').notNull().default('{}'),
+    grades: text('grades').notNull().default('{}'),
+    score: integer('score').notNull().default(0),
+    maxScore: integer('max_score').notNull().default(0),
+    status: text('status', { enum: EXAM_ATTEMPT_STATUSES }).notNull().default('in_progress'),
+    /** Reset by the owner: kept for the record, no longer counted against the limit. */
+    resetAt: integer('reset_at'),
+    gradedAt: integer('graded_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('exam_attempts_number_unique').on(t.tenantId, t.examId, t.userId, t.number),
+    index('exam_attempts_exam_idx').on(t.tenantId, t.examId, t.status, t.startedAt),
+    index('exam_attempts_user_idx').on(t.tenantId, t.userId, t.startedAt),
+  ],
+)
+
+/** A course's certificate settings (one row per course; none = certificates off). */
+export const certificateSettings = sqliteTable(
+  'certificate_settings',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
+    /** Language of the certificate's wording; null = the school's. */
+    language: text('language', { enum: ['en', 'pl'] }),
+    signatureName: text('signature_name').notNull().default(''),
+    /** media_objects.key of a signature image (PNG/JPEG), or null. */
+    signatureImageKey: text('signature_image_key'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('certificate_settings_course_unique').on(t.tenantId, t.productId)],
+)
+
+/** An issued certificate. `id` is unguessable and public (the verification page); the PDF is in R2 once. */
+export const certificates = sqliteTable(
+  'certificates',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Snapshots: the certificate says what was true when it was issued. */
+    studentName: text('student_name').notNull(),
+    courseTitle: text('course_title').notNull(),
+    language: text('language', { enum: ['en', 'pl'] }).notNull(),
+    issuedAt: integer('issued_at').notNull(),
+    /** R2 key of the PDF once rendered; null until then. */
+    pdfKey: text('pdf_key'),
+    revokedAt: integer('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('certificates_student_unique').on(t.tenantId, t.productId, t.userId), index('certificates_tenant_idx').on(t.tenantId, t.issuedAt)],
+)
+
+/** Cookieless, server-side page views (stats funnel): one counter per school, product, kind and UTC hour. */
+export const PAGE_VIEW_KINDS = ['sales_page', 'checkout'] as const
+export type PageViewKind = (typeof PAGE_VIEW_KINDS)[number]
+export const pageViews = sqliteTable(
+  'page_views',
+  {
+    tenantId: tenantIdColumn(),
+    /** '' = not about one product (the school's home). */
+    productId: text('product_id').notNull(),
+    kind: text('kind', { enum: PAGE_VIEW_KINDS }).notNull(),
+    /** Hours since the epoch (UTC): any time zone's day is a range of hours. */
+    hour: integer('hour').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [uniqueIndex('page_views_unique').on(t.tenantId, t.kind, t.hour, t.productId)],
+)
+
+export const COMMISSION_KINDS = ['percent', 'fixed'] as const
+export const COMMISSION_STATUSES = ['accrued', 'reversed', 'self_referral'] as const
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number]
+
+/** Affiliate (recommendation) partners of a school: `?ref={code}` sets the `recommendation` cookie. */
+export const affiliatePartners = sqliteTable(
+  'affiliate_partners',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    /** Stored upper-case; matched case-insensitively. */
+    code: text('code').notNull(),
+    commissionKind: text('commission_kind', { enum: COMMISSION_KINDS }).notNull(),
+    /** Percent (1–100) or minor units of the sale's currency. */
+    commissionValue: integer('commission_value').notNull(),
+    cookieDays: integer('cookie_days').notNull().default(30),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('affiliate_partners_code_unique').on(t.tenantId, t.code)],
+)
+
+/** A partner's commission on one completed sale: accrued once (unique per sale), reversed by a refund. */
+export const affiliateCommissions = sqliteTable(
+  'affiliate_commissions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => affiliatePartners.id, { onDelete: 'cascade' }),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    /** Sale amount the commission was computed on, and the commission (0 on self-referral). */
+    saleAmount: integer('sale_amount').notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', { enum: COMMISSION_STATUSES }).notNull().default('accrued'),
+    reversedAt: integer('reversed_at'),
+    /** affiliate_payouts.id once the owner marked it paid. */
+    payoutId: text('payout_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('affiliate_commissions_tx_unique').on(t.transactionId), index('affiliate_commissions_partner_idx').on(t.tenantId, t.partnerId, t.createdAt)],
+)
+
+/** The owner marked a partner's owed commission paid (per currency). */
+export const affiliatePayouts = sqliteTable(
+  'affiliate_payouts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => affiliatePartners.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    amount: integer('amount').notNull(),
+    note: text('note').notNull().default(''),
+    paidAt: integer('paid_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('affiliate_payouts_partner_idx').on(t.tenantId, t.partnerId, t.paidAt)],
+)
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
@@ -1542,3 +1779,11 @@ export type Invoice = typeof invoices.$inferSelect
 export type MailingMember = typeof mailingMembers.$inferSelect
 export type CommunityTopic = typeof communityTopics.$inferSelect
 export type CommunityPost = typeof communityPosts.$inferSelect
+export type Exam = typeof exams.$inferSelect
+export type ExamQuestion = typeof examQuestions.$inferSelect
+export type ExamAttempt = typeof examAttempts.$inferSelect
+export type CertificateSettings = typeof certificateSettings.$inferSelect
+export type Certificate = typeof certificates.$inferSelect
+export type AffiliatePartner = typeof affiliatePartners.$inferSelect
+export type AffiliateCommission = typeof affiliateCommissions.$inferSelect
+export type AffiliatePayout = typeof affiliatePayouts.$inferSelect

@@ -9,7 +9,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 export const ONCE_PER_MINUTE_MS = 60_000
 
 /** `lead_form` is keyed by the visitor's IP (`ip:{address}`) instead of a user id. */
-export type ThrottledAction = 'export_students' | 'export_leads' | 'lead_form'
+export type ThrottledAction = 'export_students' | 'export_leads' | 'lead_form' | 'export_shipping' | 'export_stats'
 
 /**
  * Take the action's turn: true when the user may do it now (and the time is recorded), false

@@ -42,6 +42,8 @@ export const RESERVED_PRODUCT_SLUGS: ReadonlySet<string> = new Set([
   'community',
   // Issue 23: account settings, e-mailed sign-in links, the school's legal pages.
   'account', 'login-link', 'terms', 'privacy',
+  // Issue 24: public certificate verification, partners' stats links.
+  'certificates', 'partners',
 ])
 
 export function isReservedProductSlug(slug: string) {

@@ -5,10 +5,26 @@
 // reached the way getCourseAccess (course-access.server.ts) opens them: the course row itself, a
 // bundle or membership linking it (also a membership holding such a bundle), or a membership that
 // grants every product. Every function takes the tenant explicitly.
-import { asc, count, desc, eq, exists, inArray, max, or, sql, type SQL } from 'drizzle-orm'
+import { asc, count, desc, eq, exists, inArray, isNotNull, max, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from '#app/db/client.server.ts'
-import { cancellationSurveys, lectureProgress, lectures, mediaObjects, memberships, productAccess, productFiles, productLinks, products, type MembershipStatus, type PaymentProvider, type ProductKind, type UserRole } from '#app/db/schema.server.ts'
+import {
+  cancellationSurveys,
+  lectureProgress,
+  lectures,
+  mediaObjects,
+  memberships,
+  productAccess,
+  productFiles,
+  productLinks,
+  products,
+  transactions,
+  type MembershipStatus,
+  type PaymentProvider,
+  type ProductKind,
+  type ShippingStatus,
+  type UserRole,
+} from '#app/db/schema.server.ts'
 import { downloadFilename, type FileKind } from '#app/domain/upload-policy.ts'
 import { accessStatus, activeAccessAt, type AccessStatus } from './access.server.ts'
 import { isStaffRole } from './course-access.server.ts'
@@ -89,7 +105,21 @@ export type PanelEvent = {
 }
 
 export type PanelConsultation = { id: string; title: string; slug: string; status: AccessStatus; minutes: number | null; since: number }
-export type PanelPhysical = { id: string; title: string; slug: string; status: AccessStatus; since: number }
+/** A paid physical order as its buyer sees it (issue 24 item 4): the shipping state, tracking and parcel locker. */
+export type PanelShipment = {
+  id: string
+  createdAt: number
+  quantity: number
+  state: ShippingStatus
+  carrier: string | null
+  trackingNumber: string | null
+  trackingUrl: string | null
+  shippedAt: number | null
+  deliveredAt: number | null
+  lockerCode: string | null
+}
+/** A physical product held (granted by hand) or bought (a paid order: no access row), with its orders, newest first. */
+export type PanelPhysical = { id: string; title: string; slug: string | null; status: AccessStatus; since: number; orders: PanelShipment[] }
 
 export type PanelContinue = { courseId: string; courseTitle: string; courseSlug: string; lectureId: string; lectureTitle: string; lastViewedAt: number }
 
@@ -307,8 +337,33 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
     .orderBy(desc(memberships.createdAt), desc(memberships.id))
     .limit(PANEL_MAX_ROWS)
 
-  const [rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows] = await db.batch([accessRows, links, allAccessCourses, stats, last, files, subscriptions])
-  return assemblePanel({ rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows }, now)
+  // The student's paid physical orders and their shipping (unique result names, see above).
+  const shippedProduct = alias(products, 'shipment_product')
+  const shipments = db
+    .select({
+      id: sql<string>`${transactions.id}`.as('shipment_id'),
+      productId: sql<string | null>`${transactions.productId}`.as('shipment_product_id'),
+      title: sql<string>`${transactions.productTitle}`.as('shipment_title'),
+      slug: sql<string | null>`${shippedProduct.slug}`.as('shipment_slug'),
+      createdAt: sql<number>`${transactions.createdAt}`.as('shipment_created_at'),
+      completedAt: sql<number | null>`${transactions.completedAt}`.as('shipment_completed_at'),
+      quantity: sql<number>`${transactions.quantity}`.as('shipment_quantity'),
+      state: sql<ShippingStatus>`${transactions.shippingStatus}`.as('shipment_state'),
+      carrier: transactions.shippingCarrier,
+      trackingNumber: transactions.trackingNumber,
+      trackingUrl: transactions.trackingUrl,
+      shippedAt: transactions.shippedAt,
+      deliveredAt: transactions.deliveredAt,
+      shipping: sql<string | null>`${transactions.shipping}`.as('shipment_shipping'),
+    })
+    .from(transactions)
+    .leftJoin(shippedProduct, ofTenant(shippedProduct, tenantId, eq(shippedProduct.id, transactions.productId)))
+    .where(ofTenant(transactions, tenantId, eq(transactions.userId, userId), eq(transactions.status, 'completed'), isNotNull(transactions.shippingStatus)))
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(PANEL_MAX_ROWS)
+
+  const [rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows, shipmentRows] = await db.batch([accessRows, links, allAccessCourses, stats, last, files, subscriptions, shipments])
+  return assemblePanel({ rows, linkRows, allCourses, statRows, lastRows, fileRows, subscriptionRows, shipmentRows }, now)
 }
 
 type AccessRow = {
@@ -373,7 +428,7 @@ function subscriptionsByProduct(rows: SubscriptionRow[]) {
 
 /** Pure assembly of the batch's rows (exported for unit tests). */
 export function assemblePanel(
-  data: { rows: AccessRow[]; linkRows: LinkRow[]; allCourses: CourseRow[]; statRows: StatRow[]; lastRows: PanelContinue[]; fileRows: FileRow[]; subscriptionRows?: SubscriptionRow[] },
+  data: { rows: AccessRow[]; linkRows: LinkRow[]; allCourses: CourseRow[]; statRows: StatRow[]; lastRows: PanelContinue[]; fileRows: FileRow[]; subscriptionRows?: SubscriptionRow[]; shipmentRows?: ShipmentRow[] },
   now: number,
 ): StudentPanel {
   const held = new Map(data.rows.map((r) => [r.productId, { ...r, status: accessStatus(r, now) }]))
@@ -461,8 +516,62 @@ export function assemblePanel(
       // Upcoming first (soonest first), then past ones (latest first), then undated.
       .sort((a, b) => eventRank(a, now) - eventRank(b, now) || (a.startsAt !== null && b.startsAt !== null ? (a.startsAt >= now ? a.startsAt - b.startsAt : b.startsAt - a.startsAt) : 0) || a.title.localeCompare(b.title)),
     consultations: byStatusThenTitle(rowsOf('consultation').map((r) => ({ id: r.productId, title: r.title, slug: r.slug, status: r.status, minutes: r.consultationMinutes, since: r.startsAt }))),
-    physical: byStatusThenTitle(rowsOf('physical').map((r) => ({ id: r.productId, title: r.title, slug: r.slug, status: r.status, since: r.startsAt }))),
+    physical: byStatusThenTitle(physicalItems(rowsOf('physical'), data.shipmentRows ?? [])),
   }
+}
+
+type ShipmentRow = {
+  id: string
+  productId: string | null
+  title: string
+  slug: string | null
+  createdAt: number
+  completedAt: number | null
+  quantity: number
+  state: ShippingStatus
+  carrier: string | null
+  trackingNumber: string | null
+  trackingUrl: string | null
+  shippedAt: number | null
+  deliveredAt: number | null
+  shipping: string | null
+}
+
+function lockerCodeOf(shipping: string | null) {
+  try {
+    const value = JSON.parse(shipping ?? 'null') as { shipmentType?: string; parcelLockerCode?: unknown } | null
+    return value?.shipmentType === 'parcel_locker' && typeof value.parcelLockerCode === 'string' ? value.parcelLockerCode : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Physical products: those granted by hand (access rows) and those bought (a paid physical order
+ * grants no access row), one item per product with its orders, newest first.
+ */
+function physicalItems(held: Array<AccessRow & { status: AccessStatus }>, shipments: ShipmentRow[]): PanelPhysical[] {
+  const items = new Map<string, PanelPhysical>(held.map((r) => [r.productId, { id: r.productId, title: r.title, slug: r.slug, status: r.status, since: r.startsAt, orders: [] }]))
+  for (const s of shipments) {
+    // A deleted product's orders stay, under the title they were bought with.
+    const key = s.productId ?? `order:${s.id}`
+    let item = items.get(key)
+    if (!item) items.set(key, (item = { id: key, title: s.title, slug: s.slug, status: 'active', since: s.completedAt ?? s.createdAt, orders: [] }))
+    item.orders.push({
+      id: s.id,
+      createdAt: s.createdAt,
+      quantity: s.quantity,
+      state: s.state,
+      carrier: s.carrier,
+      trackingNumber: s.trackingNumber,
+      trackingUrl: s.trackingUrl,
+      shippedAt: s.shippedAt,
+      deliveredAt: s.deliveredAt,
+      lockerCode: lockerCodeOf(s.shipping),
+    })
+    item.since = Math.min(item.since, s.completedAt ?? s.createdAt)
+  }
+  return [...items.values()]
 }
 
 const eventRank = (e: { startsAt: number | null }, now: number) => (e.startsAt === null ? 2 : e.startsAt >= now ? 0 : 1)

@@ -2,8 +2,8 @@
 // so settling a payment is ONE db.batch() (atomic, serialized with every other write):
 //   1. the provider event row — unique (provider, event_key): a replay makes the whole batch fail;
 //   2. the status change, allowed only from the states that may move to it (never regresses);
-//   3. grants, the promo redemption, counters and the student.paid event, each guarded by
-//      "this transaction is completed and access_granted_at is still null";
+//   3. grants, the promo redemption, counters, the partner's commission and the student.paid
+//      event, each guarded by "this transaction is completed and access_granted_at is still null";
 //   4. access_granted_at set, under the same guard — so steps 3 happen once per transaction,
 //      whichever of several different events (or concurrent replays) completes it.
 import dayjs from 'dayjs'
@@ -24,6 +24,7 @@ import {
 } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { HOLD_MS } from '#app/domain/payment-confirm.ts'
+import { commissionStatement, reverseCommissionStatement } from './affiliate.server.ts'
 import { membershipStartStatement } from './membership-lifecycle.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -52,7 +53,8 @@ const ALLOWED_FROM: Record<TransactionStatus, TransactionStatus[]> = {
 export async function createTransaction(db: Db, tenantId: string, input: NewTransactionInput, now = Date.now()): Promise<Transaction> {
   const [row] = await db
     .insert(transactions)
-    .values({ ...input, id: newId(), tenantId, hash: newId(20), status: 'pending', createdAt: now, updatedAt: now })
+    // A physical order starts ready for shipping; the owner moves it on once it is paid (issue 24).
+    .values({ ...input, shippingStatus: input.productKind === 'physical' ? 'ready' : null, id: newId(), tenantId, hash: newId(20), status: 'pending', createdAt: now, updatedAt: now })
     .returning()
   return row!
 }
@@ -162,6 +164,16 @@ export function purchaseExpiry(product: Pick<Product, 'kind' | 'accessDays' | 'a
   if (product.accessDays > 0) limits.push(now + product.accessDays * 86_400_000)
   if (product.accessUntil > 0) limits.push(product.accessUntil)
   return limits.length ? Math.min(...limits) : null
+}
+
+/** The buyer's e-mail from the transaction's JSON (self-referral check); '' when unreadable. */
+function buyerEmailOf(raw: string) {
+  try {
+    const email = (JSON.parse(raw || '{}') as { email?: unknown }).email
+    return typeof email === 'string' ? email : ''
+  } catch {
+    return ''
+  }
 }
 
 function isUniqueViolation(error: unknown) {
@@ -296,6 +308,13 @@ export async function settleTransaction(
         .where(ofTenant(products, tenantId, eq(products.id, tx.productId), grantGuard)),
     )
   }
+  // The recommending partner's commission (issue 24): once, with the grant. A free order earns
+  // nothing, nor does a membership's renewal charge (only the first purchase was recommended).
+  if (tx.affiliatePartnerId && tx.totalAmount > 0 && !tx.membershipId) {
+    statements.push(
+      commissionStatement(db, tenantId, { id: tx.id, affiliatePartnerId: tx.affiliatePartnerId, currency: tx.currency, totalAmount: tx.totalAmount, buyerEmail: buyerEmailOf(tx.buyer) }, grantGuard, now),
+    )
+  }
   const payload = JSON.stringify({
     transactionId: tx.id,
     productId: tx.productId,
@@ -346,12 +365,14 @@ export async function recordRefund(db: Db, tenantId: string, tx: Transaction, re
   const stillCompleted = sql`exists (select 1 from ${transactions} where ${transactions.tenantId} = ${tenantId} and ${transactions.id} = ${tx.id} and ${transactions.status} = 'completed')`
   try {
     // Access first, while the guard still sees the sale completed; the whole batch is one transaction.
-    const [, , updated] = await db.batch([
+    const [, , , updated] = await db.batch([
       db.insert(paymentEvents).values({ id: newId(), tenantId, transactionId: tx.id, provider: refund.provider, eventKey: `refund:${refund.refundRef}`, providerStatus: refund.providerStatus, receivedAt: now }),
       db
         .update(productAccess)
         .set({ revokedAt: now, revokedReason: 'refunded', updatedAt: now })
         .where(ofTenant(productAccess, tenantId, eq(productAccess.reason, `transaction:${tx.id}`), isNull(productAccess.revokedAt), stillCompleted)),
+      // The partner's commission on this sale is reversed unless already paid (then it is clawed back, issue 24).
+      reverseCommissionStatement(db, tenantId, tx.id, stillCompleted, now),
       db
         .update(transactions)
         .set({ status: 'refunded', statusReason: `refund:${refund.refundRef}`, updatedAt: now })

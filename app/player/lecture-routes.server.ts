@@ -136,6 +136,11 @@ export async function progressAction(call: ProgressCall, args: ActionFunctionArg
     if (!wantsJson(args.request)) return redirect(`/login?redirectTo=${encodeURIComponent(back)}`)
     return json({ message: t('error.session_expired'), redirectTo: '/login' }, 401)
   }
+  // An exam lecture is completed by passing the exam (issue 24 item 1), never by this call.
+  if (call === 'complete' && found.lecture.kind === 'exam') {
+    // The button is not shown for exams, so any caller gets the JSON refusal.
+    return json({ error: 'exams.player.error.complete_by_passing', message: t('exams.player.error.complete_by_passing') }, 409)
+  }
   const tenant = requireSchool(args.context)
   const db = args.context.db
   const ref: LectureRef = { userId: user.id, productId: found.lecture.productId, lectureId: found.lecture.id }

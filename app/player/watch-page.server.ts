@@ -1,6 +1,7 @@
 // The watch pages (issue 7 item 2): /{slug}/watch picks the lecture to continue, and
 // /{slug}/watch/{lectureId} reads everything the player shows for this viewer. Private: never
 // cached at the edge (no s-maxage).
+import { courseCertificateOffer } from '#app/certificates/certificates.server.ts'
 import { readableTopic, topicOfCourse } from '#app/models/community.server.ts'
 import { data, redirect, type AppLoadContext } from '@remix-run/cloudflare'
 import { loadCommentsBox } from '#app/comments/comments-box.server.ts'
@@ -18,6 +19,7 @@ import { renderMarkdown } from '#app/utils/markdown.ts'
 import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { publicComponent } from './lecture-routes.server.ts'
 import { curriculumFor, lectureComponentsOf, lectureVideo } from './player.server.ts'
+import { loadExamPanel } from '#app/exams/player.server.ts'
 
 export const PRIVATE_HEADERS = { 'Cache-Control': 'private, no-store' }
 
@@ -38,8 +40,9 @@ async function readCourse(request: Request, context: AppLoadContext, slug: strin
   type Rows = { readonly [K in keyof ReturnType<typeof reads>]: Awaited<ReturnType<typeof reads>[K]> }
   const joined = joinSessionBatch(request, context, (userId) => [...reads(userId)])
   const user = await getCurrentUserOrVerify(request, context)
-  // No session: a visitor's reads (no user matches ''), still one round trip.
-  const [courseRows, accessRows, progressRows, sectionRows, lectureRows] = (joined ? await joined : await db.batch(reads(''))) as unknown as Rows
+  // No session batch: a visitor's reads (no user matches ''), or the user's own when the lookup ran
+  // before this loader (after the page's action, issue 24), still one round trip.
+  const [courseRows, accessRows, progressRows, sectionRows, lectureRows] = (joined ? await joined : await db.batch(reads(user?.id ?? ''))) as unknown as Rows
   const viewer = user ? { id: user.id, role: user.role } : null
   const course = courseRows[0]
   if (!course) notFound()
@@ -133,7 +136,16 @@ export async function loadWatchPage(request: Request, context: AppLoadContext, s
   }
 
   const ref = user ? { userId: user.id, productId: course.id, lectureId: lecture.id } : null
-  const [components, video, topic] = await Promise.all([lectureComponentsOf(context.db, tenant.id, lecture), lectureVideo(context, tenant.id, lecture), user ? topicOfCourse(context.db, tenant.id, course.id) : null])
+  const isExam = lecture.kind === 'exam'
+  // An exam lecture shows its exam instead of components (a quiz component would carry its key).
+  const [components, video, topic, exam, certificate] = await Promise.all([
+    isExam ? [] : lectureComponentsOf(context.db, tenant.id, lecture),
+    lectureVideo(context, tenant.id, lecture),
+    user ? topicOfCourse(context.db, tenant.id, course.id) : null,
+    isExam ? loadExamPanel(context, tenant.id, lecture, user?.id ?? null, locale, now) : undefined,
+    // Issue 24: the course's certificate for a student with access (issued here once eligible).
+    user && access.allowed && !access.staff ? courseCertificateOffer(context.db, context.cloudflare.env, tenant.id, user.id, course.id) : null,
+  ])
   // The course's community topic (issue 22 item 8), linked only for viewers who may read it.
   const communityTopic = topic && user && (await readableTopic(context.db, tenant.id, topic.id, { id: user.id, role: user.role }, now)) ? topic : null
   if (ref) await touchLecture(context.db, tenant.id, ref, now)
@@ -153,12 +165,15 @@ export async function loadWatchPage(request: Request, context: AppLoadContext, s
       pdfHref: lecture.kind === 'pdf' && lecture.pdfKey ? `/lecture/${lecture.id}/pdf` : null,
       video,
       components: components.map(publicComponent(lecture.id)),
+      exam: exam ?? null,
+      loginHref: `/login?redirectTo=${encodeURIComponent(back)}`,
       canSave: user !== null,
       noteMax: NOTE_MAX,
       progress: { note: own?.note ?? '', starred: own?.starred ?? false, completed: own?.completedAt != null, watchedSeconds: own?.watchedSeconds ?? 0 },
       comments,
       review,
       communityTopic,
+      certificate,
     },
     { headers: PRIVATE_HEADERS },
   )

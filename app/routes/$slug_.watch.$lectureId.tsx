@@ -1,5 +1,6 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
-import { Link, useLoaderData, useLocation } from '@remix-run/react'
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
+import { CourseCertificateCard } from '#app/certificates/components/certificate-offers.tsx'
+import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useState } from 'react'
 import { CommentsBox } from '#app/comments/components/comments-box.tsx'
 import { CourseReviewForm } from '#app/engagement/components/course-review-form.tsx'
@@ -11,6 +12,8 @@ import { Quiz } from '#app/player/components/quiz.tsx'
 import { StorefrontMarkdown } from '#app/storefront/components/storefront-markdown.tsx'
 import { Alert } from '#app/components/ui.tsx'
 import { loadWatchPage } from '#app/player/watch-page.server.ts'
+import { ExamPlayer } from '#app/exams/components/exam-player.tsx'
+import { examAction } from '#app/exams/player.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [{ title: data.title }, { name: 'robots', content: 'noindex' }] : [])
@@ -19,6 +22,9 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({ 'Cache-Control
 
 /** The lecture player (issue 7 item 2); the no-access page (403) when the viewer may not watch. */
 export const loader = ({ request, context, params }: LoaderFunctionArgs) => loadWatchPage(request, context, params.slug ?? '', params.lectureId ?? '')
+
+/** An exam lecture's "Start attempt" and "Submit" (issue 24 item 1): plain form posts, graded on the server. */
+export const action = ({ request, context, params }: ActionFunctionArgs) => examAction(request, context, params.slug ?? '', params.lectureId ?? '')
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>
 
@@ -86,6 +92,8 @@ function Player({ data }: { data: Exclude<Data, { mode: 'no_access' }> }) {
 
 function LectureContent({ data, onCompleted, notesFlash }: { data: Extract<Data, { mode: 'open' }>; onCompleted: (value: boolean) => void; notesFlash: 'saved' | 'too_long' | null }) {
   const t = useT()
+  const actionData = useActionData<typeof action>()
+  const examError = actionData && 'examError' in actionData ? actionData.examError : null
   const { video } = data
   return (
     <>
@@ -112,6 +120,7 @@ function LectureContent({ data, onCompleted, notesFlash }: { data: Extract<Data,
       ) : null}
       {data.description ? <p className="whitespace-pre-line text-slate-700">{data.description}</p> : null}
       {data.html ? <StorefrontMarkdown html={data.html} data-lecture-body /> : null}
+      {data.exam ? <ExamPlayer exam={data.exam} error={examError} loginHref={data.loginHref} /> : null}
       {data.components.map((c) =>
         c.kind === 'text' ? (
           <StorefrontMarkdown key={c.id} html={c.html} data-lecture-component="text" />
@@ -135,7 +144,9 @@ function LectureContent({ data, onCompleted, notesFlash }: { data: Extract<Data,
         previous={data.previous}
         next={data.next}
         onCompleted={onCompleted}
+        completable={data.lecture.kind !== 'exam'}
       />
+      <CourseCertificateCard offer={data.certificate} />
       {data.review ? <CourseReviewForm slug={data.course.slug} review={data.review.review} /> : null}
       {data.communityTopic ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-course-topic>

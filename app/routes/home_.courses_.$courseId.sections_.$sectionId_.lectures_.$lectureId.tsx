@@ -13,6 +13,7 @@ import { curriculumPath, lecturePath } from '#app/domain/course-paths.ts'
 import { echoLecture, LectureSchema, requireLecture, videoChoices } from '#app/courses/lecture-form.server.ts'
 import { deleteLecture, getLecturePdf, listComponents, listSections, moveLectureToSection, updateLecture } from '#app/models/course-content.server.ts'
 import { countPublishedLectures } from '#app/models/lecture-status.server.ts'
+import { ensureExamForLecture, getExamOfLecture } from '#app/models/exam.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -26,12 +27,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { tenant, course, section, lecture } = await requireLecture(request, context, params)
-  const [sections, components, videos, pdf, publishedLectures] = await Promise.all([
+  const [sections, components, videos, pdf, publishedLectures, exam] = await Promise.all([
     listSections(context.db, tenant.id, course.id),
     listComponents(context.db, tenant.id, course.id, section.id, lecture.id),
     videoChoices(context, tenant.id),
     lecture.pdfKey ? getLecturePdf(context.db, tenant.id, lecture.pdfKey) : undefined,
     countPublishedLectures(context.db, tenant.id, course.id),
+    lecture.kind === 'exam' ? getExamOfLecture(context.db, tenant.id, lecture.id) : undefined,
   ])
   return {
     title: `${lecture.title} · ${course.title} · ${getT(request, context)('courses.curriculum')}`,
@@ -44,6 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     bodyHtml: lecture.kind === 'text' ? renderMarkdown(lecture.body) : '',
     components: components.map((c) => ({ ...c, html: c.data.kind === 'text' ? renderMarkdown(c.data.body) : c.data.kind === 'quiz' ? renderMarkdown(c.data.question) : '' })),
     videos,
+    examId: exam?.id ?? null,
   }
 }
 
@@ -65,6 +68,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const result = await updateLecture(context.db, tenant.id, course.id, section.id, lecture.id, input)
   if (!result) notFound()
   if (!result.ok) return formError({ [result.field]: { key: result.key } }, { ...echoLecture(parsed.data), intent: 'update' })
+  // A lecture turned into an exam gets its settings row (an exam turned back keeps its row and attempts).
+  if (input.kind === 'exam') await ensureExamForLecture(context.db, tenant.id, result.lecture)
   let sectionId = section.id
   if (targetSectionId && targetSectionId !== section.id && (await moveLectureToSection(context.db, tenant.id, course.id, lecture.id, targetSectionId))) sectionId = targetSectionId
   const emptied = course.published && lecture.published && !input.published && (await countPublishedLectures(context.db, tenant.id, course.id)) === 0
@@ -100,6 +105,15 @@ export default function LecturePage() {
       {/* A form posted without JavaScript to a POST-only route comes back with its message (resourceError). */}
       {problem && !actionData ? <Alert>{t(problem)}</Alert> : null}
       {!course.commentsEnabled ? <Alert tone="info">{t('courses.comments_off_course')}</Alert> : null}
+      {data.examId ? (
+        <Card className="space-y-2" data-exam-link>
+          <h2 className="text-lg font-semibold">{t('courses.lecture.exam_title')}</h2>
+          <p className="text-sm text-slate-700">{t('courses.lecture.exam_hint')}</p>
+          <Link to={`/home/exams/${data.examId}`} className="font-semibold text-brand-700 hover:underline">
+            {t('courses.lecture.exam_edit')}
+          </Link>
+        </Card>
+      ) : null}
 
       <Card>
         <LectureForm
@@ -124,6 +138,8 @@ export default function LecturePage() {
         ) : null}
       </Card>
 
+      {/* An exam lecture shows its exam, not components, in the player (issue 24 item 1). */}
+      {lecture.kind === 'exam' ? null : (
       <Card id="components" className="space-y-4">
         <h2 className="text-lg font-semibold">{t('courses.components.title')}</h2>
         {data.components.length === 0 ? <p className="text-sm text-slate-500">{t('courses.components.empty')}</p> : null}
@@ -189,6 +205,7 @@ export default function LecturePage() {
           ))}
         </div>
       </Card>
+      )}
 
       <CourseDeleteForm title={t('courses.lecture.delete')} warning={t('courses.lecture.delete_warning')} error={values.intent === 'delete' ? errors.confirm : undefined} />
     </div>

@@ -12,6 +12,8 @@ import { getTenantImages, getTenantMediaObject, updateTenantImages } from '#app/
 import { getPageSettings, LOGIN_VERIFICATION_MODES, NOTIFICATION_EVENTS, PAGE_TEMPLATES, updatePageSettings, type NotificationPrefs } from '#app/models/page-settings.server.ts'
 import { getLoginVerificationMode } from '#app/models/verification.server.ts'
 import { getSchoolAccess, updateSchoolAccess } from '#app/models/tenant.server.ts'
+import { getSchoolTimeZoneSetting, setSchoolTimeZone } from '#app/models/stats.server.ts'
+import { isTimeZone, schoolTimeZone, timeZoneNames } from '#app/domain/school-time-zone.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
@@ -54,6 +56,12 @@ const PageSchema = z.object({
   loginDisabled: checkbox,
   registrationDisabled: checkbox,
   simplifiedCheckout: checkbox,
+  // Issue 24: an IANA zone the runtime knows, or '' (by language). Absent (an older form) keeps the stored one.
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((v) => v === '' || isTimeZone(v), { message: msg('page_settings.error.time_zone') })
+    .optional(),
 })
 const ACCESS_SWITCHES = ['loginDisabled', 'registrationDisabled', 'simplifiedCheckout'] as const
 const ACCESS_LABELS = { loginDisabled: 'templates.access.login_disabled', registrationDisabled: 'templates.access.registration_disabled', simplifiedCheckout: 'templates.access.simplified_checkout' } as const
@@ -66,8 +74,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
   const images = await getTenantImages(context.db, tenant.id)
-  const [settings, loginVerification, access] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id), getSchoolAccess(context.db, tenant.id)])
-  if (!settings || !access) notFound()
+  const [settings, loginVerification, access, zone] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id), getSchoolAccess(context.db, tenant.id), getSchoolTimeZoneSetting(context.db, tenant.id)])
+  if (!settings || !access || !zone) notFound()
   const env = context.cloudflare.env
   return {
     title: `${getT(request, context)('page_settings.title')} · ${tenant.name}`,
@@ -77,6 +85,9 @@ export async function loader(args: LoaderFunctionArgs) {
     verificationModes: LOGIN_VERIFICATION_MODES,
     loginVerification,
     access,
+    timeZone: zone.timeZone,
+    autoTimeZone: schoolTimeZone({ language: settings.language }),
+    timeZones: timeZoneNames(),
     avatar: { path: images.avatarPath, url: images.avatarPath ? mediaUrl(env, request, images.avatarPath) : null },
     cover: { path: images.coverPath, url: images.coverPath ? mediaUrl(env, request, images.coverPath) : null },
   }
@@ -119,6 +130,7 @@ export async function action(args: ActionFunctionArgs) {
     notifications: Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, form[`notify_${event}`] === 'on'])) as NotificationPrefs,
     ...(input.loginVerification ? { loginVerification: input.loginVerification } : {}),
   })
+  if (input.timeZone !== undefined) await setSchoolTimeZone(context.db, tenant.id, input.timeZone)
   await updateSchoolAccess(context.db, tenant.id, { loginDisabled: input.loginDisabled === 'on', registrationDisabled: input.registrationDisabled === 'on', simplifiedCheckout: input.simplifiedCheckout === 'on' })
   // Checked again there (the object may have gone since): a lost race keeps the old image.
   if (Object.keys(changed).length && !(await updateTenantImages(context.db, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
@@ -188,6 +200,14 @@ export default function PageSettings() {
                 options={data.templates.map((template) => ({ value: template, label: t(`page_settings.template.${template}`) }))}
               />
             </div>
+            <SelectField
+              label={t('page_settings.field.time_zone')}
+              name="timeZone"
+              defaultValue={refused ? (sent.timeZone ?? data.timeZone) : data.timeZone}
+              error={errors.timeZone}
+              hint={t('page_settings.field.time_zone_hint')}
+              options={[{ value: '', label: t('page_settings.time_zone.auto', { zone: data.autoTimeZone }) }, ...data.timeZones.map((zone) => ({ value: zone, label: zone }))]}
+            />
             <TemplatePreviewLinks templates={data.templates} />
             <ImageUpload
               context="cover"

@@ -13,6 +13,8 @@ import { listReadableTopics } from '#app/models/community.server.ts'
 import { isPanelEmpty, loadStudentPanel } from '#app/models/student-panel.server.ts'
 import { getActiveSurveyId } from '#app/models/survey.server.ts'
 import { requireUser } from '#app/auth/auth.server.ts'
+import { certificateOffers } from '#app/certificates/certificates.server.ts'
+import { PanelCertificates } from '#app/certificates/components/certificate-offers.tsx'
 import { formatDate, fromNow } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { getLocale, getT, requireSchool } from '#app/utils/request.server.ts'
@@ -38,19 +40,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = Date.now()
   const locale = getLocale(request, context)
   const date = (ms: number) => formatDate(ms, locale)
-  const [panel, sessions, surveyId, invoices, seatPurchases, topics] = await Promise.all([
+  const [panel, sessions, surveyId, invoices, seatPurchases, topics, certificates] = await Promise.all([
     loadStudentPanel(context.db, tenant.id, { id: user.id, role: user.role }, now),
     listUserSessions(context.db, tenant.id, user.id),
     getActiveSurveyId(context.db, tenant.id),
     listIssuedInvoicesForUser(context.db, tenant.id, user.id),
     listSeatPurchasesForUser(context.db, tenant.id, user.id),
     listReadableTopics(context.db, tenant.id, { id: user.id, role: user.role }, now),
+    // Issue 24: a certificate per course with certificates on (an eligible one is issued here, once).
+    certificateOffers(context.db, context.cloudflare.env, tenant.id, user.id),
   ])
   const media = mediaOrigins(context.cloudflare.env, request).mediaOrigin
   return {
     title: getT(request, context)('panel.title'),
     user: { name: user.name },
     school: tenant.name,
+    certificates,
     now,
     surveyId,
     empty: isPanelEmpty(panel),
@@ -102,7 +107,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       joinUrl: e.status === 'active' ? webUrl(e.joinUrl) : null,
     })),
     consultations: panel.consultations.map((c) => ({ id: c.id, title: c.title, slug: c.slug, status: c.status, minutes: c.minutes, since: date(c.since) })),
-    physical: panel.physical.map((p) => ({ id: p.id, title: p.title, slug: p.slug, status: p.status, since: date(p.since) })),
+    // Paid physical orders with their shipping state (issue 24 item 4); only web links as tracking links.
+    physical: panel.physical.map((p) => ({
+      id: p.id,
+      title: p.title,
+      slug: p.slug,
+      status: p.status,
+      since: date(p.since),
+      orders: p.orders.map((o) => ({
+        id: o.id,
+        state: o.state,
+        ordered: date(o.createdAt),
+        quantity: o.quantity,
+        carrier: o.carrier,
+        trackingNumber: o.trackingNumber,
+        trackingUrl: webUrl(o.trackingUrl),
+        shippedOn: o.shippedAt !== null ? date(o.shippedAt) : null,
+        deliveredOn: o.deliveredAt !== null ? date(o.deliveredAt) : null,
+        lockerCode: o.lockerCode,
+      })),
+    })),
     seats: seatPurchases.map((p) => ({ href: `/panel/seats/${p.hash}`, productTitle: p.productTitle, left: Math.max(0, p.quantity - p.invited) })),
     invoices: invoices.map((i) => ({ href: i.href, number: i.number, productTitle: i.productTitle, on: i.completedAt !== null ? date(i.completedAt) : null })),
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId })),
@@ -154,6 +178,7 @@ export default function PanelPage() {
       {data.continue ? <ContinueCard item={data.continue} /> : null}
       {data.empty ? <PanelEmpty /> : null}
       {data.courses.length || !data.empty ? <CoursesSection courses={data.courses} /> : null}
+      <PanelCertificates offers={data.certificates} />
       {data.memberships.length || data.events.length || data.consultations.length || data.physical.length ? (
         <div className="grid gap-6 lg:grid-cols-2">
           {data.memberships.length ? <MembershipsSection memberships={data.memberships} /> : null}

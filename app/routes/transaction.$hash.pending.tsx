@@ -19,7 +19,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (tx.status === 'completed' && tx.totalAmount > 0) {
     // A whole-document load, even after a client-side form: the conversion code runs on document loads only.
     if (tx.conversionAt === null) return redirectDocument(`/transaction/${tx.hash}/success`, { status: 303, headers: NO_STORE })
-    return redirect(afterPaymentDestination(await pendingView(context, tenant.id, tx)), { status: 303, headers: NO_STORE })
+    // A success answer clears the recommendation and promo cookies (seed 000, pendingHeaders).
+    const view = await pendingView(context, tenant.id, tx)
+    return redirect(afterPaymentDestination(view), { status: 303, headers: pendingHeaders(request, view.status) })
   }
   return redirect(`/transaction/${tx.hash}`, { status: 303, headers: NO_STORE })
 }

@@ -45,7 +45,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (isBuyer) {
     // GET only: a HEAD (a link checker, a prefetch) never uses up the conversion.
     const claimed = request.method === 'GET' && (await claimConversion(context.db, tenant.id, tx.id))
-    if (!claimed) throw redirect(afterPaymentDestination(view), { status: 303, headers: NO_STORE })
+    // On to the product: the recommendation and promo cookies are cleared on this answer too (seed 000).
+    if (!claimed) throw redirect(afterPaymentDestination(view), { status: 303, headers: pendingHeaders(request, view.status) })
   }
   const t = getT(request, context)
   const headers = pendingHeaders(request, view.status)

@@ -23,9 +23,14 @@ import * as community from './cross-tenant/community.ts'
 import * as communityAdmin from './cross-tenant/community-admin.ts'
 import * as communityGallery from './cross-tenant/community-gallery.ts'
 import * as platformLogin from './cross-tenant/platform-login.ts'
+import * as exams from './cross-tenant/exams.ts'
+import * as certificates from './cross-tenant/certificates.ts'
+import * as stats from './cross-tenant/stats.ts'
+import * as shipping from './cross-tenant/shipping.ts'
+import * as affiliates from './cross-tenant/affiliates.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery, platformLogin]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery, platformLogin, exams, certificates, stats, shipping, affiliates]
 
 export type VictimBase = {
   tenantId: string

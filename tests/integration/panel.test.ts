@@ -182,7 +182,7 @@ describe('/panel', () => {
     expect(html).toContain('Starts in 3 days')
     expect(html).toContain('45 minutes')
     expect(html).toContain('the author will email you instructions')
-    expect(html).toContain('We’ll email you when it ships.')
+    expect(html).toContain('Added by the school: there is no shipment to track here.')
     expect(html).not.toContain('Nothing here yet')
   })
 

@@ -14,7 +14,7 @@ import { VideoUpload } from '#app/media/components/video-upload.tsx'
 
 export type LectureDefaults = {
   title: string
-  kind: 'video' | 'pdf' | 'text'
+  kind: 'video' | 'pdf' | 'text' | 'exam'
   description: string
   body: string
   videoId: string | null
@@ -75,7 +75,7 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
         name="kind"
         value={kind}
         onChange={(e) => setKind(e.currentTarget.value as typeof kind)}
-        options={(['video', 'pdf', 'text'] as const).map((k) => ({ value: k, label: t(`courses.lecture.kind.${k}`) }))}
+        options={(['video', 'pdf', 'text', 'exam'] as const).map((k) => ({ value: k, label: t(`courses.lecture.kind.${k}`) }))}
         error={errors.kind}
       />
       {sections && sections.length > 1 ? (
@@ -147,6 +147,12 @@ export function LectureForm({ action, intent, defaults, values, errors = {}, vid
           <legend className="px-1 text-sm font-semibold">{t('courses.lecture.kind.text')}</legend>
           <TextAreaField label={t('courses.lecture.field.body')} name="body" defaultValue={v('body', defaults.body)} rows={10} hint={t('courses.markdown_hint')} error={errors.body} />
         </fieldset>
+      ) : null}
+
+      {show('exam') ? (
+        <p className="rounded-md border border-slate-200 p-4 text-sm text-slate-700" data-kind-fields="exam">
+          {t('courses.lecture.exam_hint')}
+        </p>
       ) : null}
 
       <TextAreaField label={t('courses.lecture.field.description')} name="description" defaultValue={v('description', defaults.description)} rows={3} error={errors.description} />

@@ -30,6 +30,11 @@ export const instructor = defineMessages(
     'instructor.nav.page': 'Page settings',
     'instructor.nav.domain': 'Domain',
     'instructor.nav.legal': 'Terms and privacy',
+    'instructor.nav.stats': 'Stats',
+    'instructor.nav.exams': 'Exams',
+    'instructor.nav.certificates': 'Certificates',
+    'instructor.nav.partners': 'Affiliate partners',
+    'instructor.nav.shipping': 'Orders to ship',
   },
   {
     'instructor.nav.label': 'Panel instruktora',
@@ -59,5 +64,10 @@ export const instructor = defineMessages(
     'instructor.nav.page': 'Ustawienia strony',
     'instructor.nav.domain': 'Domena',
     'instructor.nav.legal': 'Regulamin i prywatność',
+    'instructor.nav.stats': 'Statystyki',
+    'instructor.nav.exams': 'Egzaminy',
+    'instructor.nav.certificates': 'Certyfikaty',
+    'instructor.nav.partners': 'Partnerzy (afiliacja)',
+    'instructor.nav.shipping': 'Zamówienia do wysyłki',
   },
 )

@@ -1,6 +1,7 @@
 // One transaction of the school (/home/transactions/{id}, issue 8 item 8): the order's figures,
 // the buyer's, invoice and shipping snapshots, the consent times, the provider events and, for the
-// owner, the refund form (issue 18). The route keeps the loader.
+// owner, the refund form (issue 18), and the shipping card of a physical order (issue 24). The
+// route keeps the loader.
 import { Link } from '@remix-run/react'
 import type { ComponentProps, ReactNode } from 'react'
 import { InvoicePanel } from '#app/invoicing/components/invoice-panel.tsx'
@@ -8,6 +9,8 @@ import { InvoiceBadge, StatusBadge } from '#app/payments/components/transaction-
 import { Card, PageTitle } from '#app/components/ui.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { RefundPanel } from '#app/payments/refund-panel.tsx'
+import { FlashMessage } from '#app/components/flash.tsx'
+import { ShippingPanel, type ShippingActionData } from '#app/shipping/components/shipping-panel.tsx'
 import { declineFromStatusReason } from '#app/domain/payment-failure.ts'
 import { formatDateTime } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
@@ -35,13 +38,12 @@ function Rows({ rows }: { rows: Array<[string, ReactNode] | null | false> }) {
   )
 }
 
-export function TransactionDetail({ data }: { data: TransactionDetailData }) {
+export function TransactionDetail({ data, shippingAction }: { data: TransactionDetailData; shippingAction?: ShippingActionData }) {
   const { transaction: tx, invoicePanel, canRefund } = data
   const t = useT()
   const locale = useLocale()
   const money = (minor: number) => formatMoney(minor, tx.currency, locale)
   const invoice = tx.invoiceDetails
-  const shipping = tx.shipping
   // A declined payment: why, in the seed's words (issue 18 §3), with what the buyer was told to do.
   const decline = tx.status === 'failed' ? declineFromStatusReason(tx.statusReason) : null
   return (
@@ -50,6 +52,7 @@ export function TransactionDetail({ data }: { data: TransactionDetailData }) {
         ← {t('money.transaction.back')}
       </Link>
       <PageTitle subtitle={formatDateTime(tx.createdAt)}>{tx.productTitle}</PageTitle>
+      <FlashMessage hidden={!!shippingAction?.errors} />
 
       <Card data-transaction-summary>
         <h2 className="text-lg font-semibold">{t('money.transaction.summary')}</h2>
@@ -111,6 +114,9 @@ export function TransactionDetail({ data }: { data: TransactionDetailData }) {
         />
       </Card>
 
+      {/* A physical order's next step sits right after who it goes to. */}
+      <ShippingPanel tx={tx} action={shippingAction} />
+
       <Card data-transaction-invoice>
         <h2 className="text-lg font-semibold">{t('money.transaction.invoice')}</h2>
         {invoice ? (
@@ -134,21 +140,6 @@ export function TransactionDetail({ data }: { data: TransactionDetailData }) {
       <InvoicePanel invoice={invoicePanel} />
 
       {canRefund ? <RefundPanel tx={tx} /> : null}
-
-      {shipping ? (
-        <Card data-transaction-shipping>
-          <h2 className="text-lg font-semibold">{t('money.transaction.shipping')}</h2>
-          <Rows
-            rows={[
-              [t('money.transaction.shipment_type'), t(`money.transaction.shipment.${shipping.shipmentType === 'courier' ? 'courier' : 'parcel_locker'}`)],
-              shipping.parcelLockerCode ? [t('money.transaction.parcel_locker'), shipping.parcelLockerCode] : false,
-              shipping.address ? [t('money.transaction.address'), shipping.address] : false,
-              shipping.postalCode ? [t('money.transaction.postal_code'), shipping.postalCode] : false,
-              shipping.city ? [t('money.transaction.city'), shipping.city] : false,
-            ]}
-          />
-        </Card>
-      ) : null}
 
       <Card data-transaction-consents>
         <h2 className="text-lg font-semibold">{t('money.transaction.consents')}</h2>

@@ -39,6 +39,7 @@ export function PlayerControls({
   previous,
   next,
   onCompleted,
+  completable = true,
 }: {
   lectureId: string
   slug: string
@@ -49,6 +50,8 @@ export function PlayerControls({
   previous: Neighbour
   next: Neighbour
   onCompleted: (completed: boolean) => void
+  /** An exam lecture is completed by passing it, not by this button (issue 24 item 1). */
+  completable?: boolean
 }) {
   const t = useT()
   const [state, setState] = useState(initial)
@@ -72,6 +75,13 @@ export function PlayerControls({
       {canSave ? (
         <>
           <div className="flex flex-wrap gap-3">
+            {!completable ? (
+              state.completed ? (
+                <span className="inline-flex min-h-11 items-center rounded-md border border-emerald-300 bg-emerald-50 px-4 py-2 font-semibold text-emerald-800" data-exam-completed>
+                  ✓ {t('player.completed')}
+                </span>
+              ) : null
+            ) : (
             <form method="post" action={`/lecture/${lectureId}/complete`} onSubmit={(e) => void submit(e, (s) => (setState(s), onCompleted(s.completed)))}>
               <input type="hidden" name="value" value={state.completed ? '0' : '1'} />
               <Button
@@ -85,6 +95,7 @@ export function PlayerControls({
                 {state.completed ? `✓ ${t('player.completed')}` : t('player.complete')}
               </Button>
             </form>
+            )}
             <form method="post" action={`/lecture/${lectureId}/star`} onSubmit={(e) => void submit(e, setState)}>
               <input type="hidden" name="value" value={state.starred ? '0' : '1'} />
               <Button type="submit" variant="secondary" aria-pressed={state.starred} disabled={busy} data-star-toggle={state.starred ? 'on' : 'off'}>

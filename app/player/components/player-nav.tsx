@@ -8,7 +8,7 @@ import { cx } from '#app/components/ui.tsx'
 export type PlayerNavLecture = {
   id: string
   title: string
-  kind: 'video' | 'pdf' | 'text'
+  kind: 'video' | 'pdf' | 'text' | 'exam'
   freeToWatch: boolean
   published: boolean
   state: 'open' | 'locked' | 'login' | 'no_access'

@@ -10,7 +10,7 @@ type NavItem = { to: string; key: string; end?: boolean }
 type NavGroup = { key: string; items: NavItem[] }
 
 export const INSTRUCTOR_NAV: NavGroup[] = [
-  { key: 'instructor.nav.group.overview', items: [{ to: '/home', key: 'instructor.nav.dashboard', end: true }, { to: '/home/notifications', key: 'instructor.nav.notifications' }] },
+  { key: 'instructor.nav.group.overview', items: [{ to: '/home', key: 'instructor.nav.dashboard', end: true }, { to: '/home/notifications', key: 'instructor.nav.notifications' }, { to: '/home/stats', key: 'instructor.nav.stats' }] },
   {
     key: 'instructor.nav.group.content',
     items: [
@@ -18,6 +18,8 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
       { to: '/home/articles', key: 'instructor.nav.articles' },
       { to: '/home/videos', key: 'instructor.nav.videos' },
       { to: '/home/files', key: 'instructor.nav.files' },
+      { to: '/home/exams', key: 'instructor.nav.exams' },
+      { to: '/home/certificates', key: 'instructor.nav.certificates' },
     ],
   },
   {
@@ -26,6 +28,7 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
       { to: '/home/products', key: 'instructor.nav.products' },
       { to: '/home/subpages', key: 'instructor.nav.subpages' },
       { to: '/home/promo-codes', key: 'instructor.nav.promo_codes' },
+      { to: '/home/partners', key: 'instructor.nav.partners' },
     ],
   },
   {
@@ -43,6 +46,7 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
     key: 'instructor.nav.group.money',
     items: [
       { to: '/home/transactions', key: 'instructor.nav.transactions' },
+      { to: '/home/shipping', key: 'instructor.nav.shipping' },
       { to: '/home/balance', key: 'instructor.nav.balance' },
       { to: '/home/settings/payments', key: 'instructor.nav.payments' },
     ],

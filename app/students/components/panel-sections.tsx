@@ -42,7 +42,19 @@ export type MembershipView = {
 }
 export type EventView = { id: string; title: string; slug: string; status: PanelStatus; when: string | null; zone: string | null; relative: string | null; upcoming: boolean; joinUrl: string | null }
 export type ConsultationView = { id: string; title: string; slug: string; status: PanelStatus; minutes: number | null; since: string }
-export type PhysicalView = { id: string; title: string; slug: string; status: PanelStatus; since: string }
+export type ShipmentView = {
+  id: string
+  state: 'ready' | 'shipped' | 'delivered'
+  ordered: string
+  quantity: number
+  carrier: string | null
+  trackingNumber: string | null
+  trackingUrl: string | null
+  shippedOn: string | null
+  deliveredOn: string | null
+  lockerCode: string | null
+}
+export type PhysicalView = { id: string; title: string; slug: string | null; status: PanelStatus; since: string; orders: ShipmentView[] }
 
 const linkClass = 'rounded font-semibold text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600'
 export const buttonLinkClass =
@@ -185,14 +197,19 @@ export function CoursesSection({ courses }: { courses: CourseView[] }) {
   )
 }
 
-function ProductRow({ title, slug, status, children, data }: { title: string; slug: string; status: PanelStatus; children: ReactNode; data: Record<string, string> }) {
+function ProductRow({ title, slug, status, children, data }: { title: string; slug: string | null; status: PanelStatus; children: ReactNode; data: Record<string, string> }) {
   return (
     <li className="py-4 first:pt-2 last:pb-0" {...data}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h3 className="min-w-0 break-words font-semibold text-slate-900">
-          <Link to={`/${slug}`} className="rounded hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
-            {title}
-          </Link>
+          {/* A bought product deleted since: its title without a link. */}
+          {slug ? (
+            <Link to={`/${slug}`} className="rounded hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+              {title}
+            </Link>
+          ) : (
+            title
+          )}
         </h3>
         <StatusBadge status={status} />
       </div>
@@ -296,6 +313,33 @@ export function ConsultationsSection({ consultations }: { consultations: Consult
   )
 }
 
+/** One paid order's shipping, in words: ready, shipped (carrier, tracking) or delivered, and its parcel locker. */
+function ShipmentLine({ order: o }: { order: ShipmentView }) {
+  const t = useT()
+  return (
+    <li className="rounded-md bg-slate-50 px-3 py-2" data-shipment-state={o.state}>
+      <p className="font-medium text-slate-700">
+        {t('shipping.panel.order', { date: o.ordered })}
+        {o.quantity > 1 ? ` · × ${o.quantity}` : null}
+      </p>
+      <p data-physical-shipping>
+        {o.state === 'ready' ? t('shipping.panel.ready') : null}
+        {o.state === 'shipped' ? t('shipping.panel.shipped', { carrier: o.carrier ?? '', date: o.shippedOn ?? '' }) : null}
+        {o.state === 'delivered' ? t('shipping.panel.delivered', { date: o.deliveredOn ?? '' }) : null}
+      </p>
+      {o.state !== 'ready' && o.trackingNumber ? <p data-tracking-number>{t('shipping.panel.tracking_number', { number: o.trackingNumber })}</p> : null}
+      {o.state === 'shipped' && o.trackingUrl ? (
+        <p>
+          <a href={o.trackingUrl} className={linkClass} rel="noopener noreferrer" target="_blank" data-tracking-url>
+            {t('shipping.panel.track')}
+          </a>
+        </p>
+      ) : null}
+      {o.lockerCode ? <p data-locker-code>{t('shipping.panel.locker', { code: o.lockerCode })}</p> : null}
+    </li>
+  )
+}
+
 export function PhysicalSection({ items }: { items: PhysicalView[] }) {
   const t = useT()
   return (
@@ -303,9 +347,17 @@ export function PhysicalSection({ items }: { items: PhysicalView[] }) {
       <SectionTitle id="panel-physical">{t('student_panel.physical.title')}</SectionTitle>
       <ul className="divide-y divide-slate-100">
         {items.map((p) => (
-          <ProductRow key={p.id} title={p.title} slug={p.slug} status={p.status} data={{ 'data-panel-physical-item': p.slug }}>
+          <ProductRow key={p.id} title={p.title} slug={p.slug} status={p.status} data={{ 'data-panel-physical-item': p.slug ?? p.id }}>
             <p>{t('student_panel.since', { date: p.since })}</p>
-            {p.status === 'active' ? <p data-physical-shipping>{t('student_panel.physical.shipping')}</p> : null}
+            {p.orders.length ? (
+              <ul className="space-y-2">
+                {p.orders.map((o) => (
+                  <ShipmentLine key={o.id} order={o} />
+                ))}
+              </ul>
+            ) : p.status === 'active' ? (
+              <p data-physical-shipping>{t('student_panel.physical.shipping')}</p>
+            ) : null}
           </ProductRow>
         ))}
       </ul>
