@@ -8,7 +8,7 @@ import { getDb } from '#app/db/client.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
-import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, isCsrfSafe, isProviderNotification, newNonce, withOwnHost } from '#app/utils/security.server.ts'
+import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, cspSources, isCsrfSafe, isProviderNotification, newNonce, PROVIDER_ORIGINS_MEMO_KEY, withOwnHost, type ProviderOrigins } from '#app/utils/security.server.ts'
 import { SiteCache } from '#app/domains/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
@@ -67,7 +67,8 @@ async function forwardServiceHost(request: Request, env: Env, hostname: string):
   return null
 }
 
-const PEER_HOSTED_PAGES = /^\/(?:(?:payu|stripe)\/pay\/[\w-]+|payu\/boarding\/form|stripe\/connect\/onboard\/[\w-]+)$/
+// Issue 25: the other providers' buyer-facing pages (payment, card entry, approval, scripts) live under /{provider}/hosted/.
+const PEER_HOSTED_PAGES = /^\/(?:(?:payu|stripe)\/pay\/[\w-]+|payu\/boarding\/form|stripe\/connect\/onboard\/[\w-]+|(?:p24|tpay|paypal|braintree|paylane|payu|stripe)\/hosted\/[\w./-]+)$/
 
 type SchoolSite = Extract<Awaited<ReturnType<SiteCache['resolve']>>, { kind: 'school' }>
 
@@ -124,13 +125,16 @@ export default {
     const decorate = (headers: Headers, scripts: ScriptPolicy) => {
       const media = mediaOrigins(env, request)
       const video = videoOrigins(env)
+      // A payment provider's hosted fields page (issue 25): its script, frames and API, there only.
+      const provider = memo.get(PROVIDER_ORIGINS_MEMO_KEY) as ProviderOrigins | undefined
       applySecurityHeaders(headers, {
         scripts,
         request,
         imgSrcExtra: media.mediaOrigin,
-        connectSrcExtra: [media.s3Endpoint, ...video.tus].join(' '),
+        connectSrcExtra: [media.s3Endpoint, ...video.tus, cspSources(provider?.connect)].filter(Boolean).join(' '),
         // Bunny's player, and YouTube (privacy-enhanced host) / Vimeo for the sales-page video block.
-        frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS].join(' '),
+        frameSrcExtra: [...video.player, ...VIDEO_EMBED_FRAME_ORIGINS, cspSources(provider?.frame)].filter(Boolean).join(' '),
+        scriptSrcExtra: cspSources(provider?.script) || undefined,
         // The platform's signup form ends on the new school's own host.
         formActionExtra: site.kind === 'platform' ? `${url.protocol}//*.${env.PLATFORM_HOST}${url.port ? `:${url.port}` : ''}` : undefined,
       })

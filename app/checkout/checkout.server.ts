@@ -179,6 +179,12 @@ export function checkoutSchema(offer: CheckoutOffer, signedIn: boolean, defaultC
         parcelLockerCode: optionalText(20),
         /** The chosen payment method (an integration id or 'test'); empty = the school's default. */
         integration: z.string().trim().max(40).regex(/^[a-z0-9-]*$/, msg('checkout.error.method')).optional().default(''),
+        /** BLIK level 0 (issue 25): the 6-digit code typed here, for a Przelewy24 payment; empty = choose on P24's page. */
+        blik_code: z
+          .string()
+          .optional()
+          .transform((v) => (v ?? '').replace(/\s/g, ''))
+          .pipe(z.string().regex(/^(\d{6})?$/, msg('payments.error.blik_code'))),
         terms: checkbox,
         waiver: DIGITAL_KINDS.includes(product.kind) ? checkbox : z.string().optional(),
       }),

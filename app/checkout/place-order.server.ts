@@ -23,7 +23,7 @@ import { PLATFORM_INTEGRATION } from '#app/payments/platform-accounts.server.ts'
 import { feeSettingsFor, platformFee, type PromoDiscount } from '#app/payments/pricing.ts'
 import { resolveCheckoutProvider } from '#app/payments/registry.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { clientIp } from '#app/utils/request.server.ts'
+import { clientIp, getLocale } from '#app/utils/request.server.ts'
 import { platformOrigin } from '#app/utils/school-origin.server.ts'
 import { parseWith, type FieldErrors, type FormValues } from '#app/utils/validation.ts'
 import { checkoutSchema, defaultCountry, quote, quoteSchema, unavailable, type CheckoutInput, type CheckoutOffer } from './checkout.server.ts'
@@ -132,6 +132,8 @@ type WriteOutcome =
   | { kind: 'redirect'; url: string }
   | { kind: 'error'; key: 'checkout.error.transaction' | 'checkout.error.no_provider' }
   | { kind: 'field'; field: 'integration'; key: 'checkout.error.method' }
+  /** Przelewy24 refused the BLIK code typed in the checkout (issue 25): the buyer types a new one. */
+  | { kind: 'field'; field: 'blik_code'; key: 'payments.p24.blik.refused' | 'payments.p24.blik.invalid_format' }
 
 /** Write the transaction and send the buyer on: to the pending page (nothing to pay) or the provider's page. */
 async function writeOrder(
@@ -215,6 +217,10 @@ async function writeOrder(
       mode: p.kind === 'membership' && (p.membershipPeriod ?? -1) > 0 ? 'subscription' : 'payment',
       intervalMonths: p.membershipPeriod ?? undefined,
       split: provider.split ? { destination: provider.split.destination } : undefined,
+      // Providers that renew by a stored card token keep the card from this first payment (issue 25).
+      storeCard: p.kind === 'membership' && (p.membershipPeriod ?? -1) > 0,
+      blikCode: provider.integration.provider === 'p24' && input.blik_code ? input.blik_code : undefined,
+      locale: getLocale(request, context),
     })
   } catch (error) {
     console.error(JSON.stringify({ event: 'checkout_start_payment_failed', tenantId: tenant.id, transactionId: tx.id, error: String(error) }))
@@ -222,6 +228,8 @@ async function writeOrder(
   }
   if (!started.ok) {
     await settleTransaction(context.db, tenant.id, tx.id, { event: null, status: 'failed' })
+    if (started.detail === 'blik_code_refused') return { kind: 'field', field: 'blik_code', key: 'payments.p24.blik.refused' }
+    if (started.detail === 'blik_code_format') return { kind: 'field', field: 'blik_code', key: 'payments.p24.blik.invalid_format' }
     return { kind: 'error', key: 'checkout.error.transaction' }
   }
   await setProviderRef(context.db, tenant.id, tx.id, { provider: provider.integration.provider, integrationId: provider.integration.id, providerRef: started.providerRef })

@@ -859,7 +859,7 @@ export const notifications = sqliteTable(
 // ─── Payments (issue 8, ADR 019) ────────────────────────────────────────────────────────────────
 
 /** Payment providers a school can connect; `test` is the built-in hosted-page imitation for development. */
-export const PAYMENT_PROVIDERS = ['test', 'payu', 'stripe'] as const
+export const PAYMENT_PROVIDERS = ['test', 'payu', 'stripe', 'p24', 'tpay', 'paypal', 'braintree', 'paylane'] as const
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number]
 
 /**
@@ -1256,6 +1256,8 @@ export const memberships = sqliteTable(
     cardExpYear: integer('card_exp_year'),
     /** Opaque reference of the stored card at the provider (test provider: its card token). */
     cardToken: text('card_token'),
+    /** A card change started on the provider's page (issue 25): its reference there, until the student comes back. */
+    cardUpdateRef: text('card_update_ref'),
     canceledAt: integer('canceled_at'),
     endedAt: integer('ended_at'),
     ...timestamps,
@@ -1724,12 +1726,26 @@ export const affiliatePayouts = sqliteTable(
   (t) => [index('affiliate_payouts_partner_idx').on(t.tenantId, t.partnerId, t.paidAt)],
 )
 
+/**
+ * What the Polish business register (GUS BIR 1.1) or the EU's VIES said about a tax number (issue
+ * 25): public data, cached per number for every school's checkout. `key` is `nip:{10 digits}` or
+ * `vat:{CC}{number}`; `found` false records a number the register does not know (cached shorter).
+ */
+export const companyLookups = sqliteTable('company_lookups', {
+  key: text('key').primaryKey(),
+  found: integer('found', { mode: 'boolean' }).notNull(),
+  /** JSON: { name, street, postalCode, city, country, regon? } as the checkout fills it. */
+  company: text('company').notNull().default('{}'),
+  fetchedAt: integer('fetched_at').notNull(),
+})
+
 /** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
   tenants: 'the tenant itself',
   operators: 'platform staff, not a member of any school',
   operator_sessions: 'sessions of platform staff',
   platform_webhooks: "the platform's own webhook endpoints at payment providers, not a school's",
+  company_lookups: 'public register answers (GUS BIR, VIES) cached per tax number, shared by every school (issue 25)',
   d1_migrations: "wrangler's migration bookkeeping",
   sqlite_sequence: "SQLite's internal table",
 }

@@ -11,7 +11,12 @@ export type MembershipBillingView = {
   endedOn: string | null
   lifetime: boolean
   card: { brand: string; last4: string; month: string; year: string } | null
+  /** A payment account without card digits (PayPal), by name. */
+  paysWith: string | null
   canUpdateCard: boolean
+  /** The card is kept by the school's provider: changed through it (issue 25). */
+  cardAtProvider: boolean
+  provider: string | null
   canCancel: boolean
   surveyDone: boolean
 }
@@ -32,6 +37,9 @@ const BRAND_NAMES: Record<string, string> = {
 }
 export const brandName = (type: string) => BRAND_NAMES[type] ?? type
 
+/** Providers that keep the card and change it on their own fields or page (app/membership/card-update.server.ts). */
+const CARD_AT_PROVIDER = ['stripe', 'payu', 'tpay', 'paypal', 'braintree', 'paylane']
+
 const renewing = (s: PanelSubscription) => s.status === 'active' || s.status === 'at_risk' || s.status === 'started'
 
 export function membershipBillingView(s: PanelSubscription | null, date: (ms: number) => string): MembershipBillingView | null {
@@ -45,7 +53,10 @@ export function membershipBillingView(s: PanelSubscription | null, date: (ms: nu
     endedOn: s.status === 'ended' ? date(s.endedAt ?? s.currentPeriodEnd ?? s.canceledAt ?? 0) : null,
     lifetime,
     card: s.card ? { brand: brandName(s.card.brand), last4: s.card.last4, month: String(s.card.expMonth).padStart(2, '0'), year: String(s.card.expYear) } : null,
+    paysWith: s.paysWith,
     canUpdateCard: renewing(s) && !lifetime && !s.providerManaged && (s.provider === null || s.provider === 'test'),
+    cardAtProvider: renewing(s) && !lifetime && CARD_AT_PROVIDER.includes(s.provider ?? ''),
+    provider: s.provider,
     canCancel: renewing(s) && !lifetime,
     surveyDone: s.surveyDone,
   }

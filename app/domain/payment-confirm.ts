@@ -2,7 +2,7 @@
 // triggers the question. Pure, so the rules are tested on their own (node tier).
 import type { Collector, PaymentProvider, TransactionStatus } from '#app/db/schema.server.ts'
 import { declineStatusReason } from '#app/domain/payment-failure.ts'
-import type { ProviderPaymentState } from '#app/payments/provider.server.ts'
+import type { ProviderPaymentState, StoredCard } from '#app/payments/provider.server.ts'
 
 /** Platform-collected money becomes withdrawable this long after the sale completes. */
 export const HOLD_DAYS = 7
@@ -30,7 +30,7 @@ export type Reconciled =
   /** Nothing decided now: the provider did not answer (ask again later). */
   | { kind: 'retry' }
   /** Apply `status` (null: record only, nothing changes). */
-  | { kind: 'status'; status: TransactionStatus | null; providerStatus: string; subscriptionId: string | null; reason?: string | null }
+  | { kind: 'status'; status: TransactionStatus | null; providerStatus: string; subscriptionId: string | null; reason?: string | null; card?: StoredCard | null }
   /** The provider's order is not this transaction's: `reason` says how, for the owner and the operator. */
   | { kind: 'mismatch'; reason: string; providerStatus: string }
 
@@ -49,5 +49,6 @@ export function reconcile(tx: { providerRef: string | null; totalAmount: number;
   if (state.declineReason && state.status !== 'completed' && (state.status === 'failed' || state.status === 'canceled' || ends))
     return { kind: 'status', status: 'failed', providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null, reason: declineStatusReason(state.declineReason) }
   const status = state.status !== 'completed' && ends ? claimed : state.status
-  return { kind: 'status', status, providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null }
+  // The card kept for renewals (issue 25) travels only with a completed payment.
+  return { kind: 'status', status, providerStatus: state.providerStatus, subscriptionId: state.subscriptionId ?? null, ...(status === 'completed' && state.card ? { card: state.card } : {}) }
 }

@@ -60,6 +60,9 @@ import { splitPercentOf } from '#app/payments/stripe-adapter.server.ts'
 import type { SubscriptionNotification } from '#app/payments/stripe-adapter.server.ts'
 import { declineStatusReason, type DeclineReason } from '#app/domain/payment-failure.ts'
 import { chargeStoredCard, storedCardDecline } from '#app/payments/test-provider.server.ts'
+import { getIntegration } from '#app/models/payment-integration.server.ts'
+import { canChargeStoredCard } from '#app/payments/provider.server.ts'
+import { integrationAdapter } from '#app/payments/registry.server.ts'
 
 
 const DAY = 86_400_000
@@ -197,7 +200,7 @@ export type RenewalOutcome = {
   tenantId: string
   result: 'renewed' | 'failed' | 'ended' | 'skipped'
   /** failed/ended: why; skipped: another run holds the claim. */
-  reason?: 'card_declined' | 'no_card' | 'pay_link' | 'claimed' | 'period_over' | 'retries_exhausted' | 'gone'
+  reason?: 'card_declined' | 'no_card' | 'pay_link' | 'claimed' | 'period_over' | 'retries_exhausted' | 'gone' | 'unavailable'
   transactionId?: string
   currentPeriodEnd?: number | null
   nextChargeAt?: number | null
@@ -208,6 +211,48 @@ export type RenewalOutcome = {
 export type RenewalReport = { now: number; renewed: number; failed: number; ended: number; skipped: number; outcomes: RenewalOutcome[] }
 
 type BillingEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'EVENTS_QUEUE' | 'INVOICING_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT' | 'TEST_PAYMENTS_SECRET'>
+
+type RenewalCharge = { ok: true } | { ok: false; reason: 'card_declined' | 'no_card' | 'pay_link' | 'unavailable'; decline?: DeclineReason | null }
+
+/** Providers whose renewal failures send the pay link (no card form of ours can fix them). */
+const PAY_LINK_PROVIDERS = new Set(['payu', 'p24'])
+
+async function chargeTestCard(m: Membership, idempotencyKey: string): Promise<RenewalCharge> {
+  const result = await chargeStoredCard({ token: m.cardToken, amount: m.amount, currency: m.currency, idempotencyKey })
+  if (result.ok) return { ok: true }
+  return result.reason === 'card_declined' ? { ok: false, reason: 'card_declined', decline: storedCardDecline(m.cardToken) } : { ok: false, reason: 'no_card' }
+}
+
+/**
+ * A renewal through the school's own provider with the card it keeps. Counted only as the
+ * provider's API confirms it, for this membership's amount and currency (ADR 023).
+ */
+async function chargeAtProvider(db: Db, env: BillingEnv, m: Membership, idempotencyKey: string, snap: RenewalSnapshot): Promise<RenewalCharge> {
+  const fallback: RenewalCharge = PAY_LINK_PROVIDERS.has(m.provider ?? '') ? { ok: false, reason: 'pay_link' } : { ok: false, reason: 'no_card' }
+  if (!m.integrationId || !m.provider || !m.cardToken) return fallback
+  const integration = await getIntegration(db, m.tenantId, m.integrationId)
+  if (!integration || !integration.enabled || integration.provider !== m.provider) return fallback
+  const adapter = await integrationAdapter(env as Env, integration)
+  if (!adapter || !canChargeStoredCard(adapter)) return fallback
+  const origin = await schoolEmailOriginById(db, env, m.tenantId)
+  const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
+  const result = await adapter.chargeStoredCard({
+    token: m.cardToken,
+    amount: m.amount,
+    currency: m.currency,
+    idempotencyKey,
+    description: snap.productTitle,
+    notifyUrl: `${origin ?? ''}/payments/${m.provider}/${m.integrationId}/notify`,
+    buyer: { email: buyer.email ?? '', name: buyer.name ?? '' },
+  })
+  if (!result.ok) return result.reason === 'card_declined' ? { ok: false, reason: 'card_declined', decline: result.declineReason ?? 'payment_failed' } : { ok: false, reason: 'unavailable' }
+  if (result.amount !== m.amount || result.currency.toUpperCase() !== m.currency.toUpperCase()) {
+    // Never counted: the provider charged something else. Left for the operator, the claim kept.
+    console.error(JSON.stringify({ event: 'membership_renewal_mismatch', tenantId: m.tenantId, membershipId: m.id, providerRef: result.providerRef, amount: result.amount, currency: result.currency }))
+    return { ok: false, reason: 'unavailable' }
+  }
+  return { ok: true }
+}
 
 /** One due membership: claim, charge, then one batch. */
 async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Promise<RenewalOutcome> {
@@ -228,14 +273,19 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Pr
     claim = held
   }
 
-  // 2. The charge. PayU: no recurring card-token charges yet — the student pays through a link.
+  // 2. The charge: the test provider's own card token, or the card the school's provider keeps
+  // (issue 25: PayU TOKC_, Tpay, Paylane re-sale, Braintree and PayPal vaults), confirmed through
+  // the provider's API. A provider without stored cards (Przelewy24), or PayU without a token, gets
+  // the renewal e-mail with a pay link instead.
   const testAllowed = testPaymentsAllowed(env) && !!env.TEST_PAYMENTS_SECRET
-  const charge =
+  const charge: RenewalCharge =
     m.provider === 'test' && testAllowed
-      ? await chargeStoredCard({ token: m.cardToken, amount: m.amount, currency: m.currency, idempotencyKey: claim.id })
-      : m.provider === 'payu'
-        ? ({ ok: false, reason: 'pay_link' } as const)
-        : ({ ok: false, reason: 'no_card' } as const)
+      ? await chargeTestCard(m, claim.id)
+      : await chargeAtProvider(db, env, m, claim.id, snap)
+  if (!charge.ok && charge.reason === 'unavailable') {
+    // No final word from the provider: the claim stays; a later run takes it over with the same key.
+    return { ...base, result: 'skipped', reason: 'unavailable', transactionId: claim.id }
+  }
 
   // 3a. Paid: one batch.
   if (charge.ok) {
@@ -251,11 +301,12 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Pr
 
   // 3b. Not paid: at risk (retry later) or, after the last retry, ended.
   const next = afterFailedCharge(m.failedCharges, now)
-  const decline = charge.reason === 'card_declined' ? storedCardDecline(m.cardToken) : null
+  const decline = charge.reason === 'card_declined' ? (charge.decline ?? null) : null
   const [, moved] = await db.batch(failedRenewalStatements(db, m, claim.id, next, decline ? declineStatusReason(decline) : undefined, now))
   let emailed = false
   if (moved.length && m.failedCharges === 0) {
-    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' ? 'pay_link' : 'card', decline)
+    // Where the student cannot change the card here (PayU's token, Przelewy24), the pay link is the way back in.
+    emailed = await sendPaymentProblemEmail(db, env, school, m, snap, charge.reason === 'pay_link' || PAY_LINK_PROVIDERS.has(m.provider ?? '') ? 'pay_link' : 'card', decline)
   }
   return {
     ...base,

@@ -13,8 +13,8 @@ import type { Membership } from './membership.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 import type { NewTransactionInput } from './transaction.server.ts'
 
-/** Providers we charge on schedule (they have no subscriptions of their own here). */
-export const SCHEDULED_PROVIDERS: PaymentProvider[] = ['test', 'payu']
+/** Providers we charge on schedule (no subscriptions of their own here; issue 25: with the card the provider keeps, or the pay-link e-mail). */
+export const SCHEDULED_PROVIDERS: PaymentProvider[] = ['test', 'payu', 'p24', 'tpay', 'paypal', 'braintree', 'paylane']
 
 /** Statuses a scheduled charge applies to. */
 export const CHARGING: MembershipStatus[] = ['active', 'at_risk']
@@ -49,7 +49,7 @@ export function firstChargeAt(start: Pick<MembershipStart, 'periodMonths' | 'pro
 
 /**
  * The start of a membership, for settleTransaction()'s grant batch: `insert … select … where guard`
- * (guarded like the other grant statements), columns in the table's order (drizzle lists them all).
+ * (guarded like the other grant statements), columns in the schema's order (drizzle lists them all; a new column needs its value here).
  * Unique per purchase (memberships_transaction_unique): a replay never creates a second row.
  */
 export function membershipStartStatement(db: Db, start: MembershipStart, guard: SQL, now: number) {
@@ -59,7 +59,7 @@ export function membershipStartStatement(db: Db, start: MembershipStart, guard: 
     .select(
       sql`select ${newId()}, ${start.tenantId}, ${start.userId}, ${start.productId}, ${start.transactionId}, 'active', ${start.periodMonths}, ${start.amount}, ${start.currency},
         ${start.provider}, ${start.integrationId}, ${start.providerSubscriptionId}, ${start.currentPeriodEnd}, ${nextChargeAt}, 0,
-        null, null, null, null, null, null, null, ${now}, ${now} where ${guard}`,
+        null, null, null, null, null, null, null, null, ${now}, ${now} where ${guard}`,
     )
     .onConflictDoNothing()
 }

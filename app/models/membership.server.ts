@@ -162,6 +162,8 @@ export async function saveCancellationSurvey(db: Db, tenantId: string, userId: s
 }
 
 export type CardOnFile = { brand: string; last4: string; expMonth: number; expYear: number; token: string }
+/** A card kept at a provider (issue 25): it may not tell the brand, digits or expiry (a PayPal account). */
+export type ProviderCard = { brand: string | null; last4: string | null; expMonth: number | null; expYear: number | null; token: string }
 
 /** Memberships whose card can be replaced: still charging, renewed by us (not a provider subscription), not lifetime. */
 export const cardUpdatable = (m: Pick<Membership, 'status' | 'periodMonths' | 'providerSubscriptionId'>) =>
@@ -173,6 +175,39 @@ export async function updateMembershipCard(db: Db, tenantId: string, userId: str
     .update(memberships)
     .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, updatedAt: now })
     .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
+    .returning({ id: memberships.id })
+  return rows.length > 0
+}
+
+/** A card change started at the provider (issue 25): remembered until the student comes back. */
+export async function setMembershipCardUpdateRef(db: Db, tenantId: string, userId: string, id: string, ref: string | null, now = Date.now()) {
+  const rows = await db
+    .update(memberships)
+    .set({ cardUpdateRef: ref, updatedAt: now })
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
+    .returning({ id: memberships.id })
+  return rows.length > 0
+}
+
+/** The new card kept at the provider (issue 25), replacing the one renewals charge; the pending change is done. */
+export async function saveProviderCard(db: Db, tenantId: string, userId: string, id: string, card: ProviderCard, now = Date.now()) {
+  const rows = await db
+    .update(memberships)
+    .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, cardUpdateRef: null, updatedAt: now })
+    .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id), inArray(memberships.status, CANCELLABLE)))
+    .returning({ id: memberships.id })
+  return rows.length > 0
+}
+
+/**
+ * The card a provider kept at a membership's first payment (issue 25): stored on the membership
+ * that purchase started, for the scheduled renewals. Repeats write the same values.
+ */
+export async function setMembershipCardOfTransaction(db: Db, tenantId: string, transactionId: string, card: ProviderCard, now = Date.now()) {
+  const rows = await db
+    .update(memberships)
+    .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, updatedAt: now })
+    .where(ofTenant(memberships, tenantId, eq(memberships.transactionId, transactionId)))
     .returning({ id: memberships.id })
   return rows.length > 0
 }

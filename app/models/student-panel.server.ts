@@ -87,6 +87,8 @@ export type PanelSubscription = {
   canceledAt: number | null
   endedAt: number | null
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null
+  /** A card or account kept at the provider without card digits (a PayPal account, a Paylane sale; issue 25): its name, '' when the provider gives none. */
+  paysWith: string | null
   surveyDone: boolean
 }
 
@@ -330,6 +332,7 @@ export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelVi
       cardLast4: memberships.cardLast4,
       cardExpMonth: memberships.cardExpMonth,
       cardExpYear: memberships.cardExpYear,
+      hasCard: sql<number>`(${memberships.cardToken} is not null)`.as('subscription_has_card'),
       surveyDone: sql<number>`exists (select 1 from ${cancellationSurveys} where ${cancellationSurveys.tenantId} = ${tenantId} and ${cancellationSurveys.membershipId} = ${memberships.id})`.as('subscription_survey_done'),
     })
     .from(memberships)
@@ -402,6 +405,7 @@ type SubscriptionRow = {
   cardLast4: string | null
   cardExpMonth: number | null
   cardExpYear: number | null
+  hasCard: number | boolean
   surveyDone: number | boolean
 }
 
@@ -420,6 +424,7 @@ function subscriptionsByProduct(rows: SubscriptionRow[]) {
       canceledAt: r.canceledAt,
       endedAt: r.endedAt,
       card: r.cardBrand && r.cardLast4 && r.cardExpMonth && r.cardExpYear ? { brand: r.cardBrand, last4: r.cardLast4, expMonth: r.cardExpMonth, expYear: r.cardExpYear } : null,
+      paysWith: r.cardLast4 || !(r.cardBrand || Boolean(r.hasCard)) ? null : (r.cardBrand ?? ''),
       surveyDone: Boolean(r.surveyDone),
     })
   }

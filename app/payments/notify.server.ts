@@ -7,6 +7,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { dispatchAppEvents, eventQueues } from '#app/models/app-event.server.ts'
 import type { Db } from '#app/db/client.server.ts'
+import { setMembershipCardOfTransaction } from '#app/models/membership.server.ts'
 import { getTransactionByProviderRef, settleTransaction, type PaymentEvent, type Transaction } from '#app/models/transaction.server.ts'
 import { reconcile, type Reconciled } from '#app/domain/payment-confirm.ts'
 import { afterSale } from './after-sale.server.ts'
@@ -16,11 +17,17 @@ import { getIntegrationAdapter } from './registry.server.ts'
 import { hasSubscriptionEvents } from './stripe-adapter.server.ts'
 
 const answer = (body: Record<string, unknown>, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+const jsonAnswer = answer
+function withNoStore(response: Response) {
+  const headers = new Headers(response.headers)
+  headers.set('Cache-Control', 'no-store')
+  return new Response(response.body, { status: response.status, headers })
+}
 
 export const MAX_NOTIFICATION_BYTES = 64 * 1024
 
 export async function handleProviderNotification(context: AppLoadContext, tenantId: string, provider: string, integrationId: string, request: Request) {
-  if (!/^[a-z]{2,10}$/.test(provider) || !/^[A-Za-z0-9_-]{1,64}$/.test(integrationId)) return answer({ error: 'not_found' }, 404)
+  if (!/^[a-z][a-z0-9]{1,9}$/.test(provider) || !/^[A-Za-z0-9_-]{1,64}$/.test(integrationId)) return answer({ error: 'not_found' }, 404)
   const adapter = await getIntegrationAdapter(context, tenantId, provider, integrationId)
   if (!adapter) return answer({ error: 'not_found' }, 404)
   const rawBody = await request.text()
@@ -31,6 +38,8 @@ export async function handleProviderNotification(context: AppLoadContext, tenant
 /** A notification read by `adapter` (which verifies it) for the school `tenantId`: settled once, as the provider's API says. */
 export async function applyNotification(context: AppLoadContext, tenantId: string, adapter: PaymentAdapter, request: Request, rawBody: string) {
   const provider = adapter.provider
+  // Some providers read a fixed body (Tpay: `TRUE`); the status stays ours.
+  const answer = (body: Record<string, unknown>, status = 200) => (adapter.notificationAnswer ? withNoStore(adapter.notificationAnswer(status < 300, status)) : jsonAnswer(body, status))
   // Providers that renew memberships themselves (Stripe): renewals, failed renewals, the end.
   if (hasSubscriptionEvents(adapter)) {
     const subscription = await adapter.readSubscriptionNotification(request, rawBody)
@@ -80,5 +89,8 @@ export async function applyDecision(db: Db, tenantId: string, tx: Transaction, c
   const event: PaymentEvent = agrees
     ? { ...claimed, subscriptionId: claimed.subscriptionId ?? decision.subscriptionId }
     : { provider: tx.provider ?? 'test', eventKey: `confirmed:${tx.providerRef}:${decision.providerStatus}`, providerStatus: decision.providerStatus, status: decision.status, subscriptionId: decision.subscriptionId }
-  return settleTransaction(db, tenantId, tx.id, { event, status: decision.status, ...(decision.reason ? { reason: decision.reason } : {}) })
+  const settled = await settleTransaction(db, tenantId, tx.id, { event, status: decision.status, ...(decision.reason ? { reason: decision.reason } : {}) })
+  // A membership's first payment at a provider that keeps cards: the card its renewals charge (issue 25).
+  if (decision.card && decision.status === 'completed' && tx.membershipId === null && settled?.status === 'completed') await setMembershipCardOfTransaction(db, tenantId, tx.id, decision.card)
+  return settled
 }

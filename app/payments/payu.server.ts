@@ -10,6 +10,13 @@
 // refund names the cart's submerchant) and their signed notifications; the card data of an
 // order's payment (GET /api/v2_1/orders/{id}/transactions: card.cardData.cardResponseCode, PayU's
 // "Card Status Codes" — S51 insufficient funds, S54 expired card, … — for the buyer's message).
+// Card tokens and recurring payments (issue 25; developers.payu.com "Recurring Payments", "Card
+// Tokenization", "Creating Tokens", "Charging Tokens", "Retrieving and Deleting tokens"): an order
+// paid with `payMethods.payMethod {type:'CARD_TOKEN', value}` and `recurring: FIRST` (a TOK_ from
+// the Secure Form's tokenize('MULTI'); PayU answers the multi-use TOKC_ in payMethods.payMethod,
+// with the masked number and expiry) or `recurring: STANDARD` (a TOKC_, merchant-initiated: no 3DS,
+// no CVV); a SUCCESS answer, or WARNING_CONTINUE_3DS with a redirectUri for the buyer. The buyer's
+// stored cards: a `trusted_merchant` OAuth token (email + ext_customer_id) and GET /api/v2_1/paymethods.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 
@@ -24,6 +31,8 @@ export type PayuConfig = {
   clientSecret: string
   /** "Second key (MD5)": signs notifications. */
   secondKey: string
+  /** The school's integration: our card page for PayU's Secure Form is named by it (issue 25). */
+  integrationId?: string
 }
 
 export type PayuFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
@@ -45,8 +54,10 @@ export type PayuShoppingCart = {
 }
 
 export type PayuOrderInput = {
-  notifyUrl: string
-  continueUrl: string
+  /** Absent: PayU notifies nobody (a zero-amount order that only keeps a card). */
+  notifyUrl?: string
+  /** Where the buyer returns (absent for merchant-initiated renewals: no buyer). */
+  continueUrl?: string
   customerIp: string
   description: string
   currencyCode: string
@@ -58,7 +69,23 @@ export type PayuOrderInput = {
   products: PayuProduct[]
   /** Marketplace POS only: the split (the carts' amounts add up to totalAmount). */
   shoppingCarts?: PayuShoppingCart[]
+  /** A card token payment (issue 25): TOK_ from the Secure Form, or a stored TOKC_. */
+  payMethod?: { type: 'CARD_TOKEN'; value: string }
+  /** FIRST: the first of a series (a TOK_ becomes a TOKC_); STANDARD: a merchant-initiated charge of a TOKC_. */
+  recurring?: 'FIRST' | 'STANDARD'
 }
+
+/** PayU's answer to a card token order: charged (SUCCESS) or waiting for the buyer's 3-D Secure at `redirectUri`. */
+export type PayuTokenOrderCreated = {
+  ok: true
+  orderId: string
+  statusCode: 'SUCCESS' | 'WARNING_CONTINUE_3DS' | 'WARNING_CONTINUE_CVV'
+  redirectUri: string | null
+  /** The multi-use token PayU made of the first payment's card (recurring FIRST), with what it shows of the card. */
+  storedCard: PayuStoredCard | null
+}
+/** A TOKC_ as PayU shows it (order answer or GET /paymethods cardTokens[]). */
+export type PayuStoredCard = { token: string; numberMasked: string | null; brand: string | null; expMonth: number | null; expYear: number | null }
 
 export type PayuError = { ok: false; reason: 'auth' | 'invalid' | 'not_unique' | 'unavailable'; statusCode: string | null; httpStatus: number }
 export type PayuCreated = { ok: true; orderId: string; redirectUri: string }
@@ -158,9 +185,102 @@ const transactionsAnswer = z.object({
   ),
 })
 
-const retrievedAnswer = z.object({
-  orders: z.array(z.object({ orderId: z.string(), extOrderId: z.string().optional(), status: z.enum(PAYU_ORDER_STATUSES), totalAmount: z.string(), currencyCode: z.string() })).min(1),
+const optionalInt = z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number).optional()
+const tokenOrderAnswer = z.object({
+  status: z.object({ statusCode: z.string() }),
+  orderId: z.string().min(1),
+  redirectUri: z.string().url().optional(),
+  payMethods: z
+    .object({
+      payMethod: z.object({
+        type: z.string().optional(),
+        value: z.string().min(1),
+        card: z.object({ number: z.string().optional(), expirationMonth: optionalInt, expirationYear: optionalInt }).optional(),
+      }),
+    })
+    .optional(),
 })
+const cardTokensAnswer = z.object({
+  cardTokens: z.array(
+    z.object({
+      value: z.string().min(1),
+      cardNumberMasked: z.string().optional(),
+      cardBrand: z.string().optional(),
+      cardExpirationMonth: optionalInt,
+      cardExpirationYear: optionalInt,
+      status: z.string().optional(),
+      preferred: z.boolean().optional(),
+    }),
+  ),
+})
+
+const retrievedAnswer = z.object({
+  orders: z
+    .array(
+      z.object({
+        orderId: z.string(),
+        extOrderId: z.string().optional(),
+        status: z.enum(PAYU_ORDER_STATUSES),
+        totalAmount: z.string(),
+        currencyCode: z.string(),
+        buyer: z.object({ email: z.string().optional(), extCustomerId: z.string().optional() }).optional(),
+        payMethod: z.object({ type: z.string().optional() }).optional(),
+      }),
+    )
+    .min(1),
+})
+
+/** The order create body as PayU takes it (amounts as strings of minor units). */
+function orderBody(config: PayuConfig, input: PayuOrderInput) {
+  const body = {
+    notifyUrl: input.notifyUrl,
+    continueUrl: input.continueUrl,
+    customerIp: input.customerIp,
+    merchantPosId: config.posId,
+    description: input.description,
+    currencyCode: input.currencyCode,
+    totalAmount: String(input.totalAmount),
+    extOrderId: input.extOrderId,
+    buyer: input.buyer,
+    products: input.products.map((p) => ({ name: p.name, unitPrice: String(p.unitPrice), quantity: String(p.quantity) })),
+    ...(input.shoppingCarts
+      ? {
+          shoppingCarts: input.shoppingCarts.map((cart) => ({
+            extCustomerId: cart.extCustomerId,
+            amount: cart.amount,
+            fee: cart.fee,
+            products: cart.products.map((p) => ({ name: p.name, unitPrice: p.unitPrice, quantity: p.quantity })),
+            ...(cart.shippingMethods ? { shippingMethods: cart.shippingMethods } : {}),
+          })),
+        }
+      : {}),
+  }
+  return {
+    ...body,
+    ...(input.payMethod ? { payMethods: { payMethod: input.payMethod } } : {}),
+    ...(input.recurring ? { recurring: input.recurring } : {}),
+  }
+}
+
+/** An order as PayU shows it, with the buyer and pay method (card token payments) when it shows them. */
+function orderOf(order: z.infer<typeof retrievedAnswer>['orders'][number]) {
+  return { orderId: order.orderId, extOrderId: order.extOrderId ?? null, status: order.status, totalAmount: Number(order.totalAmount), currencyCode: order.currencyCode }
+}
+/** The same with the buyer and the pay method's type (card token payments). */
+function orderDetailsOf(order: z.infer<typeof retrievedAnswer>['orders'][number]) {
+  return {
+    ...orderOf(order),
+    buyer: order.buyer ? { email: order.buyer.email ?? null, extCustomerId: order.buyer.extCustomerId ?? null } : null,
+    payMethodType: order.payMethod?.type ?? null,
+  }
+}
+
+/** A refused order create: PayU's statusCode; a duplicate extOrderId is 'not_unique'. */
+function orderError(httpStatus: number, json: unknown): PayuError {
+  const statusCode = statusAnswer.safeParse(json).data?.status.statusCode ?? null
+  if (httpStatus >= 500) return { ok: false, reason: 'unavailable', statusCode, httpStatus }
+  return { ok: false, reason: statusCode === 'ERROR_ORDER_NOT_UNIQUE' ? 'not_unique' : 'invalid', statusCode, httpStatus }
+}
 
 export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: () => number = Date.now) {
   const base = config.baseUrl.replace(/\/+$/, '')
@@ -212,30 +332,7 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
   return {
     /** Creates the order; the buyer goes to `redirectUri`. */
     async createOrder(input: PayuOrderInput): Promise<PayuCreated | PayuError> {
-      const body = {
-        notifyUrl: input.notifyUrl,
-        continueUrl: input.continueUrl,
-        customerIp: input.customerIp,
-        merchantPosId: config.posId,
-        description: input.description,
-        currencyCode: input.currencyCode,
-        totalAmount: String(input.totalAmount),
-        extOrderId: input.extOrderId,
-        buyer: input.buyer,
-        products: input.products.map((p) => ({ name: p.name, unitPrice: String(p.unitPrice), quantity: String(p.quantity) })),
-        ...(input.shoppingCarts
-          ? {
-              shoppingCarts: input.shoppingCarts.map((cart) => ({
-                extCustomerId: cart.extCustomerId,
-                amount: cart.amount,
-                fee: cart.fee,
-                products: cart.products.map((p) => ({ name: p.name, unitPrice: p.unitPrice, quantity: p.quantity })),
-                ...(cart.shippingMethods ? { shippingMethods: cart.shippingMethods } : {}),
-              })),
-            }
-          : {}),
-      }
-      const res = await authorised('/api/v2_1/orders', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+      const res = await authorised('/api/v2_1/orders', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(orderBody(config, input)) })
       if (!res) return { ok: false, reason: 'auth', statusCode: null, httpStatus: 401 }
       const json = await res.json().catch(() => null)
       // Success is a 302 (sometimes 200/201) whose body carries the redirect.
@@ -243,9 +340,73 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
         const created = createdAnswer.safeParse(json)
         if (created.success && created.data.status.statusCode === 'SUCCESS') return { ok: true, orderId: created.data.orderId, redirectUri: created.data.redirectUri }
       }
-      const statusCode = statusAnswer.safeParse(json).data?.status.statusCode ?? null
-      if (res.status >= 500) return { ok: false, reason: 'unavailable', statusCode, httpStatus: res.status }
-      return { ok: false, reason: statusCode === 'ERROR_ORDER_NOT_UNIQUE' ? 'not_unique' : 'invalid', statusCode, httpStatus: res.status }
+      return orderError(res.status, json)
+    },
+
+    /**
+     * An order paid with a card token (no PayU page): SUCCESS (charged now; the order's status says
+     * how it went), or a 3-D Secure / CVV step for the buyer at redirectUri. A duplicate extOrderId
+     * is PayU's ERROR_ORDER_NOT_UNIQUE ('not_unique').
+     */
+    async createTokenOrder(input: PayuOrderInput & { payMethod: { type: 'CARD_TOKEN'; value: string } }): Promise<PayuTokenOrderCreated | PayuError> {
+      const res = await authorised('/api/v2_1/orders', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(orderBody(config, input)) })
+      if (!res) return { ok: false, reason: 'auth', statusCode: null, httpStatus: 401 }
+      const json = await res.json().catch(() => null)
+      if (res.status === 302 || res.status === 200 || res.status === 201) {
+        const created = tokenOrderAnswer.safeParse(json)
+        const code = created.data?.status.statusCode
+        if (created.success && (code === 'SUCCESS' || code === 'WARNING_CONTINUE_3DS' || code === 'WARNING_CONTINUE_CVV')) {
+          const pm = created.data.payMethods?.payMethod
+          const storedCard = pm?.value.startsWith('TOKC_')
+            ? { token: pm.value, numberMasked: pm.card?.number ?? null, brand: null, expMonth: pm.card?.expirationMonth ?? null, expYear: pm.card?.expirationYear ?? null }
+            : null
+          return { ok: true, orderId: created.data.orderId, statusCode: code, redirectUri: created.data.redirectUri ?? null, storedCard }
+        }
+      }
+      return orderError(res.status, json)
+    },
+
+    /** The order of this POS with our extOrderId (null: PayU knows none, or does not answer this lookup). */
+    async getOrderByExtOrderId(extOrderId: string) {
+      const res = await authorised(`/api/v2_1/orders/ext/${encodeURIComponent(extOrderId)}`, { method: 'GET' })
+      // Any refusal (unknown order, or a PayU that does not serve this lookup) means "not known now".
+      if (!res || (res.status >= 400 && res.status < 500)) return null
+      if (!res.ok) throw new PayuUnavailableError(`PayU answered ${res.status}`)
+      const parsed = retrievedAnswer.safeParse(await res.json().catch(() => null))
+      if (!parsed.success) throw new PayuUnavailableError('PayU order answer unreadable')
+      const [order] = parsed.data.orders
+      return orderOf(order!)
+    },
+
+    /** The buyer's stored cards (TOKC_), asked with a trusted_merchant token for that buyer; null when PayU refuses the token. */
+    async retrieveCardTokens(buyer: { email: string; extCustomerId: string }): Promise<PayuStoredCard[] | null> {
+      const auth = await fetchFn(`${base}/pl/standard/user/oauth/authorize`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'trusted_merchant', client_id: config.clientId, client_secret: config.clientSecret, email: buyer.email, ext_customer_id: buyer.extCustomerId }).toString(),
+      })
+      if (auth.status === 400 || auth.status === 401) return null
+      if (!auth.ok) throw new PayuUnavailableError(`PayU OAuth answered ${auth.status}`)
+      const token = tokenAnswer.safeParse(await auth.json().catch(() => null))
+      if (!token.success) throw new PayuUnavailableError('PayU OAuth answer unreadable')
+      const res = await fetchFn(`${base}/api/v2_1/paymethods`, { method: 'GET', redirect: 'manual', headers: { Authorization: `Bearer ${token.data.access_token}` } })
+      if (res.status === 401 || res.status === 403) return null
+      if (!res.ok) throw new PayuUnavailableError(`PayU answered ${res.status}`)
+      const parsed = cardTokensAnswer.safeParse(await res.json().catch(() => null))
+      if (!parsed.success) throw new PayuUnavailableError('PayU paymethods answer unreadable')
+      return parsed.data.cardTokens
+        .filter((t) => t.value.startsWith('TOKC_') && (t.status ?? 'ACTIVE') === 'ACTIVE')
+        .map((t) => ({ token: t.value, numberMasked: t.cardNumberMasked ?? null, brand: t.cardBrand ?? null, expMonth: t.cardExpirationMonth ?? null, expYear: t.cardExpirationYear ?? null }))
+    },
+
+    /** The order with its buyer and pay method type (null: unknown order or no access). */
+    async getOrderDetails(orderId: string) {
+      const res = await authorised(`/api/v2_1/orders/${encodeURIComponent(orderId)}`, { method: 'GET' })
+      if (!res || res.status === 404) return null
+      if (!res.ok) throw new PayuUnavailableError(`PayU answered ${res.status}`)
+      const parsed = retrievedAnswer.safeParse(await res.json().catch(() => null))
+      if (!parsed.success) throw new PayuUnavailableError('PayU order answer unreadable')
+      return orderDetailsOf(parsed.data.orders[0]!)
     },
 
     /** The order's status as PayU has it now (null: unknown order or no access). */
@@ -256,7 +417,7 @@ export function payuClient(config: PayuConfig, fetchFn: PayuFetch = fetch, now: 
       const parsed = retrievedAnswer.safeParse(await res.json().catch(() => null))
       if (!parsed.success) throw new PayuUnavailableError('PayU order answer unreadable')
       const [order] = parsed.data.orders
-      return { orderId: order!.orderId, extOrderId: order!.extOrderId ?? null, status: order!.status, totalAmount: Number(order!.totalAmount), currencyCode: order!.currencyCode }
+      return orderOf(order!)
     },
 
     /** Is the submerchant verified for `currency`? null: PayU does not know it (not registered yet). Marketplace POS only. */

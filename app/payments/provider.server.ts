@@ -23,6 +23,16 @@ export type StartPaymentInput = {
   /** Subscriptions: months per period (membership period). */
   intervalMonths?: number
   /**
+   * A membership's first payment at a provider that renews by a stored card token (issue 25): ask
+   * the provider to keep the card for merchant-initiated charges (PayU `recurring: FIRST`, Tpay card
+   * token, Paylane sale id, Braintree vault, PayPal vault). The token comes back in confirmPayment's `card`.
+   */
+  storeCard?: boolean
+  /** BLIK level 0 (Przelewy24): the buyer's 6-digit code typed in our checkout; absent = BLIK on the provider's page. */
+  blikCode?: string
+  /** The buyer's language for the provider's page ('pl' | 'en'). */
+  locale?: string
+  /**
    * A sale through the platform's marketplace account to an onboarded school (ADR 023): the
    * provider pays `destination` (Stripe acct_…, PayU extCustomerId) the total less the
    * transaction's feeAmount, which stays with the platform.
@@ -58,6 +68,8 @@ export type ProviderPaymentState =
       subscriptionId?: string | null
       /** A declined card's reason, as the provider's API reports it (ends the payment `failed`, shown to the buyer in the seed's words). */
       declineReason?: DeclineReason | null
+      /** The card kept for renewals when startPayment asked for `storeCard` (issue 25). */
+      card?: StoredCard | null
     }
   | { ok: false; reason: 'unavailable' | 'not_found' }
 
@@ -78,4 +90,88 @@ export interface PaymentAdapter {
    * the platform's key, not a school's).
    */
   confirmPayment(providerRef: string, claimed: PaymentEvent | null): Promise<ProviderPaymentState>
+  /**
+   * The answer body the provider expects to its notification (Tpay: `TRUE` when accepted); by
+   * default our JSON. `accepted` false = the provider should send it again (or it was refused).
+   */
+  notificationAnswer?(accepted: boolean, status: number): Response
 }
+
+/**
+ * A card kept at the provider for merchant-initiated renewals (issue 25): the provider's reusable
+ * reference (PayU TOKC_…, Tpay cli_auth, Paylane sale id, Braintree payment method token, PayPal
+ * vault id) and what the student is shown. Never a card number.
+ */
+export type StoredCard = { token: string; brand: string | null; last4: string | null; expMonth: number | null; expYear: number | null }
+
+export type RefundInput = {
+  /** The sale's providerRef (what confirmPayment takes). */
+  providerRef: string
+  /** Minor units: the whole sale (partial refunds are not offered yet). */
+  amount: number
+  currency: string
+  /** `refund-{transaction id}`: the same refund when a request is repeated. */
+  idempotencyKey: string
+  description: string
+}
+export type RefundResult = { ok: true; refundRef: string; providerStatus: string } | { ok: false; reason: 'refused' | 'unavailable' }
+
+export type StoredCardChargeInput = {
+  token: string
+  amount: number
+  currency: string
+  /** The renewal claim's transaction id: a repeated charge with the same key must not charge twice. */
+  idempotencyKey: string
+  description: string
+  /** Where the provider may notify about this charge (the membership's integration notify URL on the school's origin). */
+  notifyUrl: string
+  buyer: { email: string; name: string }
+}
+/**
+ * The provider's final word on a renewal charge, confirmed through its API (not a notification).
+ * 'unavailable': no final answer now (not reached, or still processing): the claim stays and the
+ * same idempotency key is tried again later.
+ */
+export type StoredCardChargeResult =
+  | { ok: true; providerRef: string; providerStatus: string; amount: number; currency: string }
+  | { ok: false; reason: 'card_declined' | 'unavailable'; declineReason?: DeclineReason | null; providerRef?: string }
+
+export type CardUpdateStartInput = {
+  /** The card it replaces, when the provider needs it (e.g. a Braintree customer id, a PayPal vault id). */
+  currentToken: string | null
+  /** Our membership id: where the provider's page sends the student back is built from it. */
+  reference: string
+  /** `{origin}/my/membership/card/return?membership={id}`: the provider appends its own parameters. */
+  returnUrl: string
+  /** `{origin}/panel`: where "cancel" on the provider's page leads. */
+  cancelUrl: string
+  buyer: { email: string; name: string }
+  currency: string
+  locale: string
+}
+export type CardUpdateStartResult = { ok: true; redirectUrl: string; ref: string } | { ok: false; reason: 'refused' | 'unavailable' }
+export type CardUpdateCompleteResult = { ok: true; card: StoredCard } | { ok: false; reason: 'declined' | 'refused' | 'unavailable' }
+
+/**
+ * Optional abilities of an adapter (issue 25). Checked with `'refund' in adapter` etc.:
+ *   refund            — give a completed sale's money back through the provider's API;
+ *   chargeStoredCard  — a renewal charged by us on schedule with the card token kept at the first sale;
+ *   cardUpdate        — a new card entered on the provider's own page or hosted fields (never on ours):
+ *                       start() sends the student there, complete() reads the outcome from the
+ *                       provider's API when they come back (`ref` and the return URL's query).
+ */
+export interface RefundCapable {
+  refund(input: RefundInput): Promise<RefundResult>
+}
+export interface StoredCardCapable {
+  chargeStoredCard(input: StoredCardChargeInput): Promise<StoredCardChargeResult>
+}
+export interface CardUpdateCapable {
+  cardUpdate: {
+    start(input: CardUpdateStartInput): Promise<CardUpdateStartResult>
+    complete(input: { ref: string; query: URLSearchParams; currentToken: string | null }): Promise<CardUpdateCompleteResult>
+  }
+}
+export const canRefund = (a: PaymentAdapter): a is PaymentAdapter & RefundCapable => typeof (a as Partial<RefundCapable>).refund === 'function'
+export const canChargeStoredCard = (a: PaymentAdapter): a is PaymentAdapter & StoredCardCapable => typeof (a as Partial<StoredCardCapable>).chargeStoredCard === 'function'
+export const canUpdateCard = (a: PaymentAdapter): a is PaymentAdapter & CardUpdateCapable => typeof (a as Partial<CardUpdateCapable>).cardUpdate?.start === 'function'

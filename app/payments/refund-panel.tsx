@@ -16,6 +16,8 @@ export function RefundPanel({ tx }: { tx: { id: string; status: string; collecto
   const outcome = params.get('refund')
   const shown = outcome && (OUTCOMES as readonly string[]).includes(outcome) ? (outcome as (typeof OUTCOMES)[number]) : null
   const completed = tx.status === 'completed' && tx.totalAmount > 0 && !!tx.provider
+  // Issue 25: these providers refund a sale in the school's own account through its API (app/payments/refund.server.ts OWN_ACCOUNT_REFUNDS).
+  const ownAccountRefund = ['p24', 'tpay', 'paypal', 'braintree', 'paylane'].includes(tx.provider ?? '')
   if (!shown && !completed) return null
   const amount = formatMoney(tx.totalAmount, tx.currency, locale)
   return (
@@ -26,11 +28,11 @@ export function RefundPanel({ tx }: { tx: { id: string; status: string; collecto
           <Alert tone={shown === 'done' ? 'success' : undefined}>{t(`refund.${shown}`)}</Alert>
         </div>
       ) : null}
-      {completed && tx.collector === 'school' ? <p className="mt-2 text-sm text-slate-600">{t('refund.own_account')}</p> : null}
-      {completed && tx.collector !== 'school' ? (
+      {completed && tx.collector === 'school' && !ownAccountRefund ? <p className="mt-2 text-sm text-slate-600">{t('refund.own_account')}</p> : null}
+      {completed && (tx.collector !== 'school' || ownAccountRefund) ? (
         <Form method="post" action={`/home/transactions/${tx.id}/refund`} className="mt-3 space-y-3">
           <p className="text-sm text-slate-600">
-            {t('refund.intro', { amount })} {t(tx.collector === 'split' ? 'refund.intro.split' : 'refund.intro.platform')}
+            {t('refund.intro', { amount })} {t(tx.collector === 'split' ? 'refund.intro.split' : tx.collector === 'school' ? 'refund.intro.own_account' : 'refund.intro.platform')}
           </p>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="confirm" value="yes" required />

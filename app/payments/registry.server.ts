@@ -16,7 +16,9 @@ import { testProviderAdapter } from './test-provider.server.ts'
 import { isPlatformIntegration, PLATFORM_INTEGRATION, PLATFORM_PAYU_CURRENCIES, platformFetch, platformPayuConfig, platformRouting, platformStripeConfig } from './platform-accounts.server.ts'
 import { collectorOf } from '#app/domain/payment-confirm.ts'
 import type { Collector } from '#app/db/schema.server.ts'
-import { isDevelopment as isDevelopmentEnv } from '#app/utils/env.server.ts'
+import { isDevelopment as isDevelopmentEnv, type Env } from '#app/utils/env.server.ts'
+import { providerModule } from './providers/index.server.ts'
+import { providerContext } from './providers/provider-context.server.ts'
 
 export const BUILT_IN_TEST_INTEGRATION = 'test'
 
@@ -29,31 +31,48 @@ export type ResolvedProvider = {
   split: { payoutAccountId: string; destination: string } | null
 }
 
-/** Dev peer routing only (PAYU_API_URL, STRIPE_API_URL, DEV_PEERS); test payments are testAllowed's call. */
-const isDevelopment = (context: AppLoadContext) => isDevelopmentEnv(context.cloudflare.env)
 const testAllowed = (context: AppLoadContext) => testPaymentsAllowed(context.cloudflare.env)
 
-/** In development, API calls to PayU/Stripe go to the dev peers through the DEV_PEERS binding. */
-function peerFetch(context: AppLoadContext) {
-  const peers = context.cloudflare.env.DEV_PEERS
-  if (!isDevelopment(context) || !peers) return undefined
-  return (input: RequestInfo | URL, init?: RequestInit) => peers.fetch(new Request(input instanceof Request ? input.url : String(input), init))
+async function adapterFor(context: AppLoadContext, integration: PaymentIntegration): Promise<PaymentAdapter | null> {
+  return integrationAdapter(context.cloudflare.env, integration)
 }
 
-async function adapterFor(context: AppLoadContext, integration: PaymentIntegration): Promise<PaymentAdapter | null> {
-  const env = context.cloudflare.env
-  if (integration.provider === 'test') return testAllowed(context) && env.TEST_PAYMENTS_SECRET ? testProviderAdapter(env.TEST_PAYMENTS_SECRET) : null
+/**
+ * The opened credentials of a school's integration, with its id as `__integrationId` (adapters
+ * that send the buyer to our own card page name the integration in its address), or null when
+ * they do not open or take test payments where those are not allowed.
+ */
+export async function integrationCredentials(env: Env, integration: PaymentIntegration): Promise<Record<string, string> | null> {
   if (!env.INTEGRATIONS_KEY) return null
   const c = await openCredentials(env.INTEGRATIONS_KEY, integration)
   if (!c) return null
-  if (usesTestCredentials(integration.provider, c) && !testAllowed(context)) return null
-  if (integration.provider === 'payu') {
-    const baseUrl = env.PAYU_API_URL && isDevelopment(context) ? env.PAYU_API_URL : c.sandbox === 'true' ? PAYU_SANDBOX_URL : PAYU_PRODUCTION_URL
-    return payuAdapter({ baseUrl, posId: c.posId ?? '', clientId: c.clientId ?? '', clientSecret: c.clientSecret ?? '', secondKey: c.secondKey ?? '' }, peerFetch(context))
-  }
-  const apiBase = env.STRIPE_API_URL && isDevelopment(context) ? env.STRIPE_API_URL : undefined
-  return stripeAdapter({ secretKey: c.secretKey ?? '', webhookSecret: c.webhookSecret ?? '', apiBase }, peerFetch(context))
+  const module = providerModule(integration.provider)
+  const testCredentials = module ? module.usesTestCredentials(c) : usesTestCredentials(integration.provider, c)
+  if (testCredentials && !testPaymentsAllowed(env)) return null
+  return { ...c, __integrationId: integration.id }
 }
+
+/**
+ * The adapter of a school's own integration, from the environment alone (checkout, notifications,
+ * and the scheduled renewals, which have no request).
+ */
+export async function integrationAdapter(env: Env, integration: PaymentIntegration): Promise<PaymentAdapter | null> {
+  if (integration.provider === 'test') return testPaymentsAllowed(env) && env.TEST_PAYMENTS_SECRET ? testProviderAdapter(env.TEST_PAYMENTS_SECRET) : null
+  const c = await integrationCredentials(env, integration)
+  if (!c) return null
+  const module = providerModule(integration.provider)
+  if (module) return module.adapter(providerContext(env, integration.provider), c)
+  const development = isDevelopmentEnv(env)
+  const fetchFn = development && env.DEV_PEERS ? peerFetchOf(env.DEV_PEERS) : undefined
+  if (integration.provider === 'payu') {
+    const baseUrl = env.PAYU_API_URL && development ? env.PAYU_API_URL : c.sandbox === 'true' ? PAYU_SANDBOX_URL : PAYU_PRODUCTION_URL
+    return payuAdapter({ baseUrl, posId: c.posId ?? '', clientId: c.clientId ?? '', clientSecret: c.clientSecret ?? '', secondKey: c.secondKey ?? '', integrationId: integration.id }, fetchFn)
+  }
+  const apiBase = env.STRIPE_API_URL && development ? env.STRIPE_API_URL : undefined
+  return stripeAdapter({ secretKey: c.secretKey ?? '', webhookSecret: c.webhookSecret ?? '', apiBase }, fetchFn)
+}
+
+const peerFetchOf = (peers: Fetcher) => (input: RequestInfo | URL, init?: RequestInit) => peers.fetch(new Request(input instanceof Request ? input.url : String(input), init))
 
 /** The built-in test provider when this deployment allows test payments and has its secret. */
 function builtInTest(context: AppLoadContext): ResolvedProvider | null {
@@ -90,7 +109,7 @@ function platformMethods(context: AppLoadContext, currency: string): CheckoutMet
 /** A way to pay offered at checkout: a school's integration, or the built-in test provider (where test payments are allowed). */
 export type CheckoutMethod = { id: string; provider: PaymentProvider }
 
-const PROVIDER_ORDER: Record<PaymentProvider, number> = { payu: 0, stripe: 1, test: 2 }
+const PROVIDER_ORDER: Record<PaymentProvider, number> = { p24: 0, payu: 1, tpay: 2, stripe: 3, paypal: 4, braintree: 5, paylane: 6, test: 7 }
 
 /**
  * Is this integration barred here for taking test payments? Only asked where test payments are
@@ -98,10 +117,16 @@ const PROVIDER_ORDER: Record<PaymentProvider, number> = { payu: 0, stripe: 1, te
  * adapterFor, which resolves them to nothing anyway.
  */
 async function barredTestIntegration(context: AppLoadContext, integration: PaymentIntegration) {
+  return integrationTakesTestPayments(context.cloudflare.env, integration)
+}
+
+/** Does this integration take test payments (its sealed credentials opened)? Credentials that do not open take nothing. */
+export async function integrationTakesTestPayments(env: Env, integration: PaymentIntegration) {
   if (integration.provider === 'test') return true
-  const key = context.cloudflare.env.INTEGRATIONS_KEY
-  const c = key ? await openCredentials(key, integration) : null
-  return !!c && usesTestCredentials(integration.provider, c)
+  const c = env.INTEGRATIONS_KEY ? await openCredentials(env.INTEGRATIONS_KEY, integration) : null
+  if (!c) return false
+  const module = providerModule(integration.provider)
+  return module ? module.usesTestCredentials(c) : usesTestCredentials(integration.provider, c)
 }
 
 /**

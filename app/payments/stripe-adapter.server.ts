@@ -2,7 +2,7 @@
 // SDK on its fetch client; webhooks verified with constructEventAsync (300 s tolerance).
 import type Stripe from 'stripe'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
-import type { PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
+import type { CardUpdateCapable, CardUpdateCompleteResult, PaymentAdapter, ProviderPaymentState, VerifiedNotification } from './provider.server.ts'
 import { declineFromStripe, type DeclineReason } from '#app/domain/payment-failure.ts'
 import { stripeClient, verifyStripeEvent, type StripeConfig, type StripeFetch } from './stripe.server.ts'
 
@@ -95,9 +95,66 @@ export function checkoutLines(mode: 'payment' | 'subscription', description: str
 /** A split subscription's application_fee_percent: the transaction's fee as a share of its total, two decimals. */
 export const splitPercentOf = (tx: { feeAmount: number; totalAmount: number }) => (tx.totalAmount > 0 ? Math.min(100, Math.round((tx.feeAmount / tx.totalAmount) * 10_000) / 100) : 0)
 
-export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter & SubscriptionEventReader {
+const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode ?? 0
+/** Stripe refused the request (4xx) vs. could not answer (network, 5xx). */
+const refusedOrUnavailable = (error: unknown) => {
+  const status = statusOf(error)
+  return status >= 400 && status < 500 ? ('refused' as const) : ('unavailable' as const)
+}
+
+export function stripeAdapter(config: StripeConfig, fetchFn?: StripeFetch): PaymentAdapter & SubscriptionEventReader & CardUpdateCapable {
   const client = stripeClient(config, fetchFn)
   return {
+    /**
+     * A membership's new card (issue 25, Stripe "Update payment details"): Checkout in setup mode
+     * for the subscription's customer. `currentToken` is the membership's Stripe subscription
+     * (sub_…); `ref` the session, which complete() reads back when the student returns.
+     */
+    cardUpdate: {
+      async start(input) {
+        if (!input.currentToken?.startsWith('sub_')) return { ok: false, reason: 'refused' }
+        try {
+          const subscription = await client.retrieveSubscription(input.currentToken)
+          const customer = idOf(subscription.customer)
+          if (!customer || subscription.status === 'canceled') return { ok: false, reason: 'refused' }
+          const separator = input.returnUrl.includes('?') ? '&' : '?'
+          const session = await client.createSetupSession({
+            customer,
+            subscription: subscription.id,
+            currency: input.currency,
+            successUrl: `${input.returnUrl}${separator}session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: input.cancelUrl,
+            locale: input.locale === 'pl' ? 'pl' : input.locale === 'en' ? 'en' : undefined,
+          })
+          if (!session.url) return { ok: false, reason: 'unavailable' }
+          return { ok: true, redirectUrl: session.url, ref: session.id }
+        } catch (error) {
+          return { ok: false, reason: refusedOrUnavailable(error) }
+        }
+      },
+      async complete(input): Promise<CardUpdateCompleteResult> {
+        // The session Stripe sent the student back from must be the one we started.
+        const returned = input.query.get('session_id')
+        if (returned && returned !== input.ref) return { ok: false, reason: 'refused' }
+        try {
+          const session = await client.retrieveSession(input.ref)
+          const intentId = idOf(session.setup_intent)
+          if (session.mode !== 'setup' || !intentId) return { ok: false, reason: 'refused' }
+          const intent = await client.retrieveSetupIntent(intentId)
+          if (intent.status !== 'succeeded') return { ok: false, reason: intent.last_setup_error ? 'declined' : 'refused' }
+          const subscription = intent.metadata?.subscription
+          const paymentMethodId = idOf(intent.payment_method)
+          if (!subscription || !paymentMethodId || (input.currentToken && input.currentToken !== subscription)) return { ok: false, reason: 'refused' }
+          const paymentMethod = await client.retrievePaymentMethod(paymentMethodId)
+          // Idempotent: setting the same default again changes nothing.
+          await client.setSubscriptionPaymentMethod(subscription, paymentMethod.id)
+          const card = paymentMethod.card
+          return { ok: true, card: { token: paymentMethod.id, brand: card?.brand ?? null, last4: card?.last4 ?? null, expMonth: card?.exp_month ?? null, expYear: card?.exp_year ?? null } }
+        } catch (error) {
+          return { ok: false, reason: refusedOrUnavailable(error) }
+        }
+      },
+    },
     provider: 'stripe',
     async startPayment(input) {
       const { transaction: tx } = input

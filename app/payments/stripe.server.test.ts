@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { devPeers } from '#tests/peers/dev-peers.ts'
-import { checkoutLines } from './stripe-adapter.server.ts'
+import { checkoutLines, stripeAdapter } from './stripe-adapter.server.ts'
 import { stripeClient, verifyStripeEvent, type CheckoutInput } from './stripe.server.ts'
 
 type Balance = { available: Array<{ amount: number; currency: string }> }
@@ -249,5 +249,58 @@ describe('Stripe adapter against the Stripe peer', () => {
       expect((await hosted(session.url!, { outcome: 'success', card: '4242 4242 4242 4242' })).status).toBe(302)
       expect(await client().retrievePaymentIntent(declined.id)).toMatchObject({ status: 'succeeded', last_payment_error: null })
     })
+  })
+})
+
+describe('Stripe card update: Checkout in setup mode, then the subscription’s default payment method', () => {
+  const config = { secretKey: SECRET_KEY, webhookSecret: '', apiBase: `${PEER}/stripe` }
+  const adapter = () => stripeAdapter(config, peers.fetch)
+  const RETURN = 'http://school.localhost:8787/my/membership/card/return?membership=m1'
+
+  /** A membership paid through Checkout in subscription mode: its subscription id. */
+  async function membership() {
+    const session = await stripeClient(config, peers.fetch).createCheckoutSession(
+      input({ mode: 'subscription', intervalMonths: 1, currency: 'PLN', lines: [{ name: 'Membership', unitAmount: 4_900, quantity: 1 }] }),
+    )
+    await control(`/sessions/${session.id}/complete`, {})
+    const done = await stripeClient(config, peers.fetch).retrieveSession(session.id)
+    return done.subscription as string
+  }
+
+  function startInput(subscription: string | null) {
+    return { currentToken: subscription, reference: 'm1', returnUrl: RETURN, cancelUrl: 'http://school.localhost:8787/panel', buyer: { email: 'buyer@example.com', name: 'Buyer' }, currency: 'PLN', locale: 'pl' }
+  }
+
+  it('sends the student to Stripe’s page, and on return makes the new card the subscription’s default', async () => {
+    const subscription = await membership()
+    const started = await adapter().cardUpdate.start(startInput(subscription))
+    if (!started.ok) throw new Error(`card update refused: ${JSON.stringify(started)}`)
+    expect(started.redirectUrl).toBe(`http://pay.localhost:8787/stripe/pay/${started.ref}`)
+    const back = await hosted(started.redirectUrl, { outcome: 'success', card: '5555 5555 5555 4444' })
+    expect(back.headers.get('Location')).toBe(`${RETURN}&session_id=${started.ref}`)
+    const query = new URL(back.headers.get('Location')!).searchParams
+    const completed = await adapter().cardUpdate.complete({ ref: started.ref, query, currentToken: subscription })
+    expect(completed).toEqual({ ok: true, card: { token: expect.stringMatching(/^pm_/), brand: 'mastercard', last4: '4444', expMonth: 12, expYear: expect.any(Number) } })
+    if (!completed.ok) return
+    expect((await stripeClient(config, peers.fetch).retrieveSubscription(subscription)).default_payment_method).toBe(completed.card.token)
+    // Coming back twice changes nothing.
+    expect(await adapter().cardUpdate.complete({ ref: started.ref, query, currentToken: subscription })).toEqual(completed)
+  })
+
+  it('a declined card or an unfinished page is not a new card; another session id or subscription is refused', async () => {
+    const subscription = await membership()
+    const started = await adapter().cardUpdate.start(startInput(subscription))
+    if (!started.ok) throw new Error('card update refused')
+    expect(await adapter().cardUpdate.complete({ ref: started.ref, query: new URLSearchParams(), currentToken: subscription })).toEqual({ ok: false, reason: 'refused' })
+    expect((await hosted(started.redirectUrl, { outcome: 'success', card: '4000 0000 0000 0002' })).status).toBe(402)
+    expect(await adapter().cardUpdate.complete({ ref: started.ref, query: new URLSearchParams(), currentToken: subscription })).toEqual({ ok: false, reason: 'declined' })
+    expect(await adapter().cardUpdate.complete({ ref: started.ref, query: new URLSearchParams({ session_id: 'cs_test_other' }), currentToken: subscription })).toEqual({ ok: false, reason: 'refused' })
+    await hosted(started.redirectUrl, { outcome: 'success', card: '4242 4242 4242 4242' })
+    expect(await adapter().cardUpdate.complete({ ref: started.ref, query: new URLSearchParams(), currentToken: 'sub_someone_else' })).toEqual({ ok: false, reason: 'refused' })
+  })
+
+  it('refuses without a subscription, and an unknown one', async () => {
+    expect(await adapter().cardUpdate.start(startInput(null))).toEqual({ ok: false, reason: 'refused' })
+    expect(await adapter().cardUpdate.start(startInput('sub_test_nosuchsubscription'))).toEqual({ ok: false, reason: 'refused' })
   })
 })

@@ -8,6 +8,10 @@
 // refunds that can reverse the split, and balances (the platform's, or a connected account's
 // through `Stripe-Account`). Errors are the SDK's (`type` StripeInvalidRequestError, …,
 // `statusCode`, `code`, `param`, `decline_code`).
+// Card updates (issue 25; docs.stripe.com "Update payment details"): a Checkout Session in setup mode
+// for the subscription's customer (`setup_intent_data.metadata.subscription`, success_url with
+// {CHECKOUT_SESSION_ID}); back from it, the session's SetupIntent (succeeded) names the new
+// PaymentMethod, which becomes the subscription's `default_payment_method`.
 import Stripe from 'stripe'
 
 export type StripeConfig = {
@@ -52,6 +56,18 @@ export type CheckoutInput = {
   applicationFeePercent?: number
   /** The connected account as the settlement merchant (`on_behalf_of`; cross-border destination charges). */
   onBehalfOf?: string
+}
+
+export type SetupSessionInput = {
+  /** The subscription's customer (cus_…): the new card is attached to it. */
+  customer: string
+  /** The subscription (sub_…) the card is for, kept on the SetupIntent's metadata. */
+  subscription: string
+  currency: string
+  /** Must contain {CHECKOUT_SESSION_ID}: Stripe fills in the session's id. */
+  successUrl: string
+  cancelUrl: string
+  locale?: Stripe.Checkout.SessionCreateParams.Locale
 }
 
 export type ConnectAccountInput = {
@@ -162,6 +178,23 @@ export function stripeClient(config: StripeConfig, fetchFn: StripeFetch = fetch)
       )
     },
     retrieveSession: (id: string) => stripe.checkout.sessions.retrieve(id),
+    retrieveSubscription: (id: string): Promise<Stripe.Subscription> => stripe.subscriptions.retrieve(id),
+    /** Checkout in setup mode: the customer enters a new card on Stripe's page; nothing is charged. */
+    createSetupSession: (input: SetupSessionInput): Promise<Stripe.Checkout.Session> =>
+      stripe.checkout.sessions.create({
+        mode: 'setup',
+        customer: input.customer,
+        currency: input.currency.toLowerCase(),
+        setup_intent_data: { metadata: { subscription: input.subscription } },
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        ...(input.locale ? { locale: input.locale } : {}),
+      }),
+    retrieveSetupIntent: (id: string): Promise<Stripe.SetupIntent> => stripe.setupIntents.retrieve(id),
+    retrievePaymentMethod: (id: string): Promise<Stripe.PaymentMethod> => stripe.paymentMethods.retrieve(id),
+    /** Future invoices of the subscription are paid with this PaymentMethod (attached to its customer). */
+    setSubscriptionPaymentMethod: (subscription: string, paymentMethod: string): Promise<Stripe.Subscription> =>
+      stripe.subscriptions.update(subscription, { default_payment_method: paymentMethod }),
     /** The subscription ends when its paid period does (no renewal); access runs to the period's end, like ours. */
     cancelSubscriptionAtPeriodEnd: (id: string) => stripe.subscriptions.update(id, { cancel_at_period_end: true }),
     createWebhookEndpoint: (url: string, events: Stripe.WebhookEndpointCreateParams.EnabledEvent[]) => stripe.webhookEndpoints.create({ url, enabled_events: events }),

@@ -4,7 +4,7 @@
 // code ("Apply" re-prices without ordering), order bump, terms and the withdrawal-waiver consent for
 // digital content. The server prices the order (app/checkout/checkout.server.ts) and places it
 // (app/checkout/place-order.server.ts); the page is app/checkout/components/checkout-page.tsx.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import { data, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { CheckoutPage } from '#app/checkout/components/checkout-page.tsx'
 import { checkoutPageData, loadCheckoutOffer } from '#app/checkout/checkout.server.ts'
@@ -31,6 +31,9 @@ const answer = (body: CheckoutAnswer, status: number, cookie?: string | null) =>
   return data<CheckoutAnswer>(body, { status, headers })
 }
 
+/** `/payments/{provider}/{integrationId}/card/{hash}`, absolute or not. */
+const HOSTED_CARD_PAGE = /^(?:https?:\/\/[^/]+)?\/payments\/[a-z0-9]+\/[\w-]+\/card\//
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   const user = await getCurrentUserOrVerify(request, context)
@@ -41,7 +44,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // "Apply" (promo code) re-prices only, as a plain form post too; any other submission orders.
   const submission = { context, request, tenant, offer, user, values }
   const result = values.intent === 'apply_promo' ? await applyPromo(submission) : await placeOrder(submission)
-  if (result.kind === 'redirect') return redirect(result.url, { status: 303, headers: result.cookie ? { 'Set-Cookie': result.cookie } : undefined })
+  if (result.kind === 'redirect') {
+    const init = { status: 303, headers: result.cookie ? { 'Set-Cookie': result.cookie } : undefined }
+    // A provider's card page (issue 25) loads the provider's scripts under its own CSP: a whole-document load, never a client-side one.
+    return HOSTED_CARD_PAGE.test(result.url) ? redirectDocument(result.url, init) : redirect(result.url, init)
+  }
   // The form comes back with what was typed, never the password.
   const { kind: _kind, status, mode, cookie, ...body } = result
   const { password: _password, ...echo } = values

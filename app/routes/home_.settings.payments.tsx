@@ -17,6 +17,9 @@ import { platformPayuConfig, platformStripeConfig } from '#app/payments/platform
 import { createIntegration, DuplicateIntegrationError, findIntegration, listIntegrations } from '#app/models/payment-integration.server.ts'
 import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
 import { checkPayuCredentials, createStripeWebhook } from '#app/payments/provider-check.server.ts'
+import { guideProviders } from '#app/payments/guides.server.ts'
+import { MODULE_PROVIDERS, PROVIDER_MODULES, providerModule } from '#app/payments/providers/index.server.ts'
+import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import { canonicalOrigin } from '#app/storefront/seo.server.ts'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -25,8 +28,8 @@ import { getT } from '#app/utils/request.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { type FieldErrors, type FormValues, msg, parseWith, readFormFields } from '#app/utils/validation.ts'
 
-/** Fields that are never echoed back into the page. */
-const SECRET_FIELDS = new Set(['clientSecret', 'secondKey', 'secretKey'])
+/** Fields that are never echoed back into the page (the modules' secret fields included). */
+const SECRET_FIELDS = new Set(['clientSecret', 'secondKey', 'secretKey', ...Object.values(PROVIDER_MODULES).flatMap((m) => m.fields.filter((f) => f.kind === 'secret').map((f) => f.name))])
 
 const currency = z.enum(CURRENCIES)
 const key = z
@@ -99,7 +102,12 @@ export async function loader(args: LoaderFunctionArgs) {
     defaultCurrency: (CURRENCIES as readonly string[]).includes(tenant.currency) ? tenant.currency : 'PLN',
     testProviderAllowed: testPaymentsAllowed(context.cloudflare.env),
     // Only what is safe to show: never the sealed credentials.
-    integrations: rows.map((r) => ({ id: r.id, provider: r.provider, currency: r.currency, account: r.publicRef, enabled: r.enabled, createdAt: r.createdAt })),
+    integrations: rows.map((r) => ({ id: r.id, provider: r.provider, currency: r.currency, account: r.publicRef, enabled: r.enabled, createdAt: r.createdAt, notifyUrl: `${canonicalOrigin(request, context)}/payments/${r.provider}/${r.id}/notify` })),
+    modules: MODULE_PROVIDERS.map((provider) => {
+      const m = PROVIDER_MODULES[provider]
+      return { provider: m.provider, currencies: [...m.currencies], fields: m.fields.map((f) => ({ name: f.name, kind: f.kind, labelKey: f.labelKey, hintKey: f.hintKey, inputMode: f.inputMode })) }
+    }),
+    guides: guideProviders(),
   }
 }
 
@@ -120,6 +128,8 @@ export async function action(args: ActionFunctionArgs) {
   }
   const testAllowed = testPaymentsAllowed(context.cloudflare.env)
   if (input.provider === 'test' && !testAllowed) return refuse({ provider: { key: 'payments.error.test_provider' } })
+  const module = providerModule(input.provider ?? '')
+  if (module) return connectModule(args, tenant.id, module, input, refuse)
   const parsed = parseWith(AddSchema, input)
   if (!parsed.ok) return refuse(parsed.errors)
   const data = parsed.data
@@ -160,6 +170,34 @@ export async function action(args: ActionFunctionArgs) {
   }
   try {
     await createIntegration(context.db, sealingKey, tenant.id, { id, provider: data.provider, currency: data.currency, credentials, publicRef })
+  } catch (error) {
+    if (error instanceof DuplicateIntegrationError) return refuse(duplicate, 409)
+    throw error
+  }
+  throw redirectWithFlash(request, '/home/settings/payments', { done: 'created', message: 'payments.done.created' }, { status: 303 })
+}
+
+/**
+ * A provider built as a module (issue 25): the currency is ours to check, the rest the module's —
+ * it parses its fields, refuses test credentials where they are not allowed and checks them with
+ * the provider before anything is written; then the credentials are sealed like the others.
+ */
+async function connectModule(args: ActionFunctionArgs, tenantId: string, module: NonNullable<ReturnType<typeof providerModule>>, input: Record<string, string>, refuse: (errors: FieldErrors, status?: number) => ReturnType<typeof formError>) {
+  const { request, context } = args
+  const currencyOk = (module.currencies as readonly string[]).includes(input.currency ?? '')
+  if (!currencyOk) return refuse({ currency: { key: 'payments.error.currency' } })
+  const sealingKey = context.cloudflare.env.INTEGRATIONS_KEY
+  if (!sealingKey) return refuse({ form: { key: 'payments.error.not_configured' } }, 503)
+  const providerName = getT(request, context)(`payments.provider.${module.provider}`)
+  const duplicate = { currency: { key: 'payments.error.duplicate', values: { provider: providerName, currency: input.currency! } } }
+  if (await findIntegration(context.db, tenantId, module.provider, input.currency!)) return refuse(duplicate, 409)
+  const id = newId()
+  const origin = canonicalOrigin(request, context)
+  const fields = Object.fromEntries(module.fields.map((f) => [f.name, (input[f.name] ?? '').slice(0, 4000)]))
+  const connected = await module.connect(providerContext(context.cloudflare.env, module.provider), { fields, currency: input.currency!, integrationId: id, notifyUrl: `${origin}/payments/${module.provider}/${id}/notify`, origin })
+  if (!connected.ok) return refuse(connected.errors, connected.status)
+  try {
+    await createIntegration(context.db, sealingKey, tenantId, { id, provider: module.provider, currency: input.currency!, credentials: connected.credentials, publicRef: connected.publicRef })
   } catch (error) {
     if (error instanceof DuplicateIntegrationError) return refuse(duplicate, 409)
     throw error

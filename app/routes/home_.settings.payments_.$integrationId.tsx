@@ -4,8 +4,9 @@
 // provider, PayU sandbox, a Stripe test key) cannot be enabled: checkout would not offer it anyway.
 import { redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
-import { deleteIntegration, getIntegration, openCredentials, setIntegrationEnabled, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
-import { testPaymentsAllowed, usesTestCredentials } from '#app/payments/payment-mode.server.ts'
+import { deleteIntegration, getIntegration, setIntegrationEnabled, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
+import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
+import { integrationTakesTestPayments } from '#app/payments/registry.server.ts'
 import { requireStaff, staffAction, type IntentContext } from '#app/auth/staff.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { notFound, requireSchool } from '#app/utils/request.server.ts'
@@ -15,13 +16,6 @@ const ConfirmSchema = z.object({ confirm: z.string().max(20).optional() })
 const SETTINGS = '/home/settings/payments'
 const back = (query: Record<string, string>) => redirect(`${SETTINGS}?${new URLSearchParams(query)}`, 303)
 const done = (request: Request, outcome: 'deleted' | 'enabled' | 'disabled') => redirectWithFlash(request, SETTINGS, { done: outcome, message: `payments.done.${outcome}` }, { status: 303 })
-
-/** Does this integration take test payments (its sealed credentials opened)? Credentials that do not open take nothing. */
-async function takesTestPayments(key: string | undefined, integration: PaymentIntegration) {
-  if (integration.provider === 'test') return true
-  const credentials = key ? await openCredentials(key, integration) : null
-  return !!credentials && usesTestCredentials(integration.provider, credentials)
-}
 
 const loadIntegration = async (tenant: { id: string }, { context, params }: Pick<LoaderFunctionArgs, 'context' | 'params'>) => (await getIntegration(context.db, tenant.id, params.integrationId ?? '')) ?? notFound()
 
@@ -34,7 +28,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 async function setEnabled(enabled: boolean, { tenant, request, context, loaded: integration }: IntentContext<PaymentIntegration>) {
   const env = context.cloudflare.env
-  if (enabled && !testPaymentsAllowed(env) && (await takesTestPayments(env.INTEGRATIONS_KEY, integration))) return back({ error: 'payments.error.test_mode_enable' })
+  if (enabled && !testPaymentsAllowed(env) && (await integrationTakesTestPayments(env, integration))) return back({ error: 'payments.error.test_mode_enable' })
   if (!(await setIntegrationEnabled(context.db, tenant.id, integration.id, enabled))) notFound()
   return done(request, enabled ? 'enabled' : 'disabled')
 }

@@ -6,7 +6,10 @@
 // wrong with the cypher), 'Card problem' (no card vault), membership state. Success: a redirect to
 // /panel (scripts get `{ok, redirect}`).
 // GET answers the vault's public key for the card form (JSON; the form encrypts with it).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/cloudflare'
+// POST {intent: 'provider', membership_id} (issue 25): a membership whose card the school's
+// provider keeps goes to that provider's fields or page (app/membership/card-update.server.ts).
+import { redirectDocument, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/cloudflare'
+import { startCardUpdate } from '#app/membership/card-update.server.ts'
 import { z } from 'zod'
 import type { Db } from '#app/db/client.server.ts'
 import { backToPanel, jsonErrors } from '#app/membership/answers.server.ts'
@@ -16,7 +19,7 @@ import { cardVaultPublicKey, openCardCypher } from '#app/payments/card-vault.ser
 import { readBody } from '#app/storefront/search.server.ts'
 import { requireUser } from '#app/auth/auth.server.ts'
 import { noStoreJson } from '#app/utils/responses.server.ts'
-import { getT, notFound, requireSchool } from '#app/utils/request.server.ts'
+import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
 
 const CardSchema = z.object({
@@ -33,6 +36,19 @@ async function onlyUpdatable(db: Db, tenantId: string, userId: string) {
 
 type VaultEnv = { ENVIRONMENT: string; CARD_VAULT_KEY?: string }
 
+async function changeAtProvider(request: Request, context: AppLoadContext, tenantId: string, user: { id: string; email: string; name: string }, membershipId: string, script: boolean) {
+  const membership = /^[A-Za-z0-9_-]{1,64}$/.test(membershipId) ? await getMembershipForUser(context.db, tenantId, user.id, membershipId) : undefined
+  if (!membership) notFound()
+  const started = await startCardUpdate(context, tenantId, user, membership, new URL(request.url).origin, getLocale(request, context))
+  if (!started.ok) {
+    if (script) return jsonErrors({ membership: [getT(request, context)(`cards.update.error.${started.problem}`)] }, started.problem === 'unavailable' ? 503 : 409)
+    return backToPanel({ membership_error: `card_${started.problem}`, membership: membership.id }, membership.id)
+  }
+  if (script) return noStoreJson({ ok: true, redirect: started.url })
+  // The fields page loads the provider's scripts under its own CSP: a whole-document load.
+  return redirectDocument(started.url, 303)
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSchool(context)
   await requireUser(request, context)
@@ -45,7 +61,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context)
   const script = isDataRequest(request)
   const t = getT(request, context)
-  const parsed = CardSchema.safeParse((await readBody(request)) ?? {})
+  const body = (await readBody(request)) ?? {}
+  // Issue 25: a card the school's provider keeps is changed through that provider (its fields or its page).
+  if (body.intent === 'provider') return changeAtProvider(request, context, tenant.id, user, String(body.membership_id ?? ''), script)
+  const parsed = CardSchema.safeParse(body)
   const data = parsed.success ? parsed.data : {}
   const membership = data.membership_id ? await getMembershipForUser(context.db, tenant.id, user.id, data.membership_id) : await onlyUpdatable(context.db, tenant.id, user.id)
   if (!membership) notFound()

@@ -82,6 +82,19 @@ export interface Env {
   /** Where the PayU and Stripe adapters send API calls: unset = the real APIs; development = the dev peers (through DEV_PEERS). */
   PAYU_API_URL?: string
   STRIPE_API_URL?: string
+  /** Issue 25: the same for Przelewy24, Tpay, PayPal, Braintree, Paylane, GUS BIR and VIES (app/payments/providers/provider-context.server.ts). */
+  P24_API_URL?: string
+  TPAY_API_URL?: string
+  PAYPAL_API_URL?: string
+  BRAINTREE_API_URL?: string
+  PAYLANE_API_URL?: string
+  GUS_API_URL?: string
+  VIES_API_URL?: string
+  /** Tpay's JWS root certificates (PEM) its notification signatures must chain to: production and sandbox (https://secure.tpay.com/x509/tpay-jws-root.pem). Unset in development: the dev peer's CA. */
+  TPAY_JWS_ROOT_PEM?: string
+  TPAY_SANDBOX_JWS_ROOT_PEM?: string
+  /** GUS BIR 1.1 API key (the public test key in development). */
+  GUS_API_KEY?: string
   /**
    * The platform's own provider accounts (issue 18, ADR 023): Stripe Connect (its secret key; the
    * webhook endpoints are created through the API and kept in platform_webhooks) and PayU

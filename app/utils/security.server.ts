@@ -39,7 +39,7 @@ export function withOwnHost<R extends Request>(request: R, host = new URL(reques
  * the handler reads no cookies and acts only on a body whose signature it verified (ADR 019).
  */
 export function isProviderNotification(request: Request) {
-  return request.method === 'POST' && /^\/payments\/[a-z]{2,10}\/[A-Za-z0-9_-]{1,64}\/notify$/.test(new URL(request.url).pathname)
+  return request.method === 'POST' && /^\/payments\/[a-z][a-z0-9]{1,9}\/[A-Za-z0-9_-]{1,64}\/notify$/.test(new URL(request.url).pathname)
 }
 
 /** A request made by script (fetcher, single-fetch data request, XHR) rather than a document navigation. */
@@ -58,11 +58,25 @@ export function newNonce() {
   return btoa(String.fromCharCode(...bytes))
 }
 
-function scriptSrc(scripts: { nonce: string; creatorScripts?: boolean } | { hashes: string[] }) {
+function scriptSrc(scripts: { nonce: string; creatorScripts?: boolean } | { hashes: string[] }, extra?: string) {
   if ('hashes' in scripts) return ['script-src', "'self'", ...scripts.hashes.map((hash) => `'sha256-${hash}'`)].join(' ')
   // 'strict-dynamic' only for a school's public page with creator code on it: the nonce'd
   // snippets may load analytics and pixels from anywhere; every other page keeps the strict list.
-  return scripts.creatorScripts ? `script-src 'self' 'nonce-${scripts.nonce}' 'strict-dynamic'` : `script-src 'self' 'nonce-${scripts.nonce}'`
+  if (scripts.creatorScripts) return `script-src 'self' 'nonce-${scripts.nonce}' 'strict-dynamic'`
+  return `script-src 'self' 'nonce-${scripts.nonce}'${extra ? ` ${extra}` : ''}`
+}
+
+/**
+ * Set by a loader in the request's memo (issue 25): a payment provider's hosted fields page loads
+ * that provider's script, frames its fields and lets them talk to its API — those origins only,
+ * on that page only.
+ */
+export const PROVIDER_ORIGINS_MEMO_KEY = 'providerOrigins'
+export type ProviderOrigins = { script: string[]; frame: string[]; connect: string[] }
+
+/** Origins as CSP sources: only well-formed http(s) origins pass (a module's config is not trusted blindly). */
+export function cspSources(origins: string[] | undefined) {
+  return (origins ?? []).filter((o) => /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/i.test(o)).join(' ')
 }
 
 export function applySecurityHeaders(
@@ -74,6 +88,7 @@ export function applySecurityHeaders(
     imgSrcExtra,
     connectSrcExtra,
     frameSrcExtra,
+    scriptSrcExtra,
   }: {
     /**
      * How the page's scripts are allowed: this response's nonce, with 'strict-dynamic' when the page
@@ -89,12 +104,14 @@ export function applySecurityHeaders(
     connectSrcExtra?: string
     /** Origins pages may frame: Bunny's player. */
     frameSrcExtra?: string
+    /** Script origins beyond our own (a payment provider's hosted fields page, issue 25). */
+    scriptSrcExtra?: string
   },
 ) {
   const https = new URL(request.url).protocol === 'https:'
   const csp = [
     "default-src 'self'",
-    scriptSrc(scripts),
+    scriptSrc(scripts, scriptSrcExtra),
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: https:${imgSrcExtra ? ` ${imgSrcExtra}` : ''}`,
     "font-src 'self'",

@@ -4,7 +4,7 @@ import type { SerializeFrom } from '@remix-run/cloudflare'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { CheckoutBreakdown } from '#app/checkout/components/checkout-breakdown.tsx'
-import { CheckoutAccount, CheckoutInvoice, CheckoutMethods, CheckoutPromo } from '#app/checkout/components/checkout-sections.tsx'
+import { BlikCodeField, CheckoutAccount, CheckoutInvoice, CheckoutMethods, CheckoutPromo } from '#app/checkout/components/checkout-sections.tsx'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
 import { priceOrder } from '#app/payments/pricing.ts'
 import type { CheckoutPageData } from '#app/checkout/checkout.server.ts'
@@ -173,6 +173,8 @@ export function CheckoutPage({ data: d, answer: a }: { data: SerializeFrom<Check
           ) : null}
           <CheckoutBreakdown breakdown={breakdown} money={money} bumpTitle={bump && d.bump ? d.bump.title : null} />
           {d.methods.length > 1 && breakdown.total > 0 ? <CheckoutMethods methods={d.methods} values={values} errors={errors} /> : null}
+          {/* One way to pay, Przelewy24: its BLIK code field without the list of methods (issue 25). */}
+          {d.methods.length === 1 && d.methods[0]!.provider === 'p24' && breakdown.total > 0 ? <BlikCodeField values={values} errors={errors} /> : null}
           <label className="flex items-start gap-2 text-sm">
             <input type="checkbox" name="terms" className="mt-1" defaultChecked={values.terms === 'on'} aria-invalid={consentError('terms') ? true : undefined} aria-describedby={consentError('terms') ? 'terms-error' : undefined} />
             <TermsConsent />

@@ -38,6 +38,10 @@ const ERROR_KEYS: Record<string, string> = {
   card_problem: 'membership.card.error.problem',
   card_state: 'membership.card.error.membership_state',
   card_provider: 'membership.card.error.membership_provider',
+  card_not_supported: 'cards.update.error.not_supported',
+  card_unavailable: 'cards.update.error.unavailable',
+  card_refused: 'cards.update.error.refused',
+  card_declined: 'cards.update.error.declined',
 }
 
 /** Seed 000 §4 "reloads the page": /panel again, without the one-off notices of the last answer. */
@@ -120,7 +124,11 @@ export function MembershipBilling({ billing }: { billing: MembershipBillingView 
       ) : null}
       {billing.status !== 'ended' && !billing.lifetime ? (
         <p data-membership-card>
-          {billing.card ? t('membership.card_on_file', { brand: billing.card.brand, last4: billing.card.last4, month: billing.card.month, year: billing.card.year }) : t('membership.no_card')}
+          {billing.card
+            ? t('membership.card_on_file', { brand: billing.card.brand, last4: billing.card.last4, month: billing.card.month, year: billing.card.year })
+            : billing.paysWith !== null
+              ? t('membership.pays_with', { account: billing.paysWith || t(`payments.provider.${billing.provider}`) })
+              : t('membership.no_card')}
         </p>
       ) : null}
       {notice ? <Alert tone="success">{t(notice)}</Alert> : null}
@@ -139,6 +147,17 @@ export function MembershipBilling({ billing }: { billing: MembershipBillingView 
             </Button>
           ) : null}
         </div>
+      ) : null}
+      {billing.cardAtProvider ? (
+        // A plain form: works before JavaScript loads, and the provider's page or fields take it from there.
+        <Form method="post" action="/my/membership/card" className="space-y-1" data-membership-card-at-provider={billing.provider ?? ''}>
+          <input type="hidden" name="intent" value="provider" />
+          <input type="hidden" name="membership_id" value={billing.id} />
+          <Button type="submit" variant="secondary">
+            {t('cards.update.at_provider', { provider: t(`payments.provider.${billing.provider}`) })}
+          </Button>
+          <p className="text-xs text-slate-500">{t('cards.update.at_provider.hint', { provider: t(`payments.provider.${billing.provider}`) })}</p>
+        </Form>
       ) : null}
       {billing.canUpdateCard && !hydrated ? (
         <noscript>

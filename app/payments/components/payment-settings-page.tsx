@@ -22,12 +22,16 @@ export type PaymentSettingsData = {
   tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }
   defaultCurrency: string
   testProviderAllowed: boolean
-  integrations: Array<{ id: string; provider: PaymentProvider; currency: string; account: string; enabled: boolean; createdAt: number }>
+  integrations: Array<{ id: string; provider: PaymentProvider; currency: string; account: string; enabled: boolean; createdAt: number; notifyUrl: string }>
+  /** Issue 25: providers built as modules, with the inputs of their credentials form. */
+  modules: Array<{ provider: PaymentProvider; currencies: string[]; fields: Array<{ name: string; kind: 'text' | 'secret' | 'textarea' | 'sandbox'; labelKey: string; hintKey?: string; inputMode?: 'numeric' | 'text' }> }>
+  /** Providers with a set-up guide (docs/payments/{provider}.md), linked from their form. */
+  guides: PaymentProvider[]
 }
 
 export type ActionData = { errors: FieldErrors; values: FormValues }
 
-function ProviderForm({ provider, title, intro, action, children }: { provider: PaymentProvider; title: string; intro: string; action: ActionData | undefined; children: ReactNode }) {
+function ProviderForm({ provider, title, intro, action, children, guide = false }: { provider: PaymentProvider; title: string; intro: string; action: ActionData | undefined; children: ReactNode; guide?: boolean }) {
   const t = useT()
   const message = useFieldMessage()
   const navigation = useNavigation()
@@ -37,6 +41,13 @@ function ProviderForm({ provider, title, intro, action, children }: { provider: 
     <Card data-payment-form={provider}>
       <h2 className="text-lg font-semibold">{title}</h2>
       <p className="mt-1 text-sm text-slate-600">{intro}</p>
+      {guide ? (
+        <p className="mt-1 text-sm">
+          <Link to={`/home/settings/payments/guide?provider=${provider}`} className="font-semibold text-brand-700 underline" data-provider-guide={provider}>
+            {t('payments.guide.link', { provider: t(`payments.provider.${provider}`) })}
+          </Link>
+        </p>
+      ) : null}
       {mine && action?.errors.form ? (
         <div className="mt-3" data-form-error>
           <Alert>{message(action.errors.form)}</Alert>
@@ -236,6 +247,11 @@ export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsDat
                 },
                 { key: 'added', header: t('payments.col.added'), className: 'whitespace-nowrap', cell: (i) => formatDate(i.createdAt, locale) },
                 {
+                  key: 'notify',
+                  header: t('payments.col.notify'),
+                  cell: (i) => (i.provider === 'test' ? null : <code className="break-all text-xs text-slate-600" data-notify-url>{i.notifyUrl}</code>),
+                },
+                {
                   key: 'actions',
                   header: t('payments.col.actions'),
                   srOnlyHeader: true,
@@ -266,7 +282,7 @@ export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsDat
         )}
       </Card>
 
-      <ProviderForm provider="payu" title={t('payments.add.payu')} intro={t('payments.add.payu.intro')} action={action}>
+      <ProviderForm provider="payu" title={t('payments.add.payu')} intro={t('payments.add.payu.intro')} action={action} guide={data.guides.includes('payu')}>
         <Field label={t('payments.field.posId')} name="posId" inputMode="numeric" autoComplete="off" defaultValue={payu?.values.posId ?? ''} error={payu?.errors.posId} />
         <Field label={t('payments.field.clientId')} name="clientId" autoComplete="off" defaultValue={payu?.values.clientId ?? ''} error={payu?.errors.clientId} />
         <Field label={t('payments.field.clientSecret')} name="clientSecret" type="password" autoComplete="off" hint={t('payments.secret_hint')} error={payu?.errors.clientSecret} />
@@ -284,10 +300,52 @@ export function PaymentSettingsPage({ data, action }: { data: PaymentSettingsDat
         />
       </ProviderForm>
 
-      <ProviderForm provider="stripe" title={t('payments.add.stripe')} intro={t('payments.add.stripe.intro')} action={action}>
+      <ProviderForm provider="stripe" title={t('payments.add.stripe')} intro={t('payments.add.stripe.intro')} action={action} guide={data.guides.includes('stripe')}>
         <Field label={t('payments.field.secretKey')} name="secretKey" type="password" autoComplete="off" hint={t('payments.secret_hint')} error={stripe?.errors.secretKey} />
         {currencyField('stripe')}
       </ProviderForm>
+
+      {data.modules.map((m) => {
+        const answered = fieldsOf(m.provider)
+        return (
+          <ProviderForm key={m.provider} provider={m.provider} title={t(`payments.add.${m.provider}`)} intro={t(`payments.add.${m.provider}.intro`)} action={action} guide={data.guides.includes(m.provider)}>
+            {m.fields.map((f) =>
+              f.kind === 'sandbox' ? (
+                <SelectField
+                  key={f.name}
+                  label={t(f.labelKey)}
+                  name={f.name}
+                  defaultValue={answered?.values[f.name] ?? 'no'}
+                  error={answered?.errors[f.name]}
+                  options={[
+                    { value: 'no', label: t('payments.field.sandbox.no') },
+                    { value: 'yes', label: t('payments.field.sandbox.yes') },
+                  ]}
+                />
+              ) : (
+                <Field
+                  key={f.name}
+                  label={t(f.labelKey)}
+                  name={f.name}
+                  type={f.kind === 'secret' ? 'password' : 'text'}
+                  inputMode={f.inputMode}
+                  autoComplete="off"
+                  hint={f.kind === 'secret' ? t('payments.secret_hint') : f.hintKey ? t(f.hintKey) : undefined}
+                  defaultValue={f.kind === 'secret' ? undefined : (answered?.values[f.name] ?? '')}
+                  error={answered?.errors[f.name]}
+                />
+              ),
+            )}
+            <SelectField
+              label={t('payments.field.currency')}
+              name="currency"
+              defaultValue={answered?.values.currency ?? (m.currencies.includes(data.defaultCurrency) ? data.defaultCurrency : m.currencies[0])}
+              error={answered?.errors.currency}
+              options={m.currencies.map((c) => ({ value: c, label: c }))}
+            />
+          </ProviderForm>
+        )
+      })}
 
       {data.testProviderAllowed ? (
         <ProviderForm provider="test" title={t('payments.add.test')} intro={t('payments.add.test.intro')} action={action}>

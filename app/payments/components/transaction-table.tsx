@@ -3,7 +3,7 @@ import { Link } from '@remix-run/react'
 import { formatDateTime } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
-import type { TransactionStatus } from '#app/db/schema.server.ts'
+import type { PaymentProvider as PaymentProviderName, TransactionStatus } from '#app/db/schema.server.ts'
 import { cx } from '#app/components/ui.tsx'
 
 export type TransactionListRow = {
@@ -16,7 +16,7 @@ export type TransactionListRow = {
   feeAmount: number
   status: TransactionStatus
   invoiceStatus: 'none' | 'pending' | 'issued' | 'failed'
-  provider: 'test' | 'payu' | 'stripe' | null
+  provider: PaymentProviderName | null
   buyer: { name: string; email: string }
   createdAt: number
   /** Why a mismatch is one (ADR 023), when the list has it. */

@@ -3,12 +3,18 @@
 // enable/disable/delete of an integration (/home/settings/payments/{id}) likewise.
 import { env } from 'cloudflare:workers'
 import { createIntegration } from '#app/models/payment-integration.server.ts'
+import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
 import { db } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
   'payments.$provider.$integrationId.notify': [
     { method: 'POST', path: (v) => `/payments/payu/${v.payuIntegrationId}/notify`, form: { order: 'forged' }, control: { status: 400 } },
+  ],
+  // Issue 25: the hosted-fields card page of a pending order; its own buyer or staff only, another school's 404.
+  'payments.$provider.$integrationId.card.$hash': [
+    { method: 'GET', path: (v) => `/payments/braintree/${v.braintreeIntegrationId}/card/${v.braintreeTransactionHash}` },
+    { method: 'POST', path: (v) => `/payments/braintree/${v.braintreeIntegrationId}/card/${v.braintreeTransactionHash}`, form: { token: 'fake-valid-nonce' } },
   ],
   'home_.settings.payments_.$integrationId': [
     { method: 'GET', path: (v) => `/home/settings/payments/${v.payuIntegrationId}`, control: { status: 302 } },
@@ -21,5 +27,22 @@ export const routes: Record<string, IdRouteProbe[]> = {
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   const key = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
   const integration = await createIntegration(db(), key, school.tenantId, { provider: 'payu', currency: 'PLN', credentials: { posId: '1', clientId: '1', clientSecret: 's', secondKey: 'k' } })
-  return { payuIntegrationId: integration.id }
+  // A pending Braintree order of the victim (the card page's object).
+  const braintree = await createIntegration(db(), key, school.tenantId, { provider: 'braintree', currency: 'PLN', credentials: { merchantId: 'm', publicKey: 'p', privateKey: 'k', sandbox: 'true' } })
+  const tx = await createTransaction(db(), school.tenantId, {
+    userId: school.studentId,
+    productKind: 'course',
+    productTitle: 'Victim course',
+    quantity: 1,
+    currency: 'PLN',
+    unitAmount: 5000,
+    totalAmount: 5000,
+    vatAmount: 0,
+    feeAmount: 0,
+    buyer: JSON.stringify({ name: 'Victim', email: 'victim@example.com' }),
+    termsAcceptedAt: Date.now(),
+    checkoutPath: '/victim/checkout',
+  })
+  await setProviderRef(db(), school.tenantId, tx.id, { provider: 'braintree', integrationId: braintree.id, providerRef: tx.id })
+  return { payuIntegrationId: integration.id, braintreeIntegrationId: braintree.id, braintreeTransactionHash: tx.hash }
 }

@@ -20,6 +20,13 @@ import { s3Peer } from './s3.ts'
 import { smsapiPeer } from './smsapi.ts'
 import { stripeControl, stripePeer } from './stripe.ts'
 import { webhookReceiver } from './webhook-receiver.ts'
+import { p24Control, p24Peer } from './p24.ts'
+import { tpayControl, tpayPeer } from './tpay.ts'
+import { paypalControl, paypalPeer } from './paypal.ts'
+import { braintreeControl, braintreePeer } from './braintree.ts'
+import { paylaneControl, paylanePeer } from './paylane.ts'
+import { gusControl, gusPeer } from './gus.ts'
+import { viesControl, viesPeer } from './vies.ts'
 import type { PeersHono } from './env.ts'
 
 export const peersApp = new Hono<PeersHono>()
@@ -49,6 +56,21 @@ peersApp.route('/payu', payuPeer)
 peersApp.route('/_peer/payu', payuControl)
 peersApp.route('/stripe', stripePeer)
 peersApp.route('/_peer/stripe', stripeControl)
+// Issue 25: Przelewy24, Tpay, PayPal, Braintree, Paylane, GUS BIR 1.1 and VIES; buyers' pages under /{provider}/hosted/….
+peersApp.route('/p24', p24Peer)
+peersApp.route('/_peer/p24', p24Control)
+peersApp.route('/tpay', tpayPeer)
+peersApp.route('/_peer/tpay', tpayControl)
+peersApp.route('/paypal', paypalPeer)
+peersApp.route('/_peer/paypal', paypalControl)
+peersApp.route('/braintree', braintreePeer)
+peersApp.route('/_peer/braintree', braintreeControl)
+peersApp.route('/paylane', paylanePeer)
+peersApp.route('/_peer/paylane', paylaneControl)
+peersApp.route('/gus', gusPeer)
+peersApp.route('/_peer/gus', gusControl)
+peersApp.route('/vies', viesPeer)
+peersApp.route('/_peer/vies', viesControl)
 peersApp.route('/fakturownia', fakturowniaPeer)
 peersApp.route('/infakt', infaktPeer)
 peersApp.route('/ifirma', ifirmaPeer)

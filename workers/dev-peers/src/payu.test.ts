@@ -447,3 +447,125 @@ describe('PayU peer: card payments on the hosted page', () => {
     expect((await call('/payu/api/v2_1/orders/NOSUCHORDER/transactions', bearer(token))).status).toBe(404)
   })
 })
+
+describe('PayU peer: Secure Form, card tokens and recurring payments', () => {
+  beforeEach(async () => {
+    await call('/_peer/payu/reset', { method: 'POST' })
+  })
+
+  async function oauth(extra: Record<string, string> = {}) {
+    const res = await call('/payu/pl/standard/user/oauth/authorize', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: peersEnv.PEER_PAYU_CLIENT_ID, client_secret: peersEnv.PEER_PAYU_CLIENT_SECRET, ...extra }).toString(),
+    })
+    expect(res.status).toBe(200)
+    return ((await res.json()) as { access_token: string }).access_token
+  }
+
+  async function tokenize(number: string, init: { expiry?: string; cvv?: string; type?: string } = {}) {
+    const res = await call('/payu/hosted/api/tokenize', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'http://school.localhost:8787' },
+      body: JSON.stringify({ posId: peersEnv.PEER_PAYU_POS_ID, number, expiry: init.expiry ?? '12/39', cvv: init.cvv ?? '123', type: init.type ?? 'MULTI' }),
+    })
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    return (await res.json()) as { status: string; body?: { token: string; mask: string }; error?: { messages: Array<{ code: string }> } }
+  }
+
+  async function tokenOrder(token: string, bearerToken: string, extra: Record<string, unknown> = {}) {
+    const res = await call('/payu/api/v2_1/orders', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bearerToken}` },
+      body: JSON.stringify({
+        customerIp: '127.0.0.1',
+        merchantPosId: peersEnv.PEER_PAYU_POS_ID,
+        description: 'Membership',
+        currencyCode: 'PLN',
+        totalAmount: '4900',
+        buyer: { email: 'student@example.com', extCustomerId: 'student-1' },
+        products: [{ name: 'Membership', unitPrice: '4900', quantity: '1' }],
+        payMethods: { payMethod: { type: 'CARD_TOKEN', value: token } },
+        ...extra,
+      }),
+    })
+    return { status: res.status, body: (await res.json()) as { status: { statusCode: string }; orderId?: string; payMethods?: { payMethod: { value: string; card: { number: string; expirationMonth: string; expirationYear: string } } } } }
+  }
+
+  const orderOf = async (orderId: string, token: string) => ((await (await call(`/payu/api/v2_1/orders/${orderId}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { orders: Array<{ status: string }> }).orders[0]!
+
+  it('serves the Secure Form script and tokenizes a card into a single-use TOK_ with its mask; invalid data gets PayU’s validation codes', async () => {
+    const sdk = await call('/payu/hosted/js/sdk')
+    expect(sdk.headers.get('Content-Type')).toContain('javascript')
+    const source = await sdk.text()
+    for (const name of ['secureForms', 'tokenize', 'render', '/payu/hosted/api/tokenize']) expect(source).toContain(name)
+    const ok = await tokenize('4444 3333 2222 1111')
+    expect(ok.status).toBe('SUCCESS')
+    expect(ok.body!.token).toMatch(/^TOK_/)
+    expect(ok.body!.mask).toBe('444433******1111')
+    const bad = await tokenize('4444333322221112', { expiry: '01/20', cvv: '1' })
+    expect(bad.status).toBe('ERROR')
+    expect(bad.error!.messages.map((m) => m.code)).toEqual(['error.validation.card.number', 'error.validation.card.date', 'error.validation.card.cvv'])
+  })
+
+  it('FIRST with a MULTI token completes the order and answers the buyer’s TOKC_; STANDARD charges it; a used TOK_ is refused', async () => {
+    const token = await oauth()
+    const tok = (await tokenize('4444333322221111')).body!.token
+    const first = await tokenOrder(tok, token, { recurring: 'FIRST', extOrderId: 'first-1' })
+    expect(first.status).toBe(200)
+    expect(first.body.status.statusCode).toBe('SUCCESS')
+    const tokc = first.body.payMethods!.payMethod
+    expect(tokc.value).toMatch(/^TOKC_/)
+    expect(tokc.card).toEqual({ number: '444433******1111', expirationMonth: '12', expirationYear: '2039' })
+    expect((await orderOf(first.body.orderId!, token)).status).toBe('COMPLETED')
+    expect((await tokenOrder(tok, token, { recurring: 'FIRST' })).body.status.statusCode).toBe('ERROR_VALUE_INVALID')
+    // A TOKC_ without STANDARD is refused; with it, charged without the buyer.
+    expect((await tokenOrder(tokc.value, token)).status).toBe(400)
+    const renewal = await tokenOrder(tokc.value, token, { recurring: 'STANDARD', extOrderId: 'renewal-1' })
+    expect(renewal.status).toBe(200)
+    expect((await orderOf(renewal.body.orderId!, token)).status).toBe('COMPLETED')
+    // The same extOrderId again: PayU's refusal; the first order is found by its extOrderId.
+    const again = await tokenOrder(tokc.value, token, { recurring: 'STANDARD', extOrderId: 'renewal-1' })
+    expect(again).toMatchObject({ status: 400, body: { status: { statusCode: 'ERROR_ORDER_NOT_UNIQUE' } } })
+    const byExt = (await (await call('/payu/api/v2_1/orders/ext/renewal-1', { headers: { Authorization: `Bearer ${token}` } })).json()) as { orders: Array<{ orderId: string }> }
+    expect(byExt.orders[0]!.orderId).toBe(renewal.body.orderId)
+  })
+
+  it('a card ending 0002 is declined S51: the order is CANCELED with the issuer’s answer, and no TOKC_ is made', async () => {
+    const token = await oauth()
+    const tok = (await tokenize('4000000000000002')).body!.token
+    const first = await tokenOrder(tok, token, { recurring: 'FIRST' })
+    expect(first.status).toBe(200)
+    expect(first.body.payMethods).toBeUndefined()
+    expect((await orderOf(first.body.orderId!, token)).status).toBe('CANCELED')
+    const tx = (await (await call(`/payu/api/v2_1/orders/${first.body.orderId}/transactions`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { transactions: Array<{ card: { cardData: { cardResponseCode: string } } }> }
+    expect(tx.transactions[0]!.card.cardData.cardResponseCode).toBe('S51')
+  })
+
+  it('stores a card with a zero-amount FIRST order, and lists the buyer’s cards for a trusted_merchant token only', async () => {
+    const token = await oauth()
+    const tok = (await tokenize('5434021016824014')).body!.token
+    const stored = await tokenOrder(tok, token, { cardOnFile: 'FIRST', totalAmount: '0', products: [{ name: 'Card', unitPrice: '0', quantity: '1' }] })
+    expect(stored.status).toBe(200)
+    const tokc = stored.body.payMethods!.payMethod.value
+    expect((await call('/payu/api/v2_1/paymethods', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(403)
+    const trusted = await oauth({ grant_type: 'trusted_merchant', email: 'student@example.com', ext_customer_id: 'student-1' })
+    const list = (await (await call('/payu/api/v2_1/paymethods', { headers: { Authorization: `Bearer ${trusted}` } })).json()) as { cardTokens: Array<{ value: string; cardBrand: string; preferred: boolean }> }
+    expect(list.cardTokens).toEqual([expect.objectContaining({ value: tokc, cardBrand: 'MASTERCARD', preferred: true })])
+    const other = await oauth({ grant_type: 'trusted_merchant', email: 'x@example.com', ext_customer_id: 'student-2' })
+    expect(((await (await call('/payu/api/v2_1/paymethods', { headers: { Authorization: `Bearer ${other}` } })).json()) as { cardTokens: unknown[] }).cardTokens).toEqual([])
+  })
+})
+
+describe('PayU peer: an outage', () => {
+  it('answers 503 on the API and OAuth while down, the buyer’s pages still load', async () => {
+    await call('/_peer/payu/reset', { method: 'POST' })
+    await call('/_peer/payu/down', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on: true }) })
+    const auth = await call('/payu/pl/standard/user/oauth/authorize', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+    expect(auth.status).toBe(503)
+    expect(((await auth.json()) as { status: { statusCode: string } }).status.statusCode).toBe('SERVICE_NOT_AVAILABLE')
+    expect((await call('/payu/hosted/js/sdk')).status).toBe(200)
+    await call('/_peer/payu/down', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on: false }) })
+    expect((await call('/payu/pl/standard/user/oauth/authorize', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).status).toBe(401)
+  })
+})

@@ -57,12 +57,34 @@
 // card with an issuer answer. 000 completes the order (PENDING, then COMPLETED); any other code is a
 // declined authorization: the order ends CANCELED (the buyer goes back with error=501) and
 // GET …/transactions shows card.cardData.cardResponseCode / cardResponseCodeDesc.
+//
+// Card tokens and recurring payments (issue 25; PayU "Recurring Payments", "Card Tokenization",
+// "Creating Tokens", "Charging Tokens", "Retrieving and Deleting tokens"; the Secure Form and its
+// tokenize in src/payu-secure-form.ts):
+//   POST /payu/api/v2_1/orders with payMethods.payMethod {type:'CARD_TOKEN', value} and
+//        recurring FIRST|STANDARD (or cardOnFile FIRST|STANDARD_CARDHOLDER|STANDARD_MERCHANT):
+//        a TOK_ pays once; with FIRST and a MULTI TOK_ PayU makes a TOKC_ for the buyer
+//        (buyer.extCustomerId) and answers it in payMethods.payMethod {card:{number,
+//        expirationMonth, expirationYear}, type, value}; a TOKC_ pays only with recurring STANDARD or
+//        cardOnFile STANDARD_*. Answer 200 {status:{statusCode:'SUCCESS'}, orderId, extOrderId}; the
+//        order is charged at once: COMPLETED (notified PENDING, COMPLETED), or CANCELED with the
+//        issuer's answer in …/transactions (a card ending 0002: S51). totalAmount 0 only with FIRST
+//        (PayU: "when storing a card without making a purchase, set the total amount to 0").
+//        The peer never asks 3-D Secure (no WARNING_CONTINUE_3DS/redirectUri for its test cards).
+//        A duplicate extOrderId is refused like any order: 400 ERROR_ORDER_NOT_UNIQUE.
+//   GET  /payu/api/v2_1/orders/ext/:extOrderId     the POS's order by extOrderId (PayU's public docs
+//        are silent on such a lookup: the peer's choice; the app treats a 404 as "not known now").
+//   POST /payu/pl/standard/user/oauth/authorize    grant_type=trusted_merchant&client_id&client_secret&email&ext_customer_id
+//   GET  /payu/api/v2_1/paymethods                 trusted_merchant token: {cardTokens:[{cardExpirationYear,
+//        cardExpirationMonth, cardNumberMasked, cardBrand, value, brandImageUrl, preferred, status}], pexTokens:[], payByLinks:[]}
+//   POST /_peer/payu/token {number, expiry, cvv, type?}  tokenize without a browser (tests)
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { zodJson } from '../../shared/zod-json.ts'
 import { post, type PeersEnv, type PeersHono } from './env.ts'
+import { cardInput, cardTokenOf, insertCardToken, schemeOf, secureFormRoutes, tokenizeFor, type CardTokenRow } from './payu-secure-form.ts'
 
 export const PAYU_STATUSES = ['NEW', 'PENDING', 'WAITING_FOR_CONFIRMATION', 'COMPLETED', 'CANCELED'] as const
 export type PayuStatus = (typeof PAYU_STATUSES)[number]
@@ -162,6 +184,9 @@ const orderInput = z
     // Marketplace orders carry their products inside the carts.
     products: z.array(product).min(1).optional(),
     shoppingCarts: z.array(shoppingCart).min(1).optional(),
+    payMethods: z.object({ payMethod: z.object({ type: z.string().min(1), value: z.string().min(1) }).passthrough() }).optional(),
+    recurring: z.enum(['FIRST', 'STANDARD']).optional(),
+    cardOnFile: z.enum(['FIRST', 'STANDARD_CARDHOLDER', 'STANDARD_MERCHANT']).optional(),
   })
   .superRefine((o, ctx) => {
     if (!o.products && !o.shoppingCarts) ctx.addIssue({ code: 'invalid_type', expected: 'array', received: 'undefined', path: ['products'] })
@@ -214,12 +239,20 @@ async function marketplacePos(env: PeersEnv, partnerId?: string | null) {
   return row ? posWhere(env, 'pos_id', row.pos_id) : null
 }
 
-/** The POS a bearer token acts for, or null (no, unknown or expired token). */
-async function bearer(env: PeersEnv, header: string | undefined) {
+/** The token row of a bearer header (no, unknown or expired token: null). */
+async function bearerRow(env: PeersEnv, header: string | undefined) {
   const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1]
   if (!token) return null
-  const row = await env.PEERS_DB.prepare('SELECT client_id, expires_at FROM payu_tokens WHERE token = ?').bind(token).first<{ client_id: string; expires_at: number }>()
-  return row && row.expires_at > Date.now() ? posWhere(env, 'client_id', row.client_id) : null
+  const row = await env.PEERS_DB.prepare('SELECT client_id, expires_at, ext_customer_id, email FROM payu_tokens WHERE token = ?')
+    .bind(token)
+    .first<{ client_id: string; expires_at: number; ext_customer_id: string | null; email: string | null }>()
+  return row && row.expires_at > Date.now() ? row : null
+}
+
+/** The POS a bearer token acts for, or null (no, unknown or expired token). */
+async function bearer(env: PeersEnv, header: string | undefined) {
+  const row = await bearerRow(env, header)
+  return row ? posWhere(env, 'client_id', row.client_id) : null
 }
 
 /** The REST API's preamble: the POS the bearer token acts for (c.var.pos), else PayU's 401. */
@@ -264,6 +297,7 @@ function orderView(row: OrderRow) {
     ...(body.buyer ? { buyer: body.buyer } : {}),
     ...(body.products ? { products: body.products } : {}),
     ...(body.shoppingCarts ? { shoppingCarts: body.shoppingCarts } : {}),
+    ...(body.payMethods ? { payMethod: { type: body.payMethods.payMethod.type } } : {}),
     status: row.status,
   }
 }
@@ -444,7 +478,75 @@ async function cartError(env: PeersEnv, pos: Pos, order: OrderInput, carts: Cart
   return null
 }
 
+/** The card token of an order, or PayU's refusal: unknown / another POS's / used token, or a token of the wrong kind for the flag. */
+async function cardTokenError(env: PeersEnv, pos: Pos, order: OrderInput, payMethod: { type: string; value: string }) {
+  if (payMethod.type !== 'CARD_TOKEN') return { error: invalid('Invalid value: payMethods.payMethod.type (the peer takes CARD_TOKEN only)') }
+  const card = await cardTokenOf(env, payMethod.value)
+  if (!card || card.pos_id !== pos.posId || card.status !== 'ACTIVE') return { error: invalid('Invalid value: payMethods.payMethod.value') }
+  const standard = order.recurring === 'STANDARD' || order.cardOnFile === 'STANDARD_MERCHANT' || order.cardOnFile === 'STANDARD_CARDHOLDER'
+  if (card.kind === 'TOKC') {
+    if (!standard) return { error: invalid('Invalid value: a multi-use token (TOKC_) is charged with recurring STANDARD or cardOnFile STANDARD_*') }
+  } else {
+    if (card.used_by_order) return { error: invalid('Invalid value: payMethods.payMethod.value (a single-use token was already used)') }
+    if (standard) return { error: invalid('Invalid value: recurring STANDARD needs a multi-use token (TOKC_)') }
+  }
+  return { card }
+}
+
+/**
+ * Charge an order's card token now: the issuer's answer the card carries decides (000: COMPLETED,
+ * notified PENDING then COMPLETED; else CANCELED with the answer in …/transactions). A FIRST
+ * payment with a MULTI TOK_ that succeeds makes the buyer's TOKC_ (returned).
+ */
+async function chargeCardToken(env: PeersEnv, orderId: string, order: OrderInput, card: CardTokenRow, first: boolean) {
+  if (card.kind !== 'TOKC') await env.PEERS_DB.prepare('UPDATE payu_card_tokens SET used_by_order = ? WHERE token = ? AND used_by_order IS NULL').bind(orderId, card.token).run()
+  const code = (card.issuer_answer in PAYU_CARD_RESULTS ? card.issuer_answer : 'S05') as PayuCardResult
+  const data = { cardNumberMasked: card.masked, cardScheme: schemeOf(card.brand), cardProfile: 'CONSUMER', cardClassification: 'DEBIT', cardResponseCode: code, cardResponseCodeDesc: PAYU_CARD_RESULTS[code] }
+  await env.PEERS_DB.prepare('UPDATE payu_orders SET card = ? WHERE order_id = ?').bind(JSON.stringify(data), orderId).run()
+  let stored: CardTokenRow | null = null
+  if (code === '000') {
+    if (first && card.kind === 'MULTI') {
+      stored = await insertCardToken(env, {
+        ...card,
+        token: `TOKC_${crypto.randomUUID().replace(/-/g, '').slice(0, 28).toUpperCase()}`,
+        kind: 'TOKC',
+        used_by_order: null,
+        source_token: card.token,
+        ext_customer_id: order.buyer?.extCustomerId ?? null,
+        email: order.buyer?.email ?? null,
+        created_at: Date.now(),
+      })
+    }
+    if (order.totalAmount !== '0') await deliverNotification(env, (await setStatus(env, orderId, 'PENDING'))!)
+    await deliverNotification(env, (await setStatus(env, orderId, 'COMPLETED'))!)
+  } else await deliverNotification(env, (await setStatus(env, orderId, 'CANCELED'))!)
+  return stored
+}
+
+/** PayU's view of a stored card (GET /api/v2_1/paymethods: cardTokens[]). */
+const cardTokenView = (t: CardTokenRow, preferred: boolean) => ({
+  cardExpirationYear: String(t.exp_year),
+  cardExpirationMonth: String(t.exp_month),
+  cardNumberMasked: t.masked,
+  cardBrand: t.brand,
+  value: t.token,
+  brandImageUrl: `https://static.payu.com/images/mobile/logos/pbl_${t.brand.toLowerCase()}.png`,
+  preferred,
+  status: t.status,
+})
+
 export const payuPeer = new Hono<PeersHono>()
+
+/** A PayU that is down (control /_peer/payu/down): its API and OAuth answer 503, the buyer's pages still load. */
+payuPeer.use('*', async (c, next) => {
+  const path = new URL(c.req.url).pathname
+  if (/\/(api\/v2_1|pl\/standard)\//.test(path) && (await c.env.PEERS_DB.prepare("SELECT 1 AS x FROM payu_faults WHERE fault = 'down'").first())) {
+    return c.json(payuError('SERVICE_NOT_AVAILABLE', 'Service not available'), 503)
+  }
+  await next()
+})
+
+payuPeer.route('/hosted', secureFormRoutes(async (env, posId) => !!(await posWhere(env, 'pos_id', posId))))
 
 payuPeer.post('/pl/standard/user/oauth/authorize', async (c) => {
   // PayU answers 401 unless the body is form-encoded (reference: developers.payu.com auth).
@@ -452,14 +554,19 @@ payuPeer.post('/pl/standard/user/oauth/authorize', async (c) => {
     return c.json({ error: 'invalid_request', error_description: 'Full authentication is required to access this resource' }, 401)
   }
   const form = await formOf(c.req.raw)
-  if (form.get('grant_type') !== 'client_credentials') return c.json({ error: 'unsupported_grant_type', error_description: 'Unsupported grant type' }, 400)
+  const grant = form.get('grant_type')
+  if (grant !== 'client_credentials' && grant !== 'trusted_merchant') return c.json({ error: 'unsupported_grant_type', error_description: 'Unsupported grant type' }, 400)
   const pos = await posWhere(c.env, 'client_id', form.get('client_id') ?? '')
   if (!pos || form.get('client_secret') !== pos.clientSecret) return c.json({ error: 'invalid_client', error_description: 'Bad client credentials' }, 401)
+  // trusted_merchant: a token for one buyer of the shop (PayU: email and ext_customer_id required).
+  const email = grant === 'trusted_merchant' ? (form.get('email') ?? '') : null
+  const extCustomerId = grant === 'trusted_merchant' ? (form.get('ext_customer_id') ?? '') : null
+  if (grant === 'trusted_merchant' && (!email || !extCustomerId)) return c.json({ error: 'invalid_request', error_description: 'email and ext_customer_id are required' }, 400)
   const token = crypto.randomUUID()
-  await c.env.PEERS_DB.prepare('INSERT INTO payu_tokens (token, client_id, expires_at) VALUES (?, ?, ?)')
-    .bind(token, pos.clientId, Date.now() + TOKEN_TTL_SECONDS * 1000)
+  await c.env.PEERS_DB.prepare('INSERT INTO payu_tokens (token, client_id, expires_at, ext_customer_id, email) VALUES (?, ?, ?, ?, ?)')
+    .bind(token, pos.clientId, Date.now() + TOKEN_TTL_SECONDS * 1000, extCustomerId, email)
     .run()
-  return c.json({ access_token: token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS, grant_type: 'client_credentials' })
+  return c.json({ access_token: token, token_type: 'bearer', expires_in: TOKEN_TTL_SECONDS, grant_type: grant })
 })
 
 payuPeer.post('/api/v2_1/orders', authorized, payuJson(orderInput), async (c) => {
@@ -468,7 +575,16 @@ payuPeer.post('/api/v2_1/orders', authorized, payuJson(orderInput), async (c) =>
   if (!(await posWhere(c.env, 'pos_id', order.merchantPosId))) return c.json(invalid('Invalid merchantPosId'), 400)
   // PayU: the POS of the OAuth request must be the order's merchantPosId.
   if (order.merchantPosId !== pos.posId) return c.json(payuError('ERROR_VALUE_INVALID', 'Invalid merchantPosId', undefined, 'INVALID_AUTH_FOR_THIS_ORDER'), 403)
-  if (order.totalAmount === '0') return c.json(invalid('Invalid value: totalAmount'), 400)
+  const payMethod = order.payMethods?.payMethod
+  const first = order.recurring === 'FIRST' || order.cardOnFile === 'FIRST'
+  let card: CardTokenRow | null = null
+  if (payMethod) {
+    const refused = await cardTokenError(c.env, pos, order, payMethod)
+    if ('error' in refused) return c.json(refused.error, 400)
+    card = refused.card
+  } else if (order.recurring || order.cardOnFile) return c.json(missing('payMethods.payMethod'), 400)
+  // A zero-amount order only stores a card (PayU: "set the total amount of the order to 0").
+  if (order.totalAmount === '0' && !(card && first)) return c.json(invalid('Invalid value: totalAmount'), 400)
   if (order.shoppingCarts) {
     if (!pos.marketplace) return c.json(payuError('UNAUTHORIZED_REQUEST', 'shoppingCarts: this POS is not a marketplace'), 403)
     const error = await cartError(c.env, pos, order, order.shoppingCarts)
@@ -483,11 +599,45 @@ payuPeer.post('/api/v2_1/orders', authorized, payuJson(orderInput), async (c) =>
   } catch {
     return c.json(payuError('ERROR_ORDER_NOT_UNIQUE', 'Order with this extOrderId already exists'), 400)
   }
+  // A card token order is charged at once (no page): SUCCESS, then the order's own status says how it went.
+  if (card) {
+    const stored = await chargeCardToken(c.env, orderId, order, card, first)
+    return c.json(
+      {
+        status: { statusCode: 'SUCCESS' },
+        orderId,
+        ...(order.extOrderId ? { extOrderId: order.extOrderId } : {}),
+        ...(stored
+          ? { payMethods: { payMethod: { card: { number: stored.masked, expirationMonth: String(stored.exp_month), expirationYear: String(stored.exp_year) }, type: 'CARD_TOKEN', value: stored.token } } }
+          : {}),
+      },
+      200,
+    )
+  }
   // The hosted page on the buyer-facing origin: development forwards pay.{platform} here (server.ts).
   const page = new URL(order.continueUrl ?? c.req.url)
   const redirectUri = `${page.protocol}//${c.env.PEER_PAY_PAGE_HOST}${page.port ? `:${page.port}` : ''}/payu/pay/${orderId}`
   const body = { status: { statusCode: 'SUCCESS' }, redirectUri, orderId, ...(order.extOrderId ? { extOrderId: order.extOrderId } : {}) }
   return c.json(body, 302, { Location: redirectUri })
+})
+
+/** The order of this POS with that extOrderId (the peer's choice of lookup: PayU's public docs are silent). */
+payuPeer.get('/api/v2_1/orders/ext/:extOrderId', authorized, async (c) => {
+  const row = await c.env.PEERS_DB.prepare('SELECT * FROM payu_orders WHERE pos_id = ? AND ext_order_id = ?').bind(c.var.pos.posId, c.req.param('extOrderId')).first<OrderRow>()
+  if (!row) return c.json(NOT_FOUND, 404)
+  return c.json({ orders: [orderView(row)], status: { statusCode: 'SUCCESS', statusDesc: 'Request processing successful' } })
+})
+
+/** PayU "Retrieving Tokens": the buyer's stored cards; a trusted_merchant token names the buyer. */
+payuPeer.get('/api/v2_1/paymethods', async (c) => {
+  const row = await bearerRow(c.env, c.req.header('authorization'))
+  const pos = row ? await posWhere(c.env, 'client_id', row.client_id) : null
+  if (!row || !pos) return c.json(UNAUTHORIZED, 401)
+  if (!row.ext_customer_id) return c.json(payuError('UNAUTHORIZED_REQUEST', 'A trusted_merchant token is required'), 403)
+  const { results } = await c.env.PEERS_DB.prepare("SELECT * FROM payu_card_tokens WHERE pos_id = ? AND ext_customer_id = ? AND kind = 'TOKC' ORDER BY created_at DESC, rowid DESC")
+    .bind(pos.posId, row.ext_customer_id)
+    .all<CardTokenRow>()
+  return c.json({ cardTokens: results.map((t, i) => cardTokenView(t, i === 0)), pexTokens: [], payByLinks: [], status: { statusCode: 'SUCCESS' } })
 })
 
 payuPeer.get('/api/v2_1/orders/:orderId', authorized, async (c) => {
@@ -817,9 +967,39 @@ payuControl.get('/marketplace/balance', async (c) => {
   })
 })
 
+/** Tokenize a card as the Secure Form would (tests: no browser). posId defaults to the plain POS. */
+payuControl.post('/token', async (c) => {
+  const parsed = cardInput.safeParse(await c.req.json().catch(() => null))
+  if (!parsed.success) return c.json({ error: `${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` }, 400)
+  const posId = parsed.data.posId ?? c.env.PEER_PAYU_POS_ID
+  if (!(await posWhere(c.env, 'pos_id', posId))) return c.json({ error: 'Unknown POS' }, 400)
+  return c.json(await tokenizeFor(c.env, parsed.data, posId))
+})
+
+/** The card behind a token is now declined by its issuer with `code` (e.g. S51): later charges of its TOKC_ fail. */
+payuControl.post('/card-tokens/:token/issuer-answer', async (c) => {
+  const { code } = ((await c.req.json().catch(() => ({}))) ?? {}) as { code?: string }
+  if (!code || !(code in PAYU_CARD_RESULTS)) return c.json({ error: 'Unknown card result' }, 400)
+  const changed = await c.env.PEERS_DB.prepare('UPDATE payu_card_tokens SET issuer_answer = ? WHERE token = ?').bind(code, c.req.param('token')).run()
+  if (!changed.meta.changes) return c.json({ error: 'Unknown token' }, 404)
+  return c.json({ token: c.req.param('token'), issuerAnswer: code })
+})
+
+/** Switch PayU's API off and on ({on: true|false}). */
+payuControl.post('/down', async (c) => {
+  const { on } = ((await c.req.json().catch(() => ({}))) ?? {}) as { on?: boolean }
+  await c.env.PEERS_DB.prepare(on ? "INSERT OR IGNORE INTO payu_faults (fault) VALUES ('down')" : "DELETE FROM payu_faults WHERE fault = 'down'").run()
+  return c.json({ down: !!on })
+})
+
+payuControl.get('/card-tokens', async (c) => {
+  const { results } = await c.env.PEERS_DB.prepare('SELECT token, pos_id, kind, masked, brand, used_by_order, source_token, ext_customer_id, status FROM payu_card_tokens ORDER BY created_at').all()
+  return c.json({ tokens: results })
+})
+
 payuControl.post('/reset', async (c) => {
   await c.env.PEERS_DB.batch(
-    ['payu_orders', 'payu_tokens', 'payu_submerchants', 'payu_balances', 'payu_refunds'].map((t) => c.env.PEERS_DB.prepare(`DELETE FROM ${t}`)),
+    ['payu_orders', 'payu_tokens', 'payu_submerchants', 'payu_balances', 'payu_refunds', 'payu_card_tokens', 'payu_faults'].map((t) => c.env.PEERS_DB.prepare(`DELETE FROM ${t}`)),
   )
   return c.json({ ok: true })
 })

@@ -596,3 +596,91 @@ describe('Stripe peer: declines on the hosted checkout page', () => {
     expect(declined.session).toMatchObject({ status: 'open', payment_intent: declined.paymentIntent.id })
   })
 })
+
+describe('Stripe peer: card updates with Checkout in setup mode', () => {
+  beforeEach(async () => {
+    await call('/_peer/stripe/reset', { method: 'POST' })
+  })
+
+  /** A paid subscription made by Checkout: its customer and default card. */
+  async function subscription() {
+    const created = await call('/stripe/v1/checkout/sessions', {
+      method: 'POST',
+      form: {
+        mode: 'subscription',
+        'line_items[0][quantity]': '1',
+        'line_items[0][price_data][currency]': 'pln',
+        'line_items[0][price_data][unit_amount]': '4900',
+        'line_items[0][price_data][product_data][name]': 'Membership',
+        'line_items[0][price_data][recurring][interval]': 'month',
+        success_url: 'http://school.localhost:8787/transaction/h1/pending',
+        customer_email: 'student@example.com',
+      },
+    })
+    const session = (await created.json()) as Json
+    await call(`/_peer/stripe/sessions/${session.id}/complete`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({}) })
+    const done = (await (await call(`/stripe/v1/checkout/sessions/${session.id}`)).json()) as Json
+    return (await (await call(`/stripe/v1/subscriptions/${done.subscription}`)).json()) as Json
+  }
+
+  async function setupSession(sub: Json, extra: Record<string, string> = {}) {
+    const res = await call('/stripe/v1/checkout/sessions', {
+      method: 'POST',
+      form: {
+        mode: 'setup',
+        customer: sub.customer,
+        currency: 'pln',
+        'setup_intent_data[metadata][subscription]': sub.id,
+        success_url: 'http://school.localhost:8787/my/membership/card/return?membership=m1&session_id={CHECKOUT_SESSION_ID}',
+        cancel_url: 'http://school.localhost:8787/panel',
+        ...extra,
+      },
+    })
+    return { status: res.status, body: (await res.json()) as Json }
+  }
+
+  it('a subscription from Checkout has a customer and its card as the default payment method', async () => {
+    const sub = await subscription()
+    expect(sub.customer).toMatch(/^cus_/)
+    const pm = (await (await call(`/stripe/v1/payment_methods/${sub.default_payment_method}`)).json()) as Json
+    expect(pm).toMatchObject({ object: 'payment_method', customer: sub.customer, card: { brand: 'visa', last4: '4242' } })
+  })
+
+  it('refuses a setup session without customer, without currency, or with line items', async () => {
+    const sub = await subscription()
+    expect((await setupSession(sub, { customer: '' })).body.error).toMatchObject({ code: 'parameter_missing', param: 'customer' })
+    expect((await setupSession(sub, { currency: '' })).body.error).toMatchObject({ code: 'parameter_missing', param: 'currency' })
+    expect((await setupSession(sub, { customer: 'cus_nobody' })).body.error).toMatchObject({ code: 'resource_missing', param: 'customer' })
+    expect((await setupSession(sub, { 'line_items[0][quantity]': '1' })).status).toBe(400)
+  })
+
+  it('the hosted page saves a card: SetupIntent succeeded with a new PaymentMethod of the customer, then success_url with the session id', async () => {
+    const sub = await subscription()
+    const { body: session } = await setupSession(sub)
+    expect(session).toMatchObject({ mode: 'setup', status: 'open', customer: sub.customer, url: `http://pay.localhost:8787/stripe/pay/${session.id}` })
+    const page = await call(`/stripe/pay/${session.id}`)
+    expect(await page.text()).toContain('Save a card')
+    // A declined card: the intent says why and the session stays open.
+    const declined = await call(`/stripe/pay/${session.id}`, { method: 'POST', form: { outcome: 'success', card: '4000 0000 0000 0002' } })
+    expect(declined.status).toBe(402)
+    const failed = (await (await call(`/stripe/v1/setup_intents/${session.setup_intent}`)).json()) as Json
+    expect(failed).toMatchObject({ status: 'requires_payment_method', last_setup_error: { code: 'card_declined' } })
+    const saved = await call(`/stripe/pay/${session.id}`, { method: 'POST', form: { outcome: 'success', card: '5555 5555 5555 4444' } })
+    expect(saved.status).toBe(302)
+    expect(saved.headers.get('Location')).toBe(`http://school.localhost:8787/my/membership/card/return?membership=m1&session_id=${session.id}`)
+    const intent = (await (await call(`/stripe/v1/setup_intents/${session.setup_intent}`)).json()) as Json
+    expect(intent).toMatchObject({ status: 'succeeded', customer: sub.customer, metadata: { subscription: sub.id } })
+    const pm = (await (await call(`/stripe/v1/payment_methods/${intent.payment_method}`)).json()) as Json
+    expect(pm).toMatchObject({ customer: sub.customer, card: { brand: 'mastercard', last4: '4444' } })
+    const updated = await call(`/stripe/v1/subscriptions/${sub.id}`, { method: 'POST', form: { default_payment_method: pm.id } })
+    expect(((await updated.json()) as Json).default_payment_method).toBe(pm.id)
+  })
+
+  it('refuses a default payment method not attached to the subscription’s customer', async () => {
+    const sub = await subscription()
+    const other = await subscription()
+    const res = await call(`/stripe/v1/subscriptions/${sub.id}`, { method: 'POST', form: { default_payment_method: other.default_payment_method } })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as Json).error).toMatchObject({ code: 'resource_missing', param: 'default_payment_method' })
+  })
+})

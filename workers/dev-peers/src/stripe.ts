@@ -42,6 +42,22 @@
 //                                                     Stripe's test cards decline with their codes (DECLINES below), 3D Secure
 //                                                     cards ask for a test authentication first. A decline keeps the session
 //                                                     open and its PaymentIntent requires_payment_method with last_payment_error.
+//
+// Card updates (issue 25; docs.stripe.com "Update payment details" with Checkout, API reference
+// "Checkout Sessions", "SetupIntents", "PaymentMethods", "Update a subscription"):
+//   A subscription made by Checkout has a Customer (cus_) and the card it was paid with as a
+//   PaymentMethod (pm_) attached to it and set as the subscription's default_payment_method.
+//   POST /stripe/v1/checkout/sessions mode=setup       customer (required here: the peer's choice — Stripe
+//        would make a PaymentMethod without one), currency or payment_method_types[] (Stripe requires one
+//        of them in setup mode), setup_intent_data[metadata][…], success_url, cancel_url; no line_items.
+//        The session's SetupIntent (seti_) exists from the start, requires_payment_method.
+//   GET|POST /stripe/pay/:sessionId (setup mode)       a card form; a test card that declines leaves the
+//        SetupIntent requires_payment_method with last_setup_error; one that succeeds attaches a new pm_
+//        to the customer, the SetupIntent succeeded, the session complete (checkout.session.completed,
+//        setup_intent.succeeded), then success_url with {CHECKOUT_SESSION_ID} filled in.
+//   GET  /stripe/v1/setup_intents/:id                 GET /stripe/v1/payment_methods/:id
+//   POST /stripe/v1/subscriptions/:id                 default_payment_method=pm_… (attached to the
+//        subscription's customer, else 400 resource_missing on that param); customer.subscription.updated
 //   /_peer/stripe/…                                   control: signed events for tests; sessions/:id/complete|decline;
 //                                                     subscriptions/:id/cycle {paid, card|declineCode} (renewal or failed
 //                                                     renewal), subscriptions/:id/end (deleted); accounts/:id/complete|restrict
@@ -108,7 +124,7 @@ export function signStripePayload(payload: string, secret: string, timestamp = n
 
 // ── storage ────────────────────────────────────────────────────────────────────────────────────
 
-type Kind = 'account' | 'account_link' | 'payment_intent' | 'charge' | 'transfer' | 'transfer_reversal' | 'application_fee' | 'refund'
+type Kind = 'account' | 'account_link' | 'payment_intent' | 'charge' | 'transfer' | 'transfer_reversal' | 'application_fee' | 'refund' | 'customer' | 'payment_method' | 'setup_intent'
 
 async function load(env: PeersEnv, kind: Kind, id: string) {
   const row = await env.PEERS_DB.prepare('SELECT object FROM stripe_objects WHERE id = ? AND type = ?').bind(id, kind).first<{ object: string }>()
@@ -544,9 +560,56 @@ async function chargeInvoice(env: PeersEnv, subscription: Obj, billingReason: 's
 }
 
 /** Complete a session as paid: the PaymentIntent and charge (and split); for subscription mode the subscription and its first invoice. */
+/** A card as a PaymentMethod attached to `customer` (the peer keeps no card number, only what Stripe shows). */
+async function attachPaymentMethod(env: PeersEnv, customer: string | null, card: string) {
+  const pm = { id: randomId('pm'), object: 'payment_method', ...paymentMethodDetails(card), customer, billing_details: { email: null, name: null, address: null, phone: null }, metadata: {}, created: nowSeconds(), livemode: false }
+  await store(env, 'payment_method', pm, { parent: customer })
+  return pm
+}
+
+/** The Customer Checkout makes for a subscription (by its email). */
+async function newCustomer(env: PeersEnv, email: string | null) {
+  const customer = { id: randomId('cus'), object: 'customer', email, invoice_settings: { default_payment_method: null }, metadata: {}, created: nowSeconds(), livemode: false }
+  await store(env, 'customer', customer)
+  return customer
+}
+
+/** A setup-mode session done: the card attached to the customer, the SetupIntent succeeded, the session complete. */
+async function completeSetupSession(env: PeersEnv, session: Obj, card: string) {
+  const intent = await load(env, 'setup_intent', session.setup_intent)
+  if (!intent) throw new Error(`Stripe peer: no SetupIntent ${String(session.setup_intent)}`)
+  const pm = await attachPaymentMethod(env, session.customer ?? null, card)
+  const succeeded = { ...intent, status: 'succeeded', payment_method: pm.id, last_setup_error: null }
+  await store(env, 'setup_intent', succeeded)
+  session.status = 'complete'
+  await saveSession(env, session)
+  const results = []
+  for (const [type, object] of [
+    ['checkout.session.completed', session],
+    ['setup_intent.succeeded', succeeded],
+  ] as const)
+    results.push(...(await deliver(env, (await makeEvent(env, type, object)).deliveries)))
+  return results
+}
+
+/** A declined card on a setup-mode session: the SetupIntent keeps asking for a payment method, with the error. */
+async function declineSetupSession(env: PeersEnv, session: Obj, failure: Failure) {
+  const intent = await load(env, 'setup_intent', session.setup_intent)
+  if (!intent) return null
+  const failed = { ...intent, status: 'requires_payment_method', last_setup_error: { ...failure } }
+  await store(env, 'setup_intent', failed)
+  await emit(env, 'setup_intent.setup_failed', failed)
+  return failed
+}
+
 async function completeSession(env: PeersEnv, session: Obj, card = DEFAULT_CARD) {
+  if (session.mode === 'setup') return completeSetupSession(env, session, card)
   const events: Array<{ type: string; object: Obj }> = []
   if (session.mode === 'subscription') {
+    // Checkout makes the Customer and keeps the card it paid with as the subscription's default.
+    const customer = await newCustomer(env, session.customer_email ?? null)
+    const pm = await attachPaymentMethod(env, customer.id, card)
+    session.customer = customer.id
     const item = (session.line_items as LineItem[]).find((i) => i.price_data?.recurring?.interval) ?? (session.line_items as LineItem[])[0]!
     const interval = item.price_data?.recurring?.interval ?? 'month'
     const count = Number(item.price_data?.recurring?.interval_count ?? '1')
@@ -568,6 +631,8 @@ async function completeSession(env: PeersEnv, session: Obj, card = DEFAULT_CARD)
       application_fee_percent: sd.application_fee_percent ?? null,
       transfer_data: sd.transfer_data?.destination ? { destination: sd.transfer_data.destination, amount_percent: null } : null,
       on_behalf_of: sd.on_behalf_of ?? null,
+      customer: customer.id,
+      default_payment_method: pm.id,
     }
     await saveSubscription(env, subscription)
     session.subscription = subscription.id
@@ -595,6 +660,7 @@ async function completeSession(env: PeersEnv, session: Obj, card = DEFAULT_CARD)
  * nothing.
  */
 async function declineSession(env: PeersEnv, session: Obj, card: string, failure: Failure) {
+  if (session.mode === 'setup') return declineSetupSession(env, session, failure)
   if (session.mode !== 'payment') return null
   const existing = session.payment_intent ? await load(env, 'payment_intent', session.payment_intent) : null
   const pi = existing ?? newPaymentIntent({ amount: Number(session.amount_total), currency: session.currency, split: paymentSplit(session), email: session.customer_email, metadata: session.payment_intent_data?.metadata })
@@ -801,6 +867,7 @@ stripePeer.post('/v1/checkout/sessions', async (c) => {
   }
   const form = await formOf(c.req.raw)
   const mode = form.mode
+  if (mode === 'setup') return createSetupSession(c, form, idempotencyKey)
   if (mode !== 'payment' && mode !== 'subscription') return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_invalid_empty', param: 'mode', message: 'Invalid mode: must be one of payment, setup, or subscription.' })
   for (const param of ['success_url', 'line_items'] as const) {
     if (!form[param]) return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_missing', param, message: `Missing required param: ${param}.` })
@@ -914,6 +981,81 @@ stripePeer.post('/v1/checkout/sessions', async (c) => {
   }
   await c.env.PEERS_DB.prepare('INSERT INTO stripe_sessions (id, object, idempotency_key, created_at) VALUES (?, ?, ?, ?)').bind(id, JSON.stringify(session), idempotencyKey, Date.now()).run()
   return c.json(session)
+})
+
+/** Checkout in setup mode: collect a card for later (no line items, no amount); its SetupIntent is made now. */
+async function createSetupSession(c: Context<PeersHono>, form: Json, idempotencyKey: string | null) {
+  if (form.line_items !== undefined) return invalid(c, 'line_items', 'You cannot pass `line_items` in `setup` mode.')
+  for (const param of ['success_url', 'customer'] as const) {
+    if (!form[param]) return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_missing', param, message: `Missing required param: ${param}.` })
+  }
+  const types = Array.isArray(form.payment_method_types) ? (form.payment_method_types as string[]) : []
+  if (!form.currency && !types.length) return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_missing', param: 'currency', message: 'Missing required param: currency. It is required in `setup` mode when `payment_method_types` is not passed.' })
+  if (types.some((t) => t !== 'card')) return invalid(c, 'payment_method_types', 'The Stripe peer sets up cards only.')
+  const customerId = String(form.customer)
+  if (!(await load(c.env, 'customer', customerId))) return stripeError(c, 400, { type: 'invalid_request_error', code: 'resource_missing', param: 'customer', message: `No such customer: '${customerId}'` })
+  const sid = (form.setup_intent_data ?? {}) as Obj
+  const intent = {
+    id: randomId('seti'),
+    object: 'setup_intent',
+    status: 'requires_payment_method',
+    customer: customerId,
+    payment_method: null,
+    payment_method_types: ['card'],
+    usage: 'off_session',
+    last_setup_error: null,
+    metadata: (sid.metadata as Obj | undefined) ?? {},
+    description: sid.description ?? null,
+    created: nowSeconds(),
+    livemode: false,
+  }
+  await store(c.env, 'setup_intent', intent)
+  const id = randomId('cs')
+  const page = new URL(String(form.success_url))
+  const session = {
+    id,
+    object: 'checkout.session',
+    mode: 'setup',
+    status: 'open',
+    payment_status: 'no_payment_required',
+    amount_subtotal: null,
+    amount_total: null,
+    currency: form.currency ? String(form.currency).toLowerCase() : null,
+    customer: customerId,
+    customer_email: null,
+    client_reference_id: form.client_reference_id ?? null,
+    metadata: form.metadata ?? {},
+    success_url: form.success_url,
+    cancel_url: form.cancel_url ?? null,
+    setup_intent: intent.id,
+    subscription: null,
+    payment_intent: null,
+    line_items: [],
+    url: `${page.protocol}//${c.env.PEER_PAY_PAGE_HOST}${page.port ? `:${page.port}` : ''}/stripe/pay/${id}`,
+    created: nowSeconds(),
+    livemode: false,
+  }
+  await c.env.PEERS_DB.prepare('INSERT INTO stripe_sessions (id, object, idempotency_key, created_at) VALUES (?, ?, ?, ?)').bind(id, JSON.stringify(session), idempotencyKey, Date.now()).run()
+  return c.json(session)
+}
+
+stripePeer.get('/v1/setup_intents/:id', async (c) => {
+  const intent = await load(c.env, 'setup_intent', c.req.param('id'))
+  if (!intent) return missingResource(c, 'setup_intent', c.req.param('id'))
+  if (expandsOf(c).includes('payment_method') && intent.payment_method) return c.json({ ...intent, payment_method: await load(c.env, 'payment_method', intent.payment_method) })
+  return c.json(intent)
+})
+
+stripePeer.get('/v1/payment_methods/:id', async (c) => {
+  const pm = await load(c.env, 'payment_method', c.req.param('id'))
+  if (!pm) return missingResource(c, 'payment_method', c.req.param('id'))
+  return c.json(pm)
+})
+
+stripePeer.get('/v1/customers/:id', async (c) => {
+  const customer = await load(c.env, 'customer', c.req.param('id'))
+  if (!customer) return missingResource(c, 'customer', c.req.param('id'))
+  return c.json(customer)
 })
 
 stripePeer.get('/v1/checkout/sessions/:id', async (c) => {
@@ -1097,7 +1239,16 @@ stripePeer.post('/v1/subscriptions/:id', async (c) => {
   const flag = form.cancel_at_period_end
   if (flag !== undefined && flag !== 'true' && flag !== 'false') return stripeError(c, 400, { type: 'invalid_request_error', param: 'cancel_at_period_end', message: 'Invalid boolean' })
   if (subscription.status === 'canceled') return stripeError(c, 400, { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' })
-  const updated = flag === undefined ? subscription : { ...subscription, cancel_at_period_end: flag === 'true', cancel_at: flag === 'true' ? subscription.current_period_end : null }
+  let updated = flag === undefined ? subscription : { ...subscription, cancel_at_period_end: flag === 'true', cancel_at: flag === 'true' ? subscription.current_period_end : null }
+  // A new card for future invoices: a PaymentMethod attached to the subscription's customer.
+  if (form.default_payment_method !== undefined) {
+    const pmId = String(form.default_payment_method)
+    const pm = pmId ? await load(c.env, 'payment_method', pmId) : null
+    if (!pm || !subscription.customer || pm.customer !== subscription.customer) {
+      return stripeError(c, 400, { type: 'invalid_request_error', code: 'resource_missing', param: 'default_payment_method', message: `The customer does not have a payment method with the ID ${pmId}. The payment method must be attached to the customer.` })
+    }
+    updated = { ...updated, default_payment_method: pm.id }
+  }
   await saveSubscription(c.env, updated)
   const { deliveries } = await makeEvent(c.env, 'customer.subscription.updated', updated)
   await deliver(c.env, deliveries)
@@ -1129,7 +1280,21 @@ ${body}</body></html>`
 }
 const BUTTON = 'style="font-size:1.1rem;padding:.6rem 1.2rem"'
 
+/** Checkout in setup mode: a card to keep for later payments, nothing charged now. */
+function setupPage(session: Obj, options: { card?: string; error?: string } = {}) {
+  const error = options.error ? `<p role="alert" data-error style="color:#b91c1c">${escapeHtml(options.error)}</p>` : ''
+  return page(
+    'Stripe Checkout (development peer)',
+    `<h1>Save a card</h1><p data-setup>Your card will be used for future payments. Nothing is charged now.</p>
+${error}<form method="post"><p><label for="card">Card number</label><br><input id="card" name="card" inputmode="numeric" autocomplete="cc-number" aria-describedby="card-hint" value="${escapeHtml(groupCard(options.card ?? DEFAULT_CARD))}" style="font-size:1.1rem;width:100%"></p>
+<p id="card-hint" style="color:#555;font-size:.9rem">Stripe's test cards: 4000 0000 0000 0002 is declined, 5555 5555 5555 4444 is a Mastercard.</p>
+<button name="outcome" value="success" ${BUTTON}>Save card</button>
+<button name="outcome" value="cancel" ${BUTTON}>Back</button></form>`,
+  )
+}
+
 function checkoutPage(session: Obj, options: { card?: string; error?: string } = {}) {
+  if (session.mode === 'setup') return setupPage(session, options)
   const items = session.line_items as LineItem[]
   const total = `${(Number(session.amount_total) / 100).toFixed(2)} ${String(session.currency).toUpperCase()}`
   const error = options.error ? `<p role="alert" data-error style="color:#b91c1c">${escapeHtml(options.error)}</p>` : ''

@@ -1,0 +1,48 @@
+import { defineMessages } from './define.ts'
+
+// Issue 25: paylane (English and Polish). The credentials form of PayLane (app/payments/providers/paylane/module.server.ts).
+export const paymentsPaylane = defineMessages(
+  {
+    'payments.paylane.field.apiLogin': 'API login',
+    'payments.paylane.field.apiPassword': 'API password',
+    'payments.paylane.field.publicApiKey': 'Public API key',
+    'payments.paylane.field.notificationToken': 'Notification token',
+    'payments.paylane.field.sandbox': 'Test account',
+    'payments.paylane.hint.apiLogin': 'Merchant Panel → Account → API: the login for the REST API.',
+    'payments.paylane.hint.apiPassword': 'The password that goes with the API login. It is stored encrypted and never shown again.',
+    'payments.paylane.hint.publicApiKey': 'Merchant Panel → Account → API: the 40-character public key PayLane.js uses to read the card in the buyer’s browser.',
+    'payments.paylane.hint.notificationToken':
+      'The token you set for Transaction Notifications in the Merchant Panel. Set the notifications’ HTTP login to your API login and their password to this same token.',
+    'payments.paylane.hint.sandbox': 'Yes for a PayLane test account (no real money), no for your production account.',
+    'payments.paylane.error.apiLogin': 'Enter the API login (no spaces or colons).',
+    'payments.paylane.error.apiPassword': 'Enter the API password.',
+    'payments.paylane.error.publicApiKey': 'The public API key has 40 characters: digits and the letters a–f.',
+    'payments.paylane.error.notificationToken': 'Enter the notification token: 8 to 50 characters, no spaces.',
+    'payments.paylane.error.sandbox': 'Choose whether this is a test account.',
+    'payments.paylane.error.sandbox_not_allowed': 'Only real payments are taken here: a PayLane test account cannot be connected. Choose “No” and your production API login.',
+    'payments.paylane.error.refused': 'PayLane refused this API login and password. Check them in the Merchant Panel.',
+    'payments.paylane.error.unavailable': 'PayLane could not be reached, so nothing was saved. Try again in a moment.',
+    'payments.paylane.error.currency': 'PayLane takes payments here in PLN, EUR, USD or GBP.',
+  },
+  {
+    'payments.paylane.field.apiLogin': 'Login API',
+    'payments.paylane.field.apiPassword': 'Hasło API',
+    'payments.paylane.field.publicApiKey': 'Publiczny klucz API',
+    'payments.paylane.field.notificationToken': 'Token powiadomień',
+    'payments.paylane.field.sandbox': 'Konto testowe',
+    'payments.paylane.hint.apiLogin': 'Merchant Panel → Konto → API: login do REST API.',
+    'payments.paylane.hint.apiPassword': 'Hasło do loginu API. Zapisujemy je zaszyfrowane i nie pokazujemy ponownie.',
+    'payments.paylane.hint.publicApiKey': 'Merchant Panel → Konto → API: 40-znakowy klucz publiczny, którym PayLane.js odczytuje kartę w przeglądarce kupującego.',
+    'payments.paylane.hint.notificationToken': 'Token ustawiony dla powiadomień o transakcjach w Merchant Panelu. Jako login HTTP powiadomień ustaw swój login API, a jako hasło ten sam token.',
+    'payments.paylane.hint.sandbox': 'Tak dla testowego konta PayLane (bez prawdziwych pieniędzy), nie dla konta produkcyjnego.',
+    'payments.paylane.error.apiLogin': 'Wpisz login API (bez spacji i dwukropków).',
+    'payments.paylane.error.apiPassword': 'Wpisz hasło API.',
+    'payments.paylane.error.publicApiKey': 'Publiczny klucz API ma 40 znaków: cyfry i litery a–f.',
+    'payments.paylane.error.notificationToken': 'Wpisz token powiadomień: od 8 do 50 znaków, bez spacji.',
+    'payments.paylane.error.sandbox': 'Wybierz, czy to konto testowe.',
+    'payments.paylane.error.sandbox_not_allowed': 'Tu przyjmujemy tylko prawdziwe płatności: testowego konta PayLane nie można połączyć. Wybierz „Nie” i produkcyjny login API.',
+    'payments.paylane.error.refused': 'PayLane odrzucił ten login i hasło API. Sprawdź je w Merchant Panelu.',
+    'payments.paylane.error.unavailable': 'Nie udało się połączyć z PayLane, więc nic nie zapisano. Spróbuj ponownie za chwilę.',
+    'payments.paylane.error.currency': 'PayLane przyjmuje tu płatności w PLN, EUR, USD lub GBP.',
+  },
+)

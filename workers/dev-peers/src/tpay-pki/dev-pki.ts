@@ -1,0 +1,60 @@
+// The development Tpay peer's JWS PKI (generated once with openssl for development and tests; never a
+// real Tpay key): a root CA, and the notification-signing certificate it issued with its private key.
+// The app pins the root in development (app/payments/providers/tpay/dev-pki/root.ts holds the same root).
+// One root for both sides: the app pins exactly this certificate in development.
+export { TPAY_DEV_ROOT_PEM as TPAY_PEER_ROOT_PEM } from '#app/payments/providers/tpay/dev-pki/root.ts'
+
+export const TPAY_PEER_SIGNING_CERT_PEM = `-----BEGIN CERTIFICATE-----
+MIIDrjCCApagAwIBAgIUJdlN4f31MjkL0niLzvIrLPCCY5QwDQYJKoZIhvcNAQEL
+BQAwXjELMAkGA1UEBhMCUEwxJTAjBgNVBAoMHENvdXJzZWZyb250IGRldmVsb3Bt
+ZW50IHBlZXIxKDAmBgNVBAMMH1RwYXkgSldTIHJvb3QgKGRldmVsb3BtZW50IGRl
+dikwHhcNMjYxMTI3MDg0NjA1WhcNNDgxMDIyMDg0NjA1WjBiMQswCQYDVQQGEwJQ
+TDElMCMGA1UECgwcQ291cnNlZnJvbnQgZGV2ZWxvcG1lbnQgcGVlcjEsMCoGA1UE
+Awwjbm90aWZpY2F0aW9ucy1qd3MgKGRldmVsb3BtZW50IGRldikwggEiMA0GCSqG
+SIb3DQEBAQUAA4IBDwAwggEKAoIBAQCy0UdBsk/zepIfPwiNHCQNJApP+YOwQ14V
+f0TSbXqSkKvakMNnjyoYlWxq6k05PE3pEmVvuO98cv0RGIjPRBwiS2xz1c5SNQr0
+mrVug8VpFIhh3tcmc4k0PpubyqqyYcqx20TZhUk+KYnx3gAgmBFZuRx1DpdgGa1l
+XqGFbUSdDScBXr/mgV6hNcUHDlPr5j8X74qEAdo64j1+2kFptrGDVAjWvelxXzqK
+b4q76jYBYdOF0oLCAnPimiDfLiDBg4YlfWnoqezfVBApqtdzBchgJq1m9BiMt6CG
+mJXwzz1jQ0X569e9PDnGY7ZsUZD+Vd5D+7bw5rOhs8fmmVGPM8wZAgMBAAGjYDBe
+MAwGA1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMB0GA1UdDgQWBBRJeGkbkLax
+8AwuY4T0gYCpqJtsrDAfBgNVHSMEGDAWgBQjIzU5T2uPtyhXuwVl/5eTLrnVIjAN
+BgkqhkiG9w0BAQsFAAOCAQEACDizvpLuOEykWXWdawp5NOhU20TNBs5QioNbIP07
+KYzqzVa+rI7XtHFkBOZtbMysJNC53Aor4h7GlIf1jHffQ2xnTmeDrj/4c9BE/dHC
+cD/GN5sf//oK5bGN3zaXslSGqpfWF+S4PiefD86vEFAtLyLd5T1BkAxfszk05YnD
+nDlQ7dFe5eJp78CbQpGOl7zX4s3S/Vh0qBHl9kJUhupdbNB+70jCqjFwbkv1Nk6a
+CUVsb3jKVFQ8494dh0SZwOLVKkS1nCEcw5pzNXdtMpArQTwbs7kzS6tBXz7KsMl4
+t64f2/ZiBehjxyQgQ9jxJnuKXGVXt2r4FdsHJbnt1iTrYw==
+-----END CERTIFICATE-----
+`
+
+/** PKCS#8 (RSA 2048): signs the peer's notifications (RS256). */
+export const TPAY_PEER_SIGNING_KEY_PEM = `-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCy0UdBsk/zepIf
+PwiNHCQNJApP+YOwQ14Vf0TSbXqSkKvakMNnjyoYlWxq6k05PE3pEmVvuO98cv0R
+GIjPRBwiS2xz1c5SNQr0mrVug8VpFIhh3tcmc4k0PpubyqqyYcqx20TZhUk+KYnx
+3gAgmBFZuRx1DpdgGa1lXqGFbUSdDScBXr/mgV6hNcUHDlPr5j8X74qEAdo64j1+
+2kFptrGDVAjWvelxXzqKb4q76jYBYdOF0oLCAnPimiDfLiDBg4YlfWnoqezfVBAp
+qtdzBchgJq1m9BiMt6CGmJXwzz1jQ0X569e9PDnGY7ZsUZD+Vd5D+7bw5rOhs8fm
+mVGPM8wZAgMBAAECggEAQzIwoEf1Em5fhb1mpbxK8eM2utntOin+q35hat/4HSaf
+ZelbfMmITKeuD7lPXrBCKNEgbCznVfFSFwAMvTJ/jgWg0iCowSysmsGeZ1K+NuAf
+5gNa/1iQWSEj0ZYFsjXceRyIUWNsZB8w9sJxcs4iSwCsaHKcwOC1T7ARa3XlwEwj
+9ZfVDzVeeDhkXSp4EXxKvJjNgoI1a25aQkHRxXPHo0o2L4tA5HM+uAHM2mLVdzei
+Xcw+/e5JQuFwTcxRspl7iPFzLCFWnO0k7z7vw9a3RgBtl9Yp7xshYDKS32vUyFXt
+YQcKzyXToff+i3RtDnnTsF0dQyvid02cMjjrxQY/twKBgQD3i4G7MbhhdRGXDl6N
+oCWg9jS3B0/DsdW3YKmnE+panKvBcvwf0UEOD8xm1rlxkO3m1YU2kFqhAXFe3mAS
+VIFbQ6xLP87h9x+ZnyGuNOoQxU2b4aCb30rrf47gur20fwv/byQPBe4S36IIy6An
+JykWVh28BPL6kfDiesTQzLiytwKBgQC47NRrlCgEYrNHpWzi4zO+cgZQCmF/SyUB
+z4qV/L1QDiTUo00xrRbZSpeH1GqZzy+BK37ozoBGQCft9JhHSWN2VDUgs4vyBi5c
+2fGSiOOmt1PrXRcNtZGAAUZEiTG7E4QCI5iua5Jq3YJM7LS2tN4pqkLF2P7VZrlf
+3UICCUZnrwKBgQCOc9e6M8iZPNdciEZdVfWRhV2cnjaGtUX5e0TmAw3wCwzEDDmO
+zcqUHv9Phu28rtxY5DL+zV96G+xz3aCHq92s+Wqi+xtA6gdjTjIBoC26bPBWbicQ
+zBS/JO7B4HTe8+WhnwGvK4hvkAYc7aFCJsT8N55w3qA9FdL7Yg704XrATQKBgB35
+jYkOj9n+Ia9IWjkAuP9yviE1PY6DoLEFciJTwF/8mu24tqeJtf1swNksjkb2NW4L
+ndugtVwtxAsnLZPIio3Aoof1coa9h8BXN3gYJkZ8yuaIxVbcioQkML6lOmFnjWtH
+V9VV7HrUAu3zJGvFL4mzZnVpcg0nRH8Mf0mTNU1TAoGABD+Riga/dOpERXT7+dkX
+h2rn2llSDhNKXtereIVMEcXCBO3F/3NxyOsf3AA8zWPHyJzNxe6yigaIyL/jNYo3
+Ug6HVPJROFN6ipTQ09dgAQvZsX/c1XMcwQzV5+hSuTQCIRepKqmyBOIjaJtdQY+/
+3dVyFgx2EaVP4u8MTLH2DoM=
+-----END PRIVATE KEY-----
+`
