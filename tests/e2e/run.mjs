@@ -107,7 +107,9 @@ try {
   const concurrency = Number(process.env.E2E_CONCURRENCY || 2)
   step(`Running ${files.length} e2e file(s) in Chromium, ${concurrency} at a time`)
   const code = await new Promise((resolvePromise) => {
-    const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files]
+    // The timeout bounds each test AND each file as a whole (node:test runs a file as one test):
+    // issue 25's provider files take about two minutes on CI's two cores.
+    const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files]
     const child = spawn(process.execPath, args, {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
