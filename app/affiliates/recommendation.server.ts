@@ -1,7 +1,7 @@
 // The `recommendation` cookie (issue 24 item 5; seed 000 clears it on success): `{partnerId}.{expiresAtMs}`,
 // first-party on the school's host. It names a partner, nothing more: the checkout counts it only
 // while unexpired and only for an active partner of the school whose host received it.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { isActivePartner } from '#app/models/affiliate.server.ts'
 import { isSecureRequest, parseCookies, serializeCookie } from '#app/utils/cookies.server.ts'
 
@@ -25,7 +25,7 @@ export function readRecommendation(request: Request, now = Date.now()): string |
 }
 
 /** The partner to record on a new order: the cookie's, if it is an active partner of this school. */
-export async function recommendedPartner(db: Db, tenantId: string, request: Request, now = Date.now()) {
+export async function recommendedPartner(db: ShardDb, tenantId: string, request: Request, now = Date.now()) {
   const partnerId = readRecommendation(request, now)
   return partnerId && (await isActivePartner(db, tenantId, partnerId)) ? partnerId : null
 }

@@ -3,11 +3,11 @@
 // code answers a 302 to the same address without `ref` (the other parameters kept), so the page
 // itself stays cacheable and the code never lingers in the address bar. server.ts calls this
 // before the page cache; null means "not a referral visit, go on".
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getActivePartnerByCode } from '#app/models/affiliate.server.ts'
 import { recommendationCookie } from './recommendation.server.ts'
 
-export async function referralVisit(request: Request, db: Db, tenantId: string, now = Date.now()): Promise<Response | null> {
+export async function referralVisit(request: Request, db: ShardDb, tenantId: string, now = Date.now()): Promise<Response | null> {
   if (request.method !== 'GET') return null
   const url = new URL(request.url)
   if (!url.searchParams.has('ref')) return null

@@ -1,7 +1,7 @@
 // One login procedure for school users and platform operators: throttle first (e-mail+IP, the
 // account across IPs, the IP across accounts: ADR 024), then a constant-effort password check,
 // then count the failure on all three.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { clearLoginPair, loginLockedSeconds, recordLoginFailures } from '#app/models/rate-limit.server.ts'
 import type { FieldMessage } from '#app/utils/validation.ts'
 import { getDummyHash, verifyPassword } from '#app/utils/password.server.ts'
@@ -16,7 +16,7 @@ export async function attemptLogin<A extends Account>({
   ip,
   findAccount,
 }: {
-  db: Db
+  db: ShardDb
   scope: string
   email: string
   password: string

@@ -2,7 +2,7 @@
 // The codes themselves (generation, hashes, limits, checks) are the model's:
 // app/models/verification.server.ts.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.server.ts'
 import { countCodesSentSince, deleteCode, getUserPhone, HOUR_MS, issueCode, latestCode, maskPhone, MAX_SENDS_PER_HOUR, RESEND_LOCK_MS } from '#app/models/verification.server.ts'
@@ -29,7 +29,7 @@ function verificationEmail({ locale, school, to, code }: { locale: Locale; schoo
 }
 
 export type SendDeps = {
-  db: Db
+  db: ShardDb
   mailQueue?: Queue<MailJob>
   /** null when SMS is not configured: phone mode then fails to send. */
   sms: SmsSender | null

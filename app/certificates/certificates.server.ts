@@ -3,7 +3,7 @@
 // downloads read from R2). The verification link is built from the school's stored primary
 // address, never from a request's Host.
 import type { Env } from '#app/utils/env.server.ts'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import {
   getCertificateSettings,
@@ -43,7 +43,7 @@ export type CertificateOffer = {
  * Issues the student's certificate for the course when certificates are on and the rule holds;
  * returns the certificate (an earlier one, revoked or not, is returned as it is) or null.
  */
-export async function issueCertificateIfEligible(db: Db, _env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<Certificate | null> {
+export async function issueCertificateIfEligible(db: ShardDb, _env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<Certificate | null> {
   const existing = await getStudentCertificate(db, tenantId, userId, productId)
   if (existing) return existing
   const settings = await getCertificateSettings(db, tenantId, productId)
@@ -67,7 +67,7 @@ function toOffer(course: { productId: string; title: string; slug: string }, cer
   return { ...base, state: 'in_progress', ...left }
 }
 
-async function offerFor(db: Db, env: CertificateEnv, tenantId: string, userId: string, course: { productId: string; title: string; slug: string }): Promise<CertificateOffer | null> {
+async function offerFor(db: ShardDb, env: CertificateEnv, tenantId: string, userId: string, course: { productId: string; title: string; slug: string }): Promise<CertificateOffer | null> {
   const access = await getCourseAccess(db, tenantId, course.productId, { id: userId, role: 'student' })
   const existing = await getStudentCertificate(db, tenantId, userId, course.productId)
   // A certificate once issued stays the student's, even after the access ended.
@@ -82,14 +82,14 @@ async function offerFor(db: Db, env: CertificateEnv, tenantId: string, userId: s
 }
 
 /** Per course with certificates on that the student has (or had, once issued): issued or in progress; eligible ones are issued now. */
-export async function certificateOffers(db: Db, env: CertificateEnv, tenantId: string, userId: string): Promise<CertificateOffer[]> {
+export async function certificateOffers(db: ShardDb, env: CertificateEnv, tenantId: string, userId: string): Promise<CertificateOffer[]> {
   const courses = await listEnabledCertificateCourses(db, tenantId)
   const offers = await Promise.all(courses.map((course) => offerFor(db, env, tenantId, userId, course)))
   return offers.filter((offer): offer is CertificateOffer => offer !== null)
 }
 
 /** One course's offer (the player); null when certificates are off there or the student has no access. */
-export async function courseCertificateOffer(db: Db, env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<CertificateOffer | null> {
+export async function courseCertificateOffer(db: ShardDb, env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<CertificateOffer | null> {
   const settings = await getCertificateSettings(db, tenantId, productId)
   if (!settings?.enabled) return null
   const product = await getProduct(db, tenantId, productId, 'course')
@@ -136,7 +136,7 @@ export function certificateLabels(language: Locale) {
 }
 
 /** Renders the PDF from the certificate's snapshots and the course's current settings. */
-export async function buildCertificatePdf(db: Db, env: CertificateEnv, tenantId: string, certificate: Certificate): Promise<Uint8Array> {
+export async function buildCertificatePdf(db: ShardDb, env: CertificateEnv, tenantId: string, certificate: Certificate): Promise<Uint8Array> {
   const [tenant, settings, origin] = await Promise.all([
     getTenantById(db, tenantId),
     certificate.productId ? getCertificateSettings(db, tenantId, certificate.productId) : undefined,
@@ -160,7 +160,7 @@ export async function buildCertificatePdf(db: Db, env: CertificateEnv, tenantId:
 }
 
 /** The PDF's bytes: from R2 when it was rendered before, else rendered now and stored once. */
-export async function certificatePdf(db: Db, env: CertificateEnv, tenantId: string, certificate: Certificate): Promise<ReadableStream | Uint8Array<ArrayBuffer>> {
+export async function certificatePdf(db: ShardDb, env: CertificateEnv, tenantId: string, certificate: Certificate): Promise<ReadableStream | Uint8Array<ArrayBuffer>> {
   if (certificate.pdfKey) {
     const stored = await env.MEDIA.get(certificate.pdfKey)
     if (stored) return stored.body

@@ -1,7 +1,7 @@
 // The promo code of a checkout (issue 8 items 1-2): checked with the promo model on every quote and
 // submission, never trusted from the browser. The answer is what priceOrder() needs plus the id
 // recorded on the transaction (the redemption is written when it completes).
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { checkPromoCode } from '#app/models/promo-code.server.ts'
 import { promoLockedSeconds, recordPromoFailures } from '#app/models/rate-limit.server.ts'
 import type { PromoDiscount } from '#app/payments/pricing.ts'
@@ -13,7 +13,7 @@ export type PromoError = 'invalid' | 'expired' | 'used' | 'throttled'
 export const normalizePromoCode = (code: string) => code.trim().toUpperCase()
 
 export async function applyPromoCode(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   input: { code: string; productId: string; userId: string | null; now?: number; /** Throttles wrong guesses per IP when given. */ ip?: string },
 ): Promise<{ ok: true; promo: AppliedPromo } | { ok: false; error: PromoError; seconds?: number }> {
@@ -49,7 +49,7 @@ export const promoFieldError = (r: { error: PromoError; seconds?: number }) => (
 export const PROMO_MAX_FAILURES = 10
 
 /** Seconds until this IP (and buyer, when signed in) may try a code again, or 0. */
-export const promoLockoutSeconds = (db: Db, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => promoLockedSeconds(db, tenantId, ip, userId, now)
+export const promoLockoutSeconds = (db: ShardDb, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => promoLockedSeconds(db, tenantId, ip, userId, now)
 
 /** Count a wrong (unknown, expired or used) code; returns the lockout seconds it caused, or 0. */
-export const recordPromoFailure = (db: Db, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => recordPromoFailures(db, tenantId, ip, userId, now)
+export const recordPromoFailure = (db: ShardDb, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => recordPromoFailures(db, tenantId, ip, userId, now)

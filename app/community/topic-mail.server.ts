@@ -2,7 +2,7 @@
 // (through the outbox and the mail queue, in the school's language, with an unsubscribe link that
 // works without logging in); at most one e-mail per topic per student per hour — posts within the
 // hour after an e-mail wait for a digest, which the app's cron sends when it is due.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import {
   claimDigest,
@@ -84,7 +84,7 @@ export function digestEmail(school: School, to: string, topicTitle: string, post
   return { template: 'community_digest', to, subject, text, html }
 }
 
-async function schoolOf(db: Db, env: MailEnv, tenantId: string): Promise<School | null> {
+async function schoolOf(db: ShardDb, env: MailEnv, tenantId: string): Promise<School | null> {
   const [tenant, origin] = await Promise.all([getTenantById(db, tenantId), schoolEmailOriginById(db, env, tenantId)])
   if (!tenant || !origin) return null
   return { id: tenant.id, name: tenant.name, language: tenant.language, origin }
@@ -95,7 +95,7 @@ async function schoolOf(db: Db, env: MailEnv, tenantId: string): Promise<School 
  * got one within the hour — note a digest. Returns how many e-mails were queued.
  */
 export async function emailTopicSubscribers(
-  deps: { db: Db; env: MailEnv },
+  deps: { db: ShardDb; env: MailEnv },
   tenantId: string,
   topic: { id: string; title: string; access: 'public' | 'restricted' },
   post: NewPostNotice,
@@ -123,7 +123,7 @@ export async function emailTopicSubscribers(
 }
 
 /** Cron: send the digests that are due (each claimed first, so two runs never send one twice). */
-export async function sendDueCommunityDigests(deps: { db: Db; env: MailEnv }, now = Date.now()) {
+export async function sendDueCommunityDigests(deps: { db: ShardDb; env: MailEnv }, now = Date.now()) {
   const due = await listDueDigestsAcrossTenants(deps.db, now)
   let sent = 0
   for (const row of due) {

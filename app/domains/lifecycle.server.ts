@@ -12,7 +12,7 @@
 // at their next check; an unproven claim expires (failed, timeout) after the 24 h window.
 // Adapter errors (DNS or Cloudflare unreachable, 5xx, 429, timeouts, malformed JSON) change
 // nothing but `lastError` and the next check time.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { Domain, DomainStatus } from '#app/db/schema.server.ts'
 import { isLocale } from '#app/i18n/i18n.ts'
 import { domainProblemEmail } from '#app/mail/templates.server.ts'
@@ -40,7 +40,7 @@ export type LifecycleConfig = {
 }
 
 export type LifecycleDeps = {
-  db: Db
+  db: ShardDb
   cloudflare: Pick<CustomHostnamesClient, 'create' | 'get' | 'findByHostname' | 'refreshValidation' | 'delete'>
   doh: Pick<DohClient, 'resolveCname' | 'resolveA' | 'resolveAaaa' | 'resolveTxt'>
   config: LifecycleConfig
@@ -286,7 +286,7 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
 }
 
 /** Another school holds the hostname (and has not failed): this claim cannot succeed. */
-async function heldByAnotherSchool(db: Db, domain: Pick<Domain, 'id' | 'hostname'>) {
+async function heldByAnotherSchool(db: ShardDb, domain: Pick<Domain, 'id' | 'hostname'>) {
   const holder = await findDomainByHostname(db, domain.hostname)
   return !!holder && holder.id !== domain.id && holder.verificationStatus !== 'failed'
 }
@@ -394,4 +394,4 @@ export async function removeDomain(deps: LifecycleDeps, domain: Domain): Promise
 }
 
 /** Re-reads a domain after a change (tenant-scoped). */
-export const reloadDomain = (db: Db, domain: Pick<Domain, 'tenantId' | 'id'>) => getTenantDomain(db, domain.tenantId, domain.id)
+export const reloadDomain = (db: ShardDb, domain: Pick<Domain, 'tenantId' | 'id'>) => getTenantDomain(db, domain.tenantId, domain.id)

@@ -1,6 +1,6 @@
 // Tenant resolution: the request's Host decides which school (or the platform) answers.
 // Forwarding headers (X-Forwarded-Host, Forwarded) are never read.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
@@ -63,7 +63,7 @@ export class SiteCache {
 
   constructor(private now: () => number = Date.now) {}
 
-  async resolve(db: Db, rawHost: string, platformHost: string): Promise<Site> {
+  async resolve(db: ShardDb, rawHost: string, platformHost: string): Promise<Site> {
     const hostname = normalizeHostname(rawHost)
     const platform = normalizeHostname(platformHost)
     if (hostname === platform || hostname === `www.${platform}`) return { kind: 'platform', hostname }
@@ -75,7 +75,7 @@ export class SiteCache {
     return { ...value, hostname }
   }
 
-  private async lookup(db: Db, hostname: string, platform: string): Promise<Resolved> {
+  private async lookup(db: ShardDb, hostname: string, platform: string): Promise<Resolved> {
     const slug = subdomainSlug(hostname, platform)
     let value: Resolved = { kind: 'unknown' }
     if (slug) {

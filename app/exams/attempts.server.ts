@@ -1,7 +1,7 @@
 // Exam use cases (issue 24 item 1): start an attempt (limit, deadline, shuffled layout), submit it
 // (graded here, never in the browser; refused after the deadline and its grace), the owner's
 // grading of text answers, and what a pass does: the exam lecture is completed for the student.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { Exam, ExamAttempt, ExamQuestion } from '#app/db/schema.server.ts'
 import { finishAttempt, insertAttempt, listUserAttempts, saveGrades } from '#app/models/exam-attempt.server.ts'
 import { listExamQuestions } from '#app/models/exam.server.ts'
@@ -22,7 +22,7 @@ import {
 
 export const toGradable = (q: ExamQuestion): GradableQuestion => ({ id: q.id, kind: q.kind, prompt: q.prompt, points: q.points, options: parseOptions(q.options) })
 
-export async function examQuestions(db: Db, tenantId: string, examId: string) {
+export async function examQuestions(db: ShardDb, tenantId: string, examId: string) {
   return (await listExamQuestions(db, tenantId, examId)).map(toGradable)
 }
 
@@ -34,12 +34,12 @@ export const gradesOf = (a: ExamAttempt) => parseJsonObject<AttemptGrades>(a.gra
 export const countedAttempts = (attempts: readonly ExamAttempt[]) => attempts.filter((a) => a.resetAt === null)
 
 /** A pass completes the exam lecture for the student (the upsert of "mark as complete"). */
-async function completeLecture(db: Db, tenantId: string, exam: Exam, userId: string, now: number) {
+async function completeLecture(db: ShardDb, tenantId: string, exam: Exam, userId: string, now: number) {
   await setComplete(db, tenantId, { userId, productId: exam.productId, lectureId: exam.lectureId }, true, now)
 }
 
 /** A running attempt past its deadline and grace is finished as failed, with what it had (nothing). */
-export async function expireIfOverdue(db: Db, tenantId: string, attempt: ExamAttempt, questions: readonly GradableQuestion[], now: number) {
+export async function expireIfOverdue(db: ShardDb, tenantId: string, attempt: ExamAttempt, questions: readonly GradableQuestion[], now: number) {
   if (attempt.status !== 'in_progress' || !isPastDeadline(attempt.deadlineAt, now)) return false
   const maxScore = questions.reduce((sum, q) => sum + q.points, 0)
   return finishAttempt(db, tenantId, attempt.id, { answers: '{}', grades: '{}', score: 0, maxScore, status: 'failed', submittedAt: now })
@@ -51,7 +51,7 @@ export type StartResult = { ok: true; attempt: ExamAttempt; resumed: boolean } |
  * Starts an attempt, or resumes the running one. Refused when the counted attempts reached the
  * limit or the exam has no questions. The deadline is fixed now, from the server's clock.
  */
-export async function startAttempt(db: Db, tenantId: string, exam: Exam, userId: string, now = Date.now(), random: () => number = Math.random): Promise<StartResult> {
+export async function startAttempt(db: ShardDb, tenantId: string, exam: Exam, userId: string, now = Date.now(), random: () => number = Math.random): Promise<StartResult> {
   const questions = await examQuestions(db, tenantId, exam.id)
   const attempts = await listUserAttempts(db, tenantId, exam.id, userId)
   const running = attempts.find((a) => a.status === 'in_progress' && a.resetAt === null)
@@ -76,7 +76,7 @@ export async function startAttempt(db: Db, tenantId: string, exam: Exam, userId:
 export type SubmitResult = { ok: true; attempt: ExamAttempt } | { ok: false; reason: 'expired' | 'not_running' }
 
 /** Grades a submission on the server. After the deadline + grace: refused, and the attempt is finished as failed. */
-export async function submitAttempt(db: Db, tenantId: string, exam: Exam, attempt: ExamAttempt, answers: AttemptAnswers, now = Date.now()): Promise<SubmitResult> {
+export async function submitAttempt(db: ShardDb, tenantId: string, exam: Exam, attempt: ExamAttempt, answers: AttemptAnswers, now = Date.now()): Promise<SubmitResult> {
   if (attempt.status !== 'in_progress' || attempt.resetAt !== null) return { ok: false, reason: 'not_running' }
   const questions = await examQuestions(db, tenantId, exam.id)
   if (isPastDeadline(attempt.deadlineAt, now)) {
@@ -99,7 +99,7 @@ export async function submitAttempt(db: Db, tenantId: string, exam: Exam, attemp
 export type GradeResult = { ok: true; status: 'passed' | 'failed'; score: number } | { ok: false; reason: 'not_pending' }
 
 /** The owner's points for the text answers (already validated 0..points); the attempt becomes passed or failed. */
-export async function gradeTextAnswers(db: Db, tenantId: string, exam: Exam, attempt: ExamAttempt, points: AttemptGrades, now = Date.now()): Promise<GradeResult> {
+export async function gradeTextAnswers(db: ShardDb, tenantId: string, exam: Exam, attempt: ExamAttempt, points: AttemptGrades, now = Date.now()): Promise<GradeResult> {
   if (attempt.status !== 'pending_review') return { ok: false, reason: 'not_pending' }
   const served = new Set(layoutOf(attempt).questions.map((q) => q.id))
   const questions = (await examQuestions(db, tenantId, exam.id)).filter((q) => served.has(q.id))

@@ -1,6 +1,6 @@
 // An exam's results per student (issue 24 item 1): attempts used (reset ones do not count), the
 // best and the last attempt, and every attempt with a link for the owner.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { Locale } from '#app/i18n/i18n.ts'
 import { listExamAttempts } from '#app/models/exam-attempt.server.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -18,7 +18,7 @@ export type ExamStudentResult = {
   attempts: ExamResultAttempt[]
 }
 
-export async function examResults(db: Db, tenantId: string, examId: string, locale: Locale): Promise<ExamStudentResult[]> {
+export async function examResults(db: ShardDb, tenantId: string, examId: string, locale: Locale): Promise<ExamStudentResult[]> {
   const rows = await listExamAttempts(db, tenantId, examId)
   const byUser = new Map<string, ExamStudentResult>()
   for (const { attempt: a, student } of rows) {

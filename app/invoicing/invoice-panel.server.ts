@@ -1,6 +1,6 @@
 // What /home/transactions/{id} shows about the sale's invoice (issue 9 item 2): status, number and
 // link from the invoices row, the system's reason when it failed, and whether Retry applies.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getActiveIntegrationOfKind } from '#app/models/business-integration.server.ts'
 import { getInvoiceForTransaction } from '#app/models/invoice.server.ts'
 import type { Transaction } from '#app/models/transaction.server.ts'
@@ -17,7 +17,7 @@ export type InvoicePanelData = {
   canRetry: boolean
 }
 
-export async function loadInvoicePanel(db: Db, tenantId: string, tx: Pick<Transaction, 'id' | 'status' | 'invoiceStatus'>): Promise<InvoicePanelData> {
+export async function loadInvoicePanel(db: ShardDb, tenantId: string, tx: Pick<Transaction, 'id' | 'status' | 'invoiceStatus'>): Promise<InvoicePanelData> {
   const [invoice, integration] = await Promise.all([getInvoiceForTransaction(db, tenantId, tx.id), getActiveIntegrationOfKind(db, tenantId, 'invoice')])
   const status = invoice?.status ?? tx.invoiceStatus
   return {

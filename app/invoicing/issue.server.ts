@@ -6,7 +6,7 @@
 //     never both call the system;
 //   - from the second attempt on, the system is first asked for an invoice with our reference (the
 //     transaction hash), so a create that went through before a crash is found, not repeated.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getAppEvent } from '#app/models/app-event.server.ts'
 import { getActiveIntegrationOfKind, openBusinessCredentials } from '#app/models/business-integration.server.ts'
 import { listProductVatRates } from '#app/models/product.server.ts'
@@ -32,7 +32,7 @@ const LABELS = {
 } as const
 
 /** The sale as invoice content: product and bump VAT rates from the catalogue, labels in the school's language. */
-export async function invoiceContentFor(db: Db, tenantId: string, tx: Transaction): Promise<InvoiceContent> {
+export async function invoiceContentFor(db: ShardDb, tenantId: string, tx: Transaction): Promise<InvoiceContent> {
   const ids = [tx.productId, tx.bumpProductId].filter((id): id is string => !!id)
   const [rows, tenant] = await Promise.all([ids.length ? listProductVatRates(db, tenantId, ids) : Promise.resolve([]), getTenantById(db, tenantId)])
   const product = rows.find((r) => r.id === tx.productId)
@@ -55,13 +55,13 @@ export async function invoiceContentFor(db: Db, tenantId: string, tx: Transactio
 }
 
 /** Issue (or find) the invoice of the transaction a student.paid event names. */
-export async function issueInvoiceForEvent(db: Db, env: IssueEnv, job: { tenantId: string; eventId: string }, opts: { lastDelivery: boolean; fetch?: FetchLike }, now = Date.now()): Promise<IssueOutcome> {
+export async function issueInvoiceForEvent(db: ShardDb, env: IssueEnv, job: { tenantId: string; eventId: string }, opts: { lastDelivery: boolean; fetch?: FetchLike }, now = Date.now()): Promise<IssueOutcome> {
   const event = await getAppEvent(db, job.tenantId, job.eventId)
   if (!event || event.type !== 'student.paid') return { kind: 'skipped', reason: 'no such sale event' }
   return issueInvoiceForTransaction(db, env, job.tenantId, event.subjectId, opts, now)
 }
 
-export async function issueInvoiceForTransaction(db: Db, env: IssueEnv, tenantId: string, transactionId: string, opts: { lastDelivery: boolean; fetch?: FetchLike }, now = Date.now()): Promise<IssueOutcome> {
+export async function issueInvoiceForTransaction(db: ShardDb, env: IssueEnv, tenantId: string, transactionId: string, opts: { lastDelivery: boolean; fetch?: FetchLike }, now = Date.now()): Promise<IssueOutcome> {
   const tx = await getTransaction(db, tenantId, transactionId)
   if (!tx || tx.status !== 'completed') return { kind: 'skipped', reason: 'the transaction is not completed' }
   const existing = await getInvoiceForTransaction(db, tenantId, tx.id)
@@ -106,7 +106,7 @@ export async function issueInvoiceForTransaction(db: Db, env: IssueEnv, tenantId
 }
 
 /** The dead letter queue's last word: a sale whose invoice is still pending ends failed with the reason. */
-export async function failInvoiceForEvent(db: Db, job: { tenantId: string; eventId: string }, reason: string, now = Date.now()) {
+export async function failInvoiceForEvent(db: ShardDb, job: { tenantId: string; eventId: string }, reason: string, now = Date.now()) {
   const event = await getAppEvent(db, job.tenantId, job.eventId)
   if (!event || event.type !== 'student.paid') return false
   let invoice = await getInvoiceForTransaction(db, job.tenantId, event.subjectId)

@@ -2,7 +2,7 @@
 // coursefront-mailing queue: the app enqueues a MailingJob after its own write (never able to fail
 // it); the mail worker (workers/mail/src/mailing.ts) runs `subscribeFromJob` per message.
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getActiveIntegrationOfKind, integrationSettings, openBusinessCredentials } from '#app/models/business-integration.server.ts'
 import { claimMailingMember, getLeadForMailing, markMailingMemberAttemptFailed, markMailingMemberSubscribed } from '#app/models/mailing-member.server.ts'
 import { getTransaction, type Buyer } from '#app/models/transaction.server.ts'
@@ -65,7 +65,7 @@ export type SubscribeOutcome =
  * subscribed; Mailchimp's PUT is an upsert, so even a race leaves one member. `final` = the queue
  * will not deliver it again: a retryable failure then ends 'failed' too.
  */
-export async function subscribeFromJob(db: Db, env: MailingEnv, job: MailingJob, opts: { final: boolean; fetch?: FetchLike; now?: number }): Promise<SubscribeOutcome> {
+export async function subscribeFromJob(db: ShardDb, env: MailingEnv, job: MailingJob, opts: { final: boolean; fetch?: FetchLike; now?: number }): Promise<SubscribeOutcome> {
   const integration = await getActiveIntegrationOfKind(db, job.tenantId, 'mailing')
   if (!integration || integration.provider !== 'mailchimp') return { kind: 'skipped', reason: 'no_integration' }
   const settings = mailingSettings(integrationSettings(integration))

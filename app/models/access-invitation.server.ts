@@ -6,7 +6,7 @@
 // product_access row whose reason is `seat:{invitationId}`, granted in the invite's batch and
 // revoked when a still-'sent' invitation is deleted. Every function takes the tenant explicitly.
 import { asc, count, desc, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { accessInvitations, authTokens, productAccess, sessions, transactions } from '#app/db/schema.server.ts'
 import { INVITEE_NAME_MAX } from '#app/domain/seat-limits.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -28,7 +28,7 @@ export function licencesLeft(quantity: number, invitations: number) {
 /** The seat reason written on product_access: revoking a seat touches only its own grant. */
 export const seatReason = (invitationId: string) => `seat:${invitationId}`
 
-export async function getInvitation(db: Db, tenantId: string, invitationId: string) {
+export async function getInvitation(db: ShardDb, tenantId: string, invitationId: string) {
   if (!/^[a-z0-9]{8,64}$/.test(invitationId)) return undefined
   const [row] = await db
     .select()
@@ -38,7 +38,7 @@ export async function getInvitation(db: Db, tenantId: string, invitationId: stri
   return row
 }
 
-export async function listInvitations(db: Db, tenantId: string, transactionId: string) {
+export async function listInvitations(db: ShardDb, tenantId: string, transactionId: string) {
   return db
     .select()
     .from(accessInvitations)
@@ -47,7 +47,7 @@ export async function listInvitations(db: Db, tenantId: string, transactionId: s
 }
 
 /** The buyer's completed multi-seat course purchases, with seats used, for the links to their access managers in /panel. */
-export async function listSeatPurchasesForUser(db: Db, tenantId: string, userId: string, limit = 50) {
+export async function listSeatPurchasesForUser(db: ShardDb, tenantId: string, userId: string, limit = 50) {
   return db
     .select({ hash: transactions.hash, productTitle: transactions.productTitle, quantity: transactions.quantity, invited: count(accessInvitations.id) })
     .from(transactions)
@@ -68,7 +68,7 @@ const signedInSinceInvited = (tenantId: string) => sql`(
  * 'sent' → 'accepted' for the invitees of a purchase who have signed in (or set their password
  * from the invitation) since they were invited. Run before listing, so the buyer sees the state.
  */
-export async function syncAcceptedInvitations(db: Db, tenantId: string, transactionId: string, now = Date.now()) {
+export async function syncAcceptedInvitations(db: ShardDb, tenantId: string, transactionId: string, now = Date.now()) {
   await db
     .update(accessInvitations)
     .set({ status: 'accepted', acceptedAt: now, updatedAt: now })
@@ -115,7 +115,7 @@ function isUniqueViolation(error: unknown) {
  * claimed first (so no account is made for a seat that is not free), then the account, then the
  * grant — undone if anything after the claim fails.
  */
-export async function inviteSeat(db: Db, tenantId: string, input: InviteSeatInput): Promise<InviteSeatResult> {
+export async function inviteSeat(db: ShardDb, tenantId: string, input: InviteSeatInput): Promise<InviteSeatResult> {
   const now = input.now ?? Date.now()
   const email = input.email.trim().toLowerCase()
   const name = input.name.trim().slice(0, INVITEE_NAME_MAX)
@@ -202,7 +202,7 @@ export async function inviteSeat(db: Db, tenantId: string, input: InviteSeatInpu
  * Delete an invitation while it is still 'sent' and revoke the access its seat granted, in one
  * batch. False when it is not (any more) a 'sent' invitation of this school.
  */
-export async function deleteInvitation(db: Db, tenantId: string, invitationId: string, now = Date.now()) {
+export async function deleteInvitation(db: ShardDb, tenantId: string, invitationId: string, now = Date.now()) {
   const stillSent = sql`exists (select 1 from ${accessInvitations} where ${accessInvitations.tenantId} = ${tenantId} and ${accessInvitations.id} = ${invitationId} and ${accessInvitations.status} = 'sent')`
   const [, deleted] = await db.batch([
     db

@@ -3,7 +3,7 @@
 // the row is not revoked. Owners and admins of the school need no row. Every function takes the
 // tenant explicitly; later issues (courses, bundles, memberships) reuse this model.
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { productAccess, products, users, type AccessSource, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getProductFile } from './product-file.server.ts'
@@ -22,7 +22,7 @@ export function accessStatus(row: { startsAt: number; expiresAt: number | null; 
   return 'active'
 }
 
-export async function hasProductAccess(db: Db, tenantId: string, userId: string, productId: string, now = Date.now()) {
+export async function hasProductAccess(db: ShardDb, tenantId: string, userId: string, productId: string, now = Date.now()) {
   const rows = await db
     .select({ id: productAccess.id })
     .from(productAccess)
@@ -49,7 +49,7 @@ export type AccessGrant = {
  * revoked / expired one re-activated with the new source, reason and dates); 'already' when it
  * already held (nothing changes); 'not_found' when the product or the user is not this school's.
  */
-export async function grantProductAccess(db: Db, tenantId: string, grant: AccessGrant, now = Date.now()): Promise<'granted' | 'already' | 'not_found'> {
+export async function grantProductAccess(db: ShardDb, tenantId: string, grant: AccessGrant, now = Date.now()): Promise<'granted' | 'already' | 'not_found'> {
   const [product] = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, grant.productId))).limit(1)
   const [user] = await db.select({ id: users.id }).from(users).where(ofTenant(users, tenantId, eq(users.id, grant.userId))).limit(1)
   if (!product || !user) return 'not_found'
@@ -87,7 +87,7 @@ export async function grantProductAccess(db: Db, tenantId: string, grant: Access
 }
 
 /** Take access away ("Access denied", with a reason). True if access held and was revoked. */
-export async function revokeProductAccess(db: Db, tenantId: string, productId: string, userId: string, reason: string | null, now = Date.now()) {
+export async function revokeProductAccess(db: ShardDb, tenantId: string, productId: string, userId: string, reason: string | null, now = Date.now()) {
   const rows = await db
     .update(productAccess)
     .set({ revokedAt: now, revokedReason: reason, updatedAt: now })
@@ -111,7 +111,7 @@ export type ProductAccessEntry = {
 }
 
 /** Everyone with a row for this product (active first, then by name), with the status at `now`. */
-export async function listProductAccess(db: Db, tenantId: string, productId: string, now = Date.now()): Promise<ProductAccessEntry[]> {
+export async function listProductAccess(db: ShardDb, tenantId: string, productId: string, now = Date.now()): Promise<ProductAccessEntry[]> {
   const rows = await db
     .select({
       userId: productAccess.userId,
@@ -135,7 +135,7 @@ export async function listProductAccess(db: Db, tenantId: string, productId: str
 }
 
 /** The products a user has access to at `now` (of one kind when given), by title. */
-export async function listUserProducts(db: Db, tenantId: string, userId: string, now = Date.now(), kind?: ProductKind): Promise<Product[]> {
+export async function listUserProducts(db: ShardDb, tenantId: string, userId: string, now = Date.now(), kind?: ProductKind): Promise<Product[]> {
   const rows = await db
     .select({ product: products })
     .from(productAccess)
@@ -146,7 +146,7 @@ export async function listUserProducts(db: Db, tenantId: string, userId: string,
 }
 
 /** Students with access at `now`, per product of this school (the /home/files list). */
-export async function countActiveAccessByProduct(db: Db, tenantId: string, now = Date.now()): Promise<Map<string, number>> {
+export async function countActiveAccessByProduct(db: ShardDb, tenantId: string, now = Date.now()): Promise<Map<string, number>> {
   const rows = await db
     .select({ productId: productAccess.productId, count: sql<number>`count(*)` })
     .from(productAccess)
@@ -159,7 +159,7 @@ export async function countActiveAccessByProduct(db: Db, tenantId: string, now =
  * May this user open this file? The file must belong to the product and the user to the school
  * (all looked up with this tenant); owners and admins always may, students only with access at `now`.
  */
-export async function canViewProductFile(db: Db, tenantId: string, userId: string, productId: string, fileId: string, now = Date.now()) {
+export async function canViewProductFile(db: ShardDb, tenantId: string, userId: string, productId: string, fileId: string, now = Date.now()) {
   const [user] = await db.select({ role: users.role }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
   if (!user || !(await getProductFile(db, tenantId, productId, fileId))) return false
   if (user.role === 'owner' || user.role === 'admin') return true
@@ -180,7 +180,7 @@ export type UserAccessEntry = {
 }
 
 /** Every access row of one student (revoked and expired too, with their reasons), by product title. */
-export async function listUserAccess(db: Db, tenantId: string, userId: string, now = Date.now()): Promise<UserAccessEntry[]> {
+export async function listUserAccess(db: ShardDb, tenantId: string, userId: string, now = Date.now()): Promise<UserAccessEntry[]> {
   const rows = await db
     .select({
       productId: productAccess.productId,
@@ -202,7 +202,7 @@ export async function listUserAccess(db: Db, tenantId: string, userId: string, n
 }
 
 /** The school's products an owner can grant (every kind), by title. */
-export async function listGrantableProducts(db: Db, tenantId: string, limit = 500) {
+export async function listGrantableProducts(db: ShardDb, tenantId: string, limit = 500) {
   return db
     .select({ id: products.id, title: products.title, kind: products.kind })
     .from(products)

@@ -2,7 +2,7 @@
 // the last time it was allowed; the unique index and a conditional upsert decide races, so two
 // simultaneous exports cannot both pass.
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { actionThrottles } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -15,7 +15,7 @@ export type ThrottledAction = 'export_students' | 'export_leads' | 'lead_form' |
  * Take the action's turn: true when the user may do it now (and the time is recorded), false
  * when they already did within `windowMs`.
  */
-export async function takeActionTurn(db: Db, tenantId: string, userId: string, action: ThrottledAction, now = Date.now(), windowMs = ONCE_PER_MINUTE_MS) {
+export async function takeActionTurn(db: ShardDb, tenantId: string, userId: string, action: ThrottledAction, now = Date.now(), windowMs = ONCE_PER_MINUTE_MS) {
   const rows = await db
     .insert(actionThrottles)
     .values({ tenantId, userId, action, lastAt: now })
@@ -30,7 +30,7 @@ export async function takeActionTurn(db: Db, tenantId: string, userId: string, a
 }
 
 /** When the user may do it again (ms), or null when they may now. */
-export async function nextActionTurnAt(db: Db, tenantId: string, userId: string, action: ThrottledAction, now = Date.now(), windowMs = ONCE_PER_MINUTE_MS) {
+export async function nextActionTurnAt(db: ShardDb, tenantId: string, userId: string, action: ThrottledAction, now = Date.now(), windowMs = ONCE_PER_MINUTE_MS) {
   const [row] = await db
     .select({ lastAt: actionThrottles.lastAt })
     .from(actionThrottles)

@@ -6,7 +6,7 @@
 // batch; one already paid stays and shows as "to claw back" until the next payout nets it off.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { affiliateCommissions, affiliatePartners, affiliatePayouts, COMMISSION_KINDS, products, transactions, type AffiliatePartner } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { MONEY_MAX, parseMoney } from '#app/utils/money.ts'
@@ -26,7 +26,7 @@ export function normalizePartnerCode(code: string) {
 }
 
 /** A free code made from the name: the name's letters, then 2, 3, … until one is not taken. */
-export async function freePartnerCode(db: Db, tenantId: string, name: string) {
+export async function freePartnerCode(db: ShardDb, tenantId: string, name: string) {
   let base = suggestPartnerCode(name)
   if (base.length < PARTNER_CODE_MIN) base = `${base}PARTNER`.slice(0, 20)
   for (let n = 1; n < 50; n++) {
@@ -111,7 +111,7 @@ function isUniqueViolation(error: unknown) {
 
 // ---- Partners ------------------------------------------------------------------------------
 
-export async function createPartner(db: Db, tenantId: string, input: PartnerInput, now = Date.now()): Promise<PartnerSaveResult> {
+export async function createPartner(db: ShardDb, tenantId: string, input: PartnerInput, now = Date.now()): Promise<PartnerSaveResult> {
   const [row] = await db
     .insert(affiliatePartners)
     .values({
@@ -132,7 +132,7 @@ export async function createPartner(db: Db, tenantId: string, input: PartnerInpu
   return row ? { ok: true, partner: row } : { ok: false, error: 'taken' }
 }
 
-export async function updatePartner(db: Db, tenantId: string, id: string, input: PartnerInput, now = Date.now()): Promise<PartnerSaveResult> {
+export async function updatePartner(db: ShardDb, tenantId: string, id: string, input: PartnerInput, now = Date.now()): Promise<PartnerSaveResult> {
   try {
     const [row] = await db
       .update(affiliatePartners)
@@ -146,7 +146,7 @@ export async function updatePartner(db: Db, tenantId: string, id: string, input:
   }
 }
 
-export async function setPartnerActive(db: Db, tenantId: string, id: string, active: boolean, now = Date.now()) {
+export async function setPartnerActive(db: ShardDb, tenantId: string, id: string, active: boolean, now = Date.now()) {
   const rows = await db
     .update(affiliatePartners)
     .set({ active, updatedAt: now })
@@ -156,7 +156,7 @@ export async function setPartnerActive(db: Db, tenantId: string, id: string, act
 }
 
 /** Deletes a partner with its commissions and payouts (cascade); its sales keep their amounts. */
-export async function deletePartner(db: Db, tenantId: string, id: string) {
+export async function deletePartner(db: ShardDb, tenantId: string, id: string) {
   const [, deleted] = await db.batch([
     db
       .update(transactions)
@@ -170,7 +170,7 @@ export async function deletePartner(db: Db, tenantId: string, id: string) {
   return deleted.length > 0
 }
 
-export async function getPartner(db: Db, tenantId: string, id: string): Promise<AffiliatePartner | undefined> {
+export async function getPartner(db: ShardDb, tenantId: string, id: string): Promise<AffiliatePartner | undefined> {
   if (!/^[a-z0-9]{1,64}$/.test(id)) return undefined
   const [row] = await db
     .select()
@@ -181,7 +181,7 @@ export async function getPartner(db: Db, tenantId: string, id: string): Promise<
 }
 
 /** The active partner with this code in this school (the `?ref=` visit). */
-export async function getActivePartnerByCode(db: Db, tenantId: string, code: string) {
+export async function getActivePartnerByCode(db: ShardDb, tenantId: string, code: string) {
   const normalized = normalizePartnerCode(code)
   if (normalized.length > PARTNER_CODE_MAX || !PARTNER_CODE_PATTERN.test(normalized)) return undefined
   const [row] = await db
@@ -193,7 +193,7 @@ export async function getActivePartnerByCode(db: Db, tenantId: string, code: str
 }
 
 /** Is this an active partner of this school (the checkout, reading the cookie)? */
-export async function isActivePartner(db: Db, tenantId: string, id: string) {
+export async function isActivePartner(db: ShardDb, tenantId: string, id: string) {
   if (!/^[a-z0-9]{1,64}$/.test(id)) return false
   const [row] = await db
     .select({ id: affiliatePartners.id })
@@ -203,7 +203,7 @@ export async function isActivePartner(db: Db, tenantId: string, id: string) {
   return Boolean(row)
 }
 
-export async function isPartnerCodeTaken(db: Db, tenantId: string, code: string) {
+export async function isPartnerCodeTaken(db: ShardDb, tenantId: string, code: string) {
   const [row] = await db
     .select({ id: affiliatePartners.id })
     .from(affiliatePartners)
@@ -224,7 +224,7 @@ const clawback = sql`(${affiliateCommissions.status} = 'accrued' and ${affiliate
 const owedNow = sql`(${affiliateCommissions.status} = 'accrued' and ${affiliateCommissions.payoutId} is null)`
 
 /** Per partner (or one) and currency: sales, commission accrued / reversed / paid / owed (owed < 0: to claw back). */
-export async function partnerFigures(db: Db, tenantId: string, partnerId?: string): Promise<Array<CurrencyFigures & { partnerId: string }>> {
+export async function partnerFigures(db: ShardDb, tenantId: string, partnerId?: string): Promise<Array<CurrencyFigures & { partnerId: string }>> {
   const [commissions, payouts] = await Promise.all([
     db
       .select({
@@ -256,7 +256,7 @@ export async function partnerFigures(db: Db, tenantId: string, partnerId?: strin
   return [...out.values()].sort((a, b) => a.currency.localeCompare(b.currency))
 }
 
-export async function listPartners(db: Db, tenantId: string, limit = 500) {
+export async function listPartners(db: ShardDb, tenantId: string, limit = 500) {
   const [partners, figures] = await Promise.all([
     db.select().from(affiliatePartners).where(ofTenant(affiliatePartners, tenantId)).orderBy(desc(affiliatePartners.createdAt)).limit(limit),
     partnerFigures(db, tenantId),
@@ -265,7 +265,7 @@ export async function listPartners(db: Db, tenantId: string, limit = 500) {
 }
 
 /** A partner's sales, newest first: what the owner and the partner's own page show (never the buyer). */
-export async function listPartnerSales(db: Db, tenantId: string, partnerId: string, limit = 50) {
+export async function listPartnerSales(db: ShardDb, tenantId: string, partnerId: string, limit = 50) {
   return db
     .select({
       id: affiliateCommissions.id,
@@ -286,7 +286,7 @@ export async function listPartnerSales(db: Db, tenantId: string, partnerId: stri
     .limit(limit)
 }
 
-export async function listPartnerPayouts(db: Db, tenantId: string, partnerId: string, limit = 50) {
+export async function listPartnerPayouts(db: ShardDb, tenantId: string, partnerId: string, limit = 50) {
   return db
     .select({ id: affiliatePayouts.id, currency: affiliatePayouts.currency, amount: affiliatePayouts.amount, paidAt: affiliatePayouts.paidAt })
     .from(affiliatePayouts)
@@ -300,7 +300,7 @@ export async function listPartnerPayouts(db: Db, tenantId: string, partnerId: st
  * is to be clawed back), and the same rows get its id (owed ones) or are closed as reversed
  * (claw-backs). Null when there was nothing to settle.
  */
-export async function markPartnerPaid(db: Db, tenantId: string, partnerId: string, currency: string, now = Date.now()) {
+export async function markPartnerPaid(db: ShardDb, tenantId: string, partnerId: string, currency: string, now = Date.now()) {
   const payoutId = newId()
   const mine = ofTenant(affiliateCommissions, tenantId, eq(affiliateCommissions.partnerId, partnerId), eq(affiliateCommissions.currency, currency))
   const payoutExists = sql`exists (select 1 from ${affiliatePayouts} where ${affiliatePayouts.tenantId} = ${tenantId} and ${affiliatePayouts.id} = ${payoutId})`
@@ -321,7 +321,7 @@ export async function markPartnerPaid(db: Db, tenantId: string, partnerId: strin
 // ---- The stats page's data and the checkout ------------------------------------------------
 
 /** Product slugs for the partner's links: the school's published products. */
-export async function listLinkableProducts(db: Db, tenantId: string) {
+export async function listLinkableProducts(db: ShardDb, tenantId: string) {
   return db
     .select({ id: products.id, title: products.title, slug: products.slug })
     .from(products)
@@ -337,7 +337,7 @@ export async function listLinkableProducts(db: Db, tenantId: string) {
  * unique transaction_id makes any replay a no-op.
  */
 export function commissionStatement(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   tx: { id: string; affiliatePartnerId: string; currency: string; totalAmount: number; buyerEmail: string },
   guard: ReturnType<typeof sql>,
@@ -356,7 +356,7 @@ export function commissionStatement(
 }
 
 /** The refund's batch: an unpaid commission of the sale is reversed (a paid one is clawed back later). */
-export function reverseCommissionStatement(db: Db, tenantId: string, transactionId: string, guard: ReturnType<typeof sql>, now: number) {
+export function reverseCommissionStatement(db: ShardDb, tenantId: string, transactionId: string, guard: ReturnType<typeof sql>, now: number) {
   return db
     .update(affiliateCommissions)
     .set({ status: 'reversed', reversedAt: now })

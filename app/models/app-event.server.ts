@@ -4,7 +4,7 @@
 // for a sweep to pick up; consumers deduplicate by event id, so sending twice is harmless.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { and, asc, eq, isNull, lt } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { APP_EVENT_TYPES, appEvents } from '#app/db/schema.server.ts'
 import type { AppEventJob, Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -13,7 +13,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 export type AppEventType = (typeof APP_EVENT_TYPES)[number]
 
 /** Record an event once per (type, subject): a second call for the same subject returns null. */
-export async function recordAppEvent(db: Db, tenantId: string, type: AppEventType, subjectId: string, payload: Record<string, unknown>, now = Date.now()) {
+export async function recordAppEvent(db: ShardDb, tenantId: string, type: AppEventType, subjectId: string, payload: Record<string, unknown>, now = Date.now()) {
   const rows = await db
     .insert(appEvents)
     .values({ id: newId(), tenantId, type, subjectId, payload: JSON.stringify(payload), sentAt: null, createdAt: now })
@@ -22,12 +22,12 @@ export async function recordAppEvent(db: Db, tenantId: string, type: AppEventTyp
   return rows[0]?.id ?? null
 }
 
-export async function getAppEvent(db: Db, tenantId: string, id: string) {
+export async function getAppEvent(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db.select().from(appEvents).where(ofTenant(appEvents, tenantId, eq(appEvents.id, id))).limit(1)
   return row
 }
 
-export async function listUnsentAppEvents(db: Db, tenantId: string, limit = 50) {
+export async function listUnsentAppEvents(db: ShardDb, tenantId: string, limit = 50) {
   return db
     .select()
     .from(appEvents)
@@ -51,7 +51,7 @@ export function queuesFor(queues: EventQueues, type: AppEventType) {
  * (a failed send leaves it for the next call or the cron sweep). Safe to call after every write.
  * A bare queue means the events queue only.
  */
-export async function dispatchAppEvents(db: Db, target: EventQueues | Queue<AppEventJob> | undefined, tenantId: string, now = Date.now()) {
+export async function dispatchAppEvents(db: ShardDb, target: EventQueues | Queue<AppEventJob> | undefined, tenantId: string, now = Date.now()) {
   const queues: EventQueues = !target ? {} : 'send' in target ? { events: target } : target
   if (!queues.events && !queues.invoicing) return 0
   const rows = await listUnsentAppEvents(db, tenantId)
@@ -73,7 +73,7 @@ export async function dispatchAppEvents(db: Db, target: EventQueues | Queue<AppE
 }
 
 /** Schools with events the queues never got (older than `olderThanMs`): for the cron sweep. */
-export async function listTenantsWithUnsentEvents(db: Db, now = Date.now(), olderThanMs = 60_000, limit = 100) {
+export async function listTenantsWithUnsentEvents(db: ShardDb, now = Date.now(), olderThanMs = 60_000, limit = 100) {
   const rows = await db
     .selectDistinct({ tenantId: appEvents.tenantId })
     .from(appEvents)
@@ -83,7 +83,7 @@ export async function listTenantsWithUnsentEvents(db: Db, now = Date.now(), olde
 }
 
 /** The cron sweep: send every school's stranded events. */
-export async function sweepUnsentAppEvents(db: Db, queues: EventQueues, now = Date.now()) {
+export async function sweepUnsentAppEvents(db: ShardDb, queues: EventQueues, now = Date.now()) {
   let sent = 0
   for (const tenantId of await listTenantsWithUnsentEvents(db, now)) sent += await dispatchAppEvents(db, queues, tenantId, now)
   return sent

@@ -2,7 +2,7 @@
 // and sanitized by renderMarkdown on display), author, publication date, cover, published flag.
 // Every function takes the tenant explicitly.
 import { asc, count, desc, eq, like, or, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { articles, type Article } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { getTenantMediaObject } from './media.server.ts'
@@ -19,7 +19,7 @@ export function articleSlug(title: string) {
 }
 
 /** The first of base, base-2, base-3… not used by another article of this school. */
-async function freeSlug(db: Db, tenantId: string, base: string) {
+async function freeSlug(db: ShardDb, tenantId: string, base: string) {
   const rows = await db
     .select({ slug: articles.slug })
     .from(articles)
@@ -39,14 +39,14 @@ export type ArticleInput = {
 }
 
 /** A cover must be a ready image of this school uploaded as a cover. */
-export async function isUsableCover(db: Db, tenantId: string, path: string | null) {
+export async function isUsableCover(db: ShardDb, tenantId: string, path: string | null) {
   if (path === null) return true
   const object = await getTenantMediaObject(db, tenantId, path)
   return Boolean(object && object.status === 'ready' && object.context === 'cover')
 }
 
 /** Insert an article with a slug unique in the school, derived from the title. */
-export async function createArticle(db: Db, tenantId: string, input: ArticleInput, now = Date.now()): Promise<Article> {
+export async function createArticle(db: ShardDb, tenantId: string, input: ArticleInput, now = Date.now()): Promise<Article> {
   const base = articleSlug(input.title)
   // Two saves racing for one slug: the unique index decides, the loser takes the next one.
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -58,7 +58,7 @@ export async function createArticle(db: Db, tenantId: string, input: ArticleInpu
   throw new Error('createArticle: no free slug')
 }
 
-export async function getArticle(db: Db, tenantId: string, articleId: string): Promise<Article | undefined> {
+export async function getArticle(db: ShardDb, tenantId: string, articleId: string): Promise<Article | undefined> {
   const rows = await db
     .select()
     .from(articles)
@@ -68,7 +68,7 @@ export async function getArticle(db: Db, tenantId: string, articleId: string): P
 }
 
 /** A published article whose publication date has come, by slug (for the storefront's blog). */
-export async function getPublishedArticleBySlug(db: Db, tenantId: string, slug: string, now = Date.now()): Promise<Article | undefined> {
+export async function getPublishedArticleBySlug(db: ShardDb, tenantId: string, slug: string, now = Date.now()): Promise<Article | undefined> {
   const rows = await db
     .select()
     .from(articles)
@@ -80,7 +80,7 @@ export async function getPublishedArticleBySlug(db: Db, tenantId: string, slug: 
 export type ArticleListItem = Pick<Article, 'id' | 'title' | 'slug' | 'authorName' | 'publishedAt' | 'published' | 'updatedAt'>
 
 /** One page of the school's articles, newest publication first (undated drafts on top). */
-export async function listArticles(db: Db, tenantId: string, { page = 1, perPage = ARTICLES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
+export async function listArticles(db: ShardDb, tenantId: string, { page = 1, perPage = ARTICLES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
   const [{ total }] = await db.select({ total: count() }).from(articles).where(ofTenant(articles, tenantId))
   const pages = Math.max(1, Math.ceil(total / perPage))
   const current = Math.min(Math.max(1, Math.floor(page)), pages)
@@ -95,7 +95,7 @@ export async function listArticles(db: Db, tenantId: string, { page = 1, perPage
 }
 
 /** Everything but the slug, which stays: links already shared keep working. */
-export async function updateArticle(db: Db, tenantId: string, articleId: string, fields: Partial<ArticleInput>, now = Date.now()) {
+export async function updateArticle(db: ShardDb, tenantId: string, articleId: string, fields: Partial<ArticleInput>, now = Date.now()) {
   const rows = await db
     .update(articles)
     .set({ ...fields, updatedAt: now })
@@ -104,7 +104,7 @@ export async function updateArticle(db: Db, tenantId: string, articleId: string,
   return rows.length > 0
 }
 
-export async function deleteArticle(db: Db, tenantId: string, articleId: string) {
+export async function deleteArticle(db: ShardDb, tenantId: string, articleId: string) {
   const rows = await db
     .delete(articles)
     .where(ofTenant(articles, tenantId, eq(articles.id, articleId)))

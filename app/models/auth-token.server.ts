@@ -1,6 +1,6 @@
 // One-use tokens (password reset, signup hand-over). Only a SHA-256 of the token is stored.
 import { eq, gt, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { authTokens } from '#app/db/schema.server.ts'
 import { newId, sha256Hex } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -24,14 +24,14 @@ export function buildAuthToken(tenantId: string, userId: string, purpose: TokenP
   return { token, row }
 }
 
-export async function createAuthToken(db: Db, tenantId: string, userId: string, purpose: TokenPurpose) {
+export async function createAuthToken(db: ShardDb, tenantId: string, userId: string, purpose: TokenPurpose) {
   const { token, row } = buildAuthToken(tenantId, userId, purpose)
   await db.insert(authTokens).values(row)
   return token
 }
 
 /** Several tokens in one batch (one per school for the platform's sign-in e-mail); each token in order. */
-export async function createAuthTokens(db: Db, items: Array<{ tenantId: string; userId: string; purpose: TokenPurpose }>) {
+export async function createAuthTokens(db: ShardDb, items: Array<{ tenantId: string; userId: string; purpose: TokenPurpose }>) {
   const built = items.map((i) => buildAuthToken(i.tenantId, i.userId, i.purpose))
   if (built.length === 0) return []
   const [first, ...rest] = built.map((b) => db.insert(authTokens).values(b.row))
@@ -51,13 +51,13 @@ function liveTokenWhere(tenantId: string, purpose: TokenPurpose, token: string, 
 }
 
 /** Look at a token without using it (to show the reset form or the invalid-token message). */
-export async function peekAuthToken(db: Db, tenantId: string, purpose: TokenPurpose, token: string) {
+export async function peekAuthToken(db: ShardDb, tenantId: string, purpose: TokenPurpose, token: string) {
   if (!/^[a-z2-7]{20,80}$/.test(token)) return null
   return (await db.query.authTokens.findFirst({ where: liveTokenWhere(tenantId, purpose, token, Date.now()) })) ?? null
 }
 
 /** Use a token exactly once: the conditional UPDATE wins for one request only. */
-export async function consumeAuthToken(db: Db, tenantId: string, purpose: TokenPurpose, token: string) {
+export async function consumeAuthToken(db: ShardDb, tenantId: string, purpose: TokenPurpose, token: string) {
   if (!/^[a-z2-7]{20,80}$/.test(token)) return null
   const now = Date.now()
   const [row] = await db.update(authTokens).set({ usedAt: now }).where(liveTokenWhere(tenantId, purpose, token, now)).returning()
@@ -65,7 +65,7 @@ export async function consumeAuthToken(db: Db, tenantId: string, purpose: TokenP
 }
 
 /** Was a token of this purpose issued to the user within the last `withinMs`? (resend limits) */
-export async function tokenIssuedRecently(db: Db, tenantId: string, userId: string, purpose: TokenPurpose, withinMs: number) {
+export async function tokenIssuedRecently(db: ShardDb, tenantId: string, userId: string, purpose: TokenPurpose, withinMs: number) {
   const rows = await db
     .select({ id: authTokens.id })
     .from(authTokens)

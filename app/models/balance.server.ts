@@ -13,7 +13,7 @@
 // The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert checks it
 // inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { tenants, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
 
 export type Balance = {
@@ -56,7 +56,7 @@ export function emptyBalance(currency: string): Balance {
 const SOLD = ['completed', 'refunded'] as const
 
 /** Every currency the school sold or withdrew in, with its figures; the school's own currency first. */
-export async function getBalances(db: Db, tenantId: string, schoolCurrency?: string, now = Date.now()): Promise<Balance[]> {
+export async function getBalances(db: ShardDb, tenantId: string, schoolCurrency?: string, now = Date.now()): Promise<Balance[]> {
   const byTenant = await balancesOf(db, [tenantId], now)
   return (byTenant.get(tenantId) ?? []).sort((a, b) => (a.currency === schoolCurrency ? -1 : b.currency === schoolCurrency ? 1 : a.currency.localeCompare(b.currency)))
 }
@@ -66,13 +66,13 @@ export async function getBalances(db: Db, tenantId: string, schoolCurrency?: str
  * figures as getBalances, keyed by tenant id, currencies in alphabetical order. Only the ids given
  * are read; a school with nothing sold or withdrawn has no entry.
  */
-export async function getBalancesForSchools(db: Db, tenantIds: string[], now = Date.now()): Promise<Map<string, Balance[]>> {
+export async function getBalancesForSchools(db: ShardDb, tenantIds: string[], now = Date.now()): Promise<Map<string, Balance[]>> {
   const byTenant = await balancesOf(db, [...new Set(tenantIds)], now)
   for (const list of byTenant.values()) list.sort((a, b) => a.currency.localeCompare(b.currency))
   return byTenant
 }
 
-async function balancesOf(db: Db, tenantIds: string[], now: number): Promise<Map<string, Balance[]>> {
+async function balancesOf(db: ShardDb, tenantIds: string[], now: number): Promise<Map<string, Balance[]>> {
   const result = new Map<string, Balance[]>()
   if (tenantIds.length === 0) return result
   const platform = sql`${transactions.collector} = 'platform'`
@@ -160,7 +160,7 @@ export type PayoutAccount = {
   bankRoutingNumber: string | null
 }
 
-export async function getPayoutAccount(db: Db, tenantId: string): Promise<PayoutAccount | undefined> {
+export async function getPayoutAccount(db: ShardDb, tenantId: string): Promise<PayoutAccount | undefined> {
   const [row] = await db
     .select({ bankAccount: tenants.bankAccount, bankAccountHolder: tenants.bankAccountHolder, bankAccountType: tenants.bankAccountType, bankSwift: tenants.bankSwift, bankRoutingNumber: tenants.bankRoutingNumber })
     .from(tenants)
@@ -171,7 +171,7 @@ export async function getPayoutAccount(db: Db, tenantId: string): Promise<Payout
 
 /** Saves the payout account; a type's unused parts (SWIFT, routing number) are cleared, not kept from an older account. */
 export async function setPayoutAccount(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   account: { bankAccount: string; bankAccountHolder: string; bankAccountType?: BankAccountType; bankSwift?: string | null; bankRoutingNumber?: string | null },
   now = Date.now(),
@@ -325,7 +325,7 @@ export function displayPayoutAccount(a: { bankAccountType: BankAccountType | nul
 // ---- the guard before the balance page --------------------------------------------------------
 
 /** Seed 001 §5: "page settings must be complete before the balance page" — the author and a public contact email. */
-export async function missingPageSettings(db: Db, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
+export async function missingPageSettings(db: ShardDb, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
   const [row] = await db.select({ authorName: tenants.authorName, contactEmail: tenants.contactEmail }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   if (!row) return ['authorName', 'contactEmail']
   const missing: Array<'authorName' | 'contactEmail'> = []
@@ -343,7 +343,7 @@ export async function missingPageSettings(db: Db, tenantId: string): Promise<Arr
  * across schools, newest first, with their school and the reason. Nothing was granted or counted
  * for them; someone has to look.
  */
-export async function listMismatchesForOperator(db: Db, { tenantId, limit = 50, offset = 0 }: { tenantId?: string; limit?: number; offset?: number } = {}) {
+export async function listMismatchesForOperator(db: ShardDb, { tenantId, limit = 50, offset = 0 }: { tenantId?: string; limit?: number; offset?: number } = {}) {
   const where = and(eq(transactions.status, 'mismatch'), tenantId ? eq(transactions.tenantId, tenantId) : undefined)
   const [rows, [total]] = await Promise.all([
     db

@@ -3,7 +3,7 @@
 // Every function takes the tenant explicitly.
 import { asc, count, eq, inArray, max } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { blocks, mediaObjects, products, subpages, videos, type Block } from '#app/db/schema.server.ts'
 import { blockImagePaths, blockProductIds, parseBlockProps, toParsedBlock, type BlockType, type ParsedBlock } from '#app/domain/blocks.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -11,7 +11,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 
 export const BLOCKS_PER_SUBPAGE_MAX = 60
 
-export async function listBlocks(db: Db, tenantId: string, subpageId: string): Promise<Block[]> {
+export async function listBlocks(db: ShardDb, tenantId: string, subpageId: string): Promise<Block[]> {
   return db
     .select()
     .from(blocks)
@@ -20,11 +20,11 @@ export async function listBlocks(db: Db, tenantId: string, subpageId: string): P
 }
 
 /** Stored blocks of a subpage as renderers take them (unparseable ones left out). */
-export async function listParsedBlocks(db: Db, tenantId: string, subpageId: string): Promise<ParsedBlock[]> {
+export async function listParsedBlocks(db: ShardDb, tenantId: string, subpageId: string): Promise<ParsedBlock[]> {
   return (await listBlocks(db, tenantId, subpageId)).map(toParsedBlock).filter((b): b is ParsedBlock => b !== null)
 }
 
-export async function getBlock(db: Db, tenantId: string, subpageId: string, blockId: string): Promise<Block | undefined> {
+export async function getBlock(db: ShardDb, tenantId: string, subpageId: string, blockId: string): Promise<Block | undefined> {
   const [row] = await db
     .select()
     .from(blocks)
@@ -36,7 +36,7 @@ export async function getBlock(db: Db, tenantId: string, subpageId: string, bloc
 export type BlockProblem = { ok: false; problem: 'invalid'; issues: import('zod').ZodIssue[] } | { ok: false; problem: 'foreign_image' | 'foreign_product' | 'foreign_video' | 'too_many' }
 
 /** Parse props and check that every image and product they name is this school's. */
-async function checkProps(db: Db, tenantId: string, id: string, type: BlockType, props: unknown): Promise<{ ok: true; block: ParsedBlock } | BlockProblem> {
+async function checkProps(db: ShardDb, tenantId: string, id: string, type: BlockType, props: unknown): Promise<{ ok: true; block: ParsedBlock } | BlockProblem> {
   const parsed = parseBlockProps(type, props)
   if (!parsed.success) return { ok: false, problem: 'invalid', issues: parsed.error.issues }
   const block = { id, type, props: parsed.data } as ParsedBlock
@@ -62,7 +62,7 @@ async function checkProps(db: Db, tenantId: string, id: string, type: BlockType,
 }
 
 /** Append a block at the end of the subpage. null when the subpage is not this school's. */
-export async function createBlock(db: Db, tenantId: string, subpageId: string, type: BlockType, props: unknown, now = Date.now()): Promise<{ ok: true; block: Block } | BlockProblem | null> {
+export async function createBlock(db: ShardDb, tenantId: string, subpageId: string, type: BlockType, props: unknown, now = Date.now()): Promise<{ ok: true; block: Block } | BlockProblem | null> {
   const [page] = await db.select({ id: subpages.id }).from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).limit(1)
   if (!page) return null
   const [{ existing, last }] = await db
@@ -81,7 +81,7 @@ export async function createBlock(db: Db, tenantId: string, subpageId: string, t
 }
 
 /** Replace a block's props (its type stays). null when the block is not this school's. */
-export async function updateBlock(db: Db, tenantId: string, subpageId: string, blockId: string, props: unknown, now = Date.now()): Promise<{ ok: true; block: Block } | BlockProblem | null> {
+export async function updateBlock(db: ShardDb, tenantId: string, subpageId: string, blockId: string, props: unknown, now = Date.now()): Promise<{ ok: true; block: Block } | BlockProblem | null> {
   const current = await getBlock(db, tenantId, subpageId, blockId)
   if (!current) return null
   const checked = await checkProps(db, tenantId, blockId, current.type, props)
@@ -94,7 +94,7 @@ export async function updateBlock(db: Db, tenantId: string, subpageId: string, b
   return row ? { ok: true, block: row } : null
 }
 
-export async function deleteBlock(db: Db, tenantId: string, subpageId: string, blockId: string) {
+export async function deleteBlock(db: ShardDb, tenantId: string, subpageId: string, blockId: string) {
   const deleted = await db
     .delete(blocks)
     .where(ofTenant(blocks, tenantId, eq(blocks.subpageId, subpageId), eq(blocks.id, blockId)))
@@ -103,7 +103,7 @@ export async function deleteBlock(db: Db, tenantId: string, subpageId: string, b
 }
 
 /** New order: `orderedIds` must be exactly the subpage's blocks (false otherwise, nothing written). One batch. */
-export async function reorderBlocks(db: Db, tenantId: string, subpageId: string, orderedIds: string[], now = Date.now()) {
+export async function reorderBlocks(db: ShardDb, tenantId: string, subpageId: string, orderedIds: string[], now = Date.now()) {
   const current = await listBlocks(db, tenantId, subpageId)
   const known = new Set(current.map((b) => b.id))
   if (orderedIds.length !== current.length || new Set(orderedIds).size !== orderedIds.length || !orderedIds.every((id) => known.has(id))) return false
@@ -116,7 +116,7 @@ export async function reorderBlocks(db: Db, tenantId: string, subpageId: string,
 }
 
 /** Move one block a step up or down (the no-JavaScript buttons). False when it is not there or already at that end. */
-export async function moveBlock(db: Db, tenantId: string, subpageId: string, blockId: string, direction: 'up' | 'down', now = Date.now()) {
+export async function moveBlock(db: ShardDb, tenantId: string, subpageId: string, blockId: string, direction: 'up' | 'down', now = Date.now()) {
   const ids = (await listBlocks(db, tenantId, subpageId)).map((b) => b.id)
   const at = ids.indexOf(blockId)
   const to = direction === 'up' ? at - 1 : at + 1

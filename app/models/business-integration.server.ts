@@ -3,7 +3,7 @@
 // JSON. Every function takes the tenant explicitly. Used by the /home integrations page and by the
 // invoicing and mail workers.
 import { asc, eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { businessIntegrations, type BusinessIntegration, type BusinessProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
@@ -19,7 +19,7 @@ const purpose = (provider: BusinessProvider) => `integration:${provider}`
 export class DuplicateBusinessIntegrationError extends Error {}
 
 export async function createBusinessIntegration(
-  db: Db,
+  db: ShardDb,
   key: string,
   tenantId: string,
   input: { provider: BusinessProvider; credentials: Record<string, string>; publicRef?: string; settings?: Record<string, unknown>; id?: string },
@@ -47,17 +47,17 @@ export async function createBusinessIntegration(
   return rows[0]
 }
 
-export async function getBusinessIntegration(db: Db, tenantId: string, id: string) {
+export async function getBusinessIntegration(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db.select().from(businessIntegrations).where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, id))).limit(1)
   return row
 }
 
-export async function listBusinessIntegrations(db: Db, tenantId: string) {
+export async function listBusinessIntegrations(db: ShardDb, tenantId: string) {
   return db.select().from(businessIntegrations).where(ofTenant(businessIntegrations, tenantId)).orderBy(asc(businessIntegrations.createdAt))
 }
 
 /** The school's enabled integration of a kind (its invoicing system, its mailing tool), if any. */
-export async function getActiveIntegrationOfKind(db: Db, tenantId: string, kind: BusinessKind) {
+export async function getActiveIntegrationOfKind(db: ShardDb, tenantId: string, kind: BusinessKind) {
   const [row] = await db
     .select()
     .from(businessIntegrations)
@@ -66,7 +66,7 @@ export async function getActiveIntegrationOfKind(db: Db, tenantId: string, kind:
   return row
 }
 
-export async function setBusinessIntegrationEnabled(db: Db, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
+export async function setBusinessIntegrationEnabled(db: ShardDb, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
   const rows = await db
     .update(businessIntegrations)
     .set({ enabled, updatedAt: now })
@@ -75,7 +75,7 @@ export async function setBusinessIntegrationEnabled(db: Db, tenantId: string, id
   return rows.length > 0
 }
 
-export async function deleteBusinessIntegration(db: Db, tenantId: string, id: string) {
+export async function deleteBusinessIntegration(db: ShardDb, tenantId: string, id: string) {
   const rows = await db
     .delete(businessIntegrations)
     .where(ofTenant(businessIntegrations, tenantId, eq(businessIntegrations.id, id)))

@@ -3,7 +3,7 @@
 // keeps snapshots of the student's name and the course title; its id is public (the verification
 // page) and unguessable. Every function takes the tenant explicitly.
 import { and, asc, count, desc, eq, exists, isNotNull, isNull, not, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { certificateSettings, certificates, examAttempts, exams, lectureProgress, lectures, products } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant, sameTenant } from './tenant-scope.server.ts'
@@ -22,7 +22,7 @@ export function isCertificateId(value: unknown): value is string {
   return typeof value === 'string' && /^[a-z2-7]{32}$/.test(value)
 }
 
-export async function getCertificateSettings(db: Db, tenantId: string, productId: string): Promise<CertificateSettings | undefined> {
+export async function getCertificateSettings(db: ShardDb, tenantId: string, productId: string): Promise<CertificateSettings | undefined> {
   const [row] = await db
     .select()
     .from(certificateSettings)
@@ -32,7 +32,7 @@ export async function getCertificateSettings(db: Db, tenantId: string, productId
 }
 
 /** The school's courses with their certificate switch and how many certificates were issued. */
-export async function listCourseCertificateSettings(db: Db, tenantId: string, limit = 500) {
+export async function listCourseCertificateSettings(db: ShardDb, tenantId: string, limit = 500) {
   const issued = db
     .select({ productId: certificates.productId, issued: count().as('issued') })
     .from(certificates)
@@ -55,7 +55,7 @@ export async function listCourseCertificateSettings(db: Db, tenantId: string, li
 }
 
 /** Courses of the school with certificates switched on. */
-export async function listEnabledCertificateCourses(db: Db, tenantId: string) {
+export async function listEnabledCertificateCourses(db: ShardDb, tenantId: string) {
   return db
     .select({ productId: products.id, title: products.title, slug: products.slug })
     .from(certificateSettings)
@@ -73,7 +73,7 @@ export type CertificateSettingsInput = {
 }
 
 /** Creates or updates a course's settings (one row per course). */
-export async function saveCertificateSettings(db: Db, tenantId: string, productId: string, input: CertificateSettingsInput, now = Date.now()) {
+export async function saveCertificateSettings(db: ShardDb, tenantId: string, productId: string, input: CertificateSettingsInput, now = Date.now()) {
   const set: Partial<CertificateSettings> = { enabled: input.enabled, language: input.language, signatureName: input.signatureName, updatedAt: now }
   if (input.signatureImageKey !== undefined) set.signatureImageKey = input.signatureImageKey
   await db
@@ -93,7 +93,7 @@ export async function saveCertificateSettings(db: Db, tenantId: string, productI
 }
 
 /** The list's switch: only the on/off flag. */
-export async function setCertificatesEnabled(db: Db, tenantId: string, productId: string, enabled: boolean, now = Date.now()) {
+export async function setCertificatesEnabled(db: ShardDb, tenantId: string, productId: string, enabled: boolean, now = Date.now()) {
   await db
     .insert(certificateSettings)
     .values({ id: newId(), tenantId, productId, enabled, language: null, signatureName: '', signatureImageKey: null, createdAt: now, updatedAt: now })
@@ -109,7 +109,7 @@ export type CourseCompletion = {
 }
 
 /** The rule's figures for one student and course, in one round trip. */
-export async function getCourseCompletion(db: Db, tenantId: string, userId: string, productId: string): Promise<CourseCompletion> {
+export async function getCourseCompletion(db: ShardDb, tenantId: string, userId: string, productId: string): Promise<CourseCompletion> {
   const completed = db
     .select({ one: sql`1` })
     .from(lectureProgress)
@@ -141,7 +141,7 @@ export async function getCourseCompletion(db: Db, tenantId: string, userId: stri
 /** The rule: at least one published lecture, all of them completed, every required exam passed. */
 export const isCourseComplete = (c: CourseCompletion) => c.publishedLectures > 0 && c.lecturesLeft === 0 && c.examsLeft === 0
 
-export async function getCertificate(db: Db, tenantId: string, certificateId: string): Promise<Certificate | undefined> {
+export async function getCertificate(db: ShardDb, tenantId: string, certificateId: string): Promise<Certificate | undefined> {
   if (!isCertificateId(certificateId)) return undefined
   const [row] = await db
     .select()
@@ -151,7 +151,7 @@ export async function getCertificate(db: Db, tenantId: string, certificateId: st
   return row
 }
 
-export async function getStudentCertificate(db: Db, tenantId: string, userId: string, productId: string): Promise<Certificate | undefined> {
+export async function getStudentCertificate(db: ShardDb, tenantId: string, userId: string, productId: string): Promise<Certificate | undefined> {
   const [row] = await db
     .select()
     .from(certificates)
@@ -160,7 +160,7 @@ export async function getStudentCertificate(db: Db, tenantId: string, userId: st
   return row
 }
 
-export async function listStudentCertificates(db: Db, tenantId: string, userId: string): Promise<Certificate[]> {
+export async function listStudentCertificates(db: ShardDb, tenantId: string, userId: string): Promise<Certificate[]> {
   return db
     .select()
     .from(certificates)
@@ -175,7 +175,7 @@ export type NewCertificate = { productId: string; userId: string; studentName: s
  * Issues once: the unique (tenant, course, student) index makes a second call (or a race) keep the
  * first certificate, which is returned either way.
  */
-export async function insertCertificateOnce(db: Db, tenantId: string, input: NewCertificate, now = Date.now()): Promise<{ certificate: Certificate; created: boolean }> {
+export async function insertCertificateOnce(db: ShardDb, tenantId: string, input: NewCertificate, now = Date.now()): Promise<{ certificate: Certificate; created: boolean }> {
   const inserted = await db
     .insert(certificates)
     .values({ id: newId(20), tenantId, ...input, issuedAt: now, pdfKey: null, revokedAt: null, revokedReason: null, createdAt: now, updatedAt: now })
@@ -188,12 +188,12 @@ export async function insertCertificateOnce(db: Db, tenantId: string, input: New
 }
 
 /** Issued certificates, newest first (the owner's list). */
-export async function listIssuedCertificates(db: Db, tenantId: string, limit = 500): Promise<Certificate[]> {
+export async function listIssuedCertificates(db: ShardDb, tenantId: string, limit = 500): Promise<Certificate[]> {
   return db.select().from(certificates).where(ofTenant(certificates, tenantId)).orderBy(desc(certificates.issuedAt)).limit(limit)
 }
 
 /** Revokes a valid certificate; false when it is unknown or already revoked. */
-export async function revokeCertificate(db: Db, tenantId: string, certificateId: string, reason: string, now = Date.now()): Promise<boolean> {
+export async function revokeCertificate(db: ShardDb, tenantId: string, certificateId: string, reason: string, now = Date.now()): Promise<boolean> {
   const rows = await db
     .update(certificates)
     .set({ revokedAt: now, revokedReason: reason, updatedAt: now })
@@ -203,7 +203,7 @@ export async function revokeCertificate(db: Db, tenantId: string, certificateId:
 }
 
 /** Makes a revoked certificate valid again (an owner's mistake). */
-export async function restoreCertificate(db: Db, tenantId: string, certificateId: string, now = Date.now()): Promise<boolean> {
+export async function restoreCertificate(db: ShardDb, tenantId: string, certificateId: string, now = Date.now()): Promise<boolean> {
   const rows = await db
     .update(certificates)
     .set({ revokedAt: null, revokedReason: null, updatedAt: now })
@@ -213,7 +213,7 @@ export async function restoreCertificate(db: Db, tenantId: string, certificateId
 }
 
 /** Records the PDF's R2 key the first time it is rendered (a racing second render keeps the first key). */
-export async function setCertificatePdfKey(db: Db, tenantId: string, certificateId: string, pdfKey: string, now = Date.now()): Promise<boolean> {
+export async function setCertificatePdfKey(db: ShardDb, tenantId: string, certificateId: string, pdfKey: string, now = Date.now()): Promise<boolean> {
   const rows = await db
     .update(certificates)
     .set({ pdfKey, updatedAt: now })

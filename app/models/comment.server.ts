@@ -4,7 +4,7 @@
 // Counters are never incremented blindly: each write batch recounts them from the rows it
 // changed (D1 batch = one transaction), so concurrent votes and replies keep them exact.
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { comments, communityPosts, communityTopics, lectures, products, replies, reviews, users, videos, votes, type CommentableType, type UserRole, type VotableType } from '#app/db/schema.server.ts'
 import { commentVideoView, type VideoState } from '#app/domain/video-state.ts'
 import { getCourseAccess, isStaffRole } from '#app/models/course-access.server.ts'
@@ -39,7 +39,7 @@ export type CommentTarget = {
 }
 
 /** A lecture of this school with its course, or a community post of this school in an open topic; else null. */
-export async function resolveCommentable(db: Db, tenantId: string, type: CommentableType, id: string): Promise<CommentTarget | null> {
+export async function resolveCommentable(db: ShardDb, tenantId: string, type: CommentableType, id: string): Promise<CommentTarget | null> {
   if (type === 'community_post') {
     const post = await getPost(db, tenantId, id)
     const topic = post ? await getTopic(db, tenantId, post.topicId) : undefined
@@ -85,7 +85,7 @@ export function targetPath(target: Pick<CommentTarget, 'type' | 'id' | 'courseSl
 export type CommentRights = { read: boolean; write: boolean; staff: boolean }
 
 /** Staff always; a student while they have access to the course (and it is published and open for comments to write). */
-export async function commentRights(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor | null, now = Date.now()): Promise<CommentRights> {
+export async function commentRights(db: ShardDb, tenantId: string, target: CommentTarget, actor: CommentActor | null, now = Date.now()): Promise<CommentRights> {
   if (!actor) return { read: false, write: false, staff: false }
   if (isStaffRole(actor.role)) return { read: true, write: target.commentsEnabled, staff: true }
   if (target.type === 'community_post') {
@@ -129,7 +129,7 @@ export type CommentRow = {
   video: CommentVideo | null
 }
 
-async function viewerVotes(db: Db, tenantId: string, viewerId: string | null, type: VotableType, ids: string[]) {
+async function viewerVotes(db: ShardDb, tenantId: string, viewerId: string | null, type: VotableType, ids: string[]) {
   const out = new Map<string, VoteValue>()
   if (!viewerId || ids.length === 0) return out
   const rows = await db
@@ -155,7 +155,7 @@ const COMMENT_FIELDS = {
 }
 
 /** Newest first, with the viewer's vote on each. */
-export async function listComments(db: Db, tenantId: string, type: CommentableType, commentableId: string, viewerId: string | null, limit = COMMENTS_LIST_LIMIT): Promise<{ comments: CommentRow[]; total: number }> {
+export async function listComments(db: ShardDb, tenantId: string, type: CommentableType, commentableId: string, viewerId: string | null, limit = COMMENTS_LIST_LIMIT): Promise<{ comments: CommentRow[]; total: number }> {
   const where = ofTenant(comments, tenantId, eq(comments.commentableType, type), eq(comments.commentableId, commentableId))
   const [rows, [{ total }]] = await db.batch([
     db
@@ -190,7 +190,7 @@ export async function listComments(db: Db, tenantId: string, type: CommentableTy
 
 export type CommentRecord = typeof comments.$inferSelect
 
-export async function getComment(db: Db, tenantId: string, commentId: string): Promise<CommentRecord | undefined> {
+export async function getComment(db: ShardDb, tenantId: string, commentId: string): Promise<CommentRecord | undefined> {
   const [row] = await db
     .select()
     .from(comments)
@@ -201,7 +201,7 @@ export async function getComment(db: Db, tenantId: string, commentId: string): P
 
 export type ReplyRecord = typeof replies.$inferSelect
 
-export async function getReply(db: Db, tenantId: string, replyId: string): Promise<ReplyRecord | undefined> {
+export async function getReply(db: ShardDb, tenantId: string, replyId: string): Promise<ReplyRecord | undefined> {
   const [row] = await db
     .select()
     .from(replies)
@@ -224,7 +224,7 @@ export type ReplyRow = {
 }
 
 /** A comment's replies, oldest first (a conversation), with the viewer's vote on each. */
-export async function listReplies(db: Db, tenantId: string, commentId: string, viewerId: string | null): Promise<ReplyRow[]> {
+export async function listReplies(db: ShardDb, tenantId: string, commentId: string, viewerId: string | null): Promise<ReplyRow[]> {
   const rows = await db
     .select({
       id: replies.id,
@@ -254,7 +254,7 @@ export async function listReplies(db: Db, tenantId: string, commentId: string, v
 // ---- writing ---------------------------------------------------------------------------------
 
 /** Insert a comment (body already checked). by_admin for owner/admin. */
-export async function createComment(db: Db, tenantId: string, target: CommentTarget, actor: CommentActor, body: string, opts: { videoId?: string | null } = {}, now = Date.now()): Promise<CommentRecord> {
+export async function createComment(db: ShardDb, tenantId: string, target: CommentTarget, actor: CommentActor, body: string, opts: { videoId?: string | null } = {}, now = Date.now()): Promise<CommentRecord> {
   const insert = db
     .insert(comments)
     .values({
@@ -281,7 +281,7 @@ const repliesCountOf = (tenantId: string, commentId: string) =>
   sql`(SELECT count(*) FROM ${replies} WHERE ${replies.tenantId} = ${tenantId} AND ${replies.commentId} = ${commentId})`
 
 /** Insert a reply and recount the comment's replies in one batch. */
-export async function createReply(db: Db, tenantId: string, commentId: string, actor: CommentActor, body: string, opts: { imagePath?: string | null } = {}, now = Date.now()): Promise<ReplyRecord> {
+export async function createReply(db: ShardDb, tenantId: string, commentId: string, actor: CommentActor, body: string, opts: { imagePath?: string | null } = {}, now = Date.now()): Promise<ReplyRecord> {
   const id = newId()
   const [[row]] = await db.batch([
     db
@@ -297,7 +297,7 @@ export async function createReply(db: Db, tenantId: string, commentId: string, a
 }
 
 /** Delete a comment with its replies and every vote on them (one batch). Returns the image keys of its replies (to remove from storage). */
-export async function deleteComment(db: Db, tenantId: string, commentId: string): Promise<{ deleted: boolean; imagePaths: string[] }> {
+export async function deleteComment(db: ShardDb, tenantId: string, commentId: string): Promise<{ deleted: boolean; imagePaths: string[] }> {
   const [target] = await db
     .select({ type: comments.commentableType, id: comments.commentableId })
     .from(comments)
@@ -325,7 +325,7 @@ export async function deleteComment(db: Db, tenantId: string, commentId: string)
 }
 
 /** Delete a reply and its votes; the comment's count is recounted in the same batch. */
-export async function deleteReply(db: Db, tenantId: string, reply: Pick<ReplyRecord, 'id' | 'commentId'>): Promise<boolean> {
+export async function deleteReply(db: ShardDb, tenantId: string, reply: Pick<ReplyRecord, 'id' | 'commentId'>): Promise<boolean> {
   const [, deleted] = await db.batch([
     db.delete(votes).where(ofTenant(votes, tenantId, eq(votes.votableType, 'reply'), eq(votes.votableId, reply.id))),
     db
@@ -345,7 +345,7 @@ export async function deleteReply(db: Db, tenantId: string, reply: Pick<ReplyRec
  * (0); otherwise it becomes your vote. up_votes_count is the number of up votes, recounted from
  * the rows, so: up when up → count −1; up otherwise → +1; down after up → −1; down when down → 0.
  */
-export async function castVote(db: Db, tenantId: string, userId: string, type: VotableType, votableId: string, value: 1 | -1, now = Date.now()): Promise<{ value: VoteValue; upVotesCount: number }> {
+export async function castVote(db: ShardDb, tenantId: string, userId: string, type: VotableType, votableId: string, value: 1 | -1, now = Date.now()): Promise<{ value: VoteValue; upVotesCount: number }> {
   const mine = ofTenant(votes, tenantId, eq(votes.userId, userId), eq(votes.votableType, type), eq(votes.votableId, votableId))
   const ups = sql`(SELECT count(*) FROM ${votes} WHERE ${votes.tenantId} = ${tenantId} AND ${votes.votableType} = ${type} AND ${votes.votableId} = ${votableId} AND ${votes.value} = 1)`
   const table = type === 'comment' ? comments : replies
@@ -379,7 +379,7 @@ export function firstNameOf(name: string) {
 }
 
 /** An approved review of the comment's course by the comment's author, scored 10/5/1. */
-export async function convertCommentToReview(db: Db, tenantId: string, comment: CommentRecord, score: ConversionScore, now = Date.now()): Promise<ConversionResult> {
+export async function convertCommentToReview(db: ShardDb, tenantId: string, comment: CommentRecord, score: ConversionScore, now = Date.now()): Promise<ConversionResult> {
   if (!comment.productId || !comment.userId) return { ok: false, reason: 'not_convertible' }
   const [already] = await db
     .select({ id: reviews.id })
@@ -415,7 +415,7 @@ export async function convertCommentToReview(db: Db, tenantId: string, comment: 
 }
 
 /** Which of these comments already became reviews. */
-export async function convertedCommentIds(db: Db, tenantId: string, commentIds: string[]) {
+export async function convertedCommentIds(db: ShardDb, tenantId: string, commentIds: string[]) {
   if (commentIds.length === 0) return new Set<string>()
   const rows = await db
     .select({ id: reviews.sourceCommentId })
@@ -453,7 +453,7 @@ export type FeedRow = {
 export type FeedFilter = { productId?: string | null; community?: boolean }
 
 /** Newest comments of the school (lectures and community posts), optionally filtered; one page and the total. */
-export async function listCommentFeed(db: Db, tenantId: string, { productId, community = false, page, pageSize = FEED_PAGE_SIZE }: FeedFilter & { page: number; pageSize?: number }) {
+export async function listCommentFeed(db: ShardDb, tenantId: string, { productId, community = false, page, pageSize = FEED_PAGE_SIZE }: FeedFilter & { page: number; pageSize?: number }) {
   const filter = productId ? and(eq(comments.commentableType, 'lecture'), eq(comments.productId, productId)) : community ? eq(comments.commentableType, 'community_post') : undefined
   const where = ofTenant(comments, tenantId, filter)
   // Not a D1 batch: batched rows come back keyed by column name, and the `title` columns collide.
@@ -487,7 +487,7 @@ export async function listCommentFeed(db: Db, tenantId: string, { productId, com
 }
 
 /** Courses of the school that have lecture comments (the feed's filter). */
-export async function listCommentedCourses(db: Db, tenantId: string) {
+export async function listCommentedCourses(db: ShardDb, tenantId: string) {
   return db
     .selectDistinct({ id: products.id, title: products.title })
     .from(comments)

@@ -5,7 +5,7 @@
 // topic ids, newest first, walking community_posts_topic_idx (tenant_id, topic_id, created_at, id)
 // and paging by keyset (created_at, id).
 import { desc, eq, inArray, isNotNull, or } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { communityPosts, communityTopics, videos } from '#app/db/schema.server.ts'
 import { olderThan, type FeedCursor } from './community.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -38,7 +38,7 @@ const PLAYABLE = ['playable', 'ready'] as const
  * when it has an image, an embed URL, or an uploaded video that plays; a video still transcoding
  * (or failed) stays out until it is ready.
  */
-export async function listGalleryPosts(db: Db, tenantId: string, topicIds: string[], cursor: FeedCursor | null, limit = GALLERY_PAGE_SIZE): Promise<GalleryPage> {
+export async function listGalleryPosts(db: ShardDb, tenantId: string, topicIds: string[], cursor: FeedCursor | null, limit = GALLERY_PAGE_SIZE): Promise<GalleryPage> {
   if (topicIds.length === 0 || limit <= 0) return { rows: [], next: null }
   const rows = await db
     .select({

@@ -6,7 +6,7 @@
 // Posts page by keyset (created_at, id) on an index led by (tenant_id, topic_id): constant time
 // per page however long the topic is.
 import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import {
   comments,
   communityPosts,
@@ -48,7 +48,7 @@ export type TopicInput = {
 }
 
 /** Every topic of the school in order (the instructor panel); archived ones last. */
-export async function listTopics(db: Db, tenantId: string): Promise<CommunityTopic[]> {
+export async function listTopics(db: ShardDb, tenantId: string): Promise<CommunityTopic[]> {
   return db
     .select()
     .from(communityTopics)
@@ -56,7 +56,7 @@ export async function listTopics(db: Db, tenantId: string): Promise<CommunityTop
     .orderBy(sql`${communityTopics.archivedAt} IS NOT NULL`, asc(communityTopics.position), asc(communityTopics.createdAt))
 }
 
-export async function getTopic(db: Db, tenantId: string, topicId: string): Promise<CommunityTopic | undefined> {
+export async function getTopic(db: ShardDb, tenantId: string, topicId: string): Promise<CommunityTopic | undefined> {
   const [row] = await db
     .select()
     .from(communityTopics)
@@ -66,7 +66,7 @@ export async function getTopic(db: Db, tenantId: string, topicId: string): Promi
 }
 
 /** The products of a restricted topic. */
-export async function listTopicProductIds(db: Db, tenantId: string, topicId: string): Promise<string[]> {
+export async function listTopicProductIds(db: ShardDb, tenantId: string, topicId: string): Promise<string[]> {
   const rows = await db
     .select({ id: communityTopicProducts.productId })
     .from(communityTopicProducts)
@@ -75,7 +75,7 @@ export async function listTopicProductIds(db: Db, tenantId: string, topicId: str
 }
 
 /** Only ids of this school's products survive (a crafted id of another school is dropped). */
-async function ownProductIds(db: Db, tenantId: string, ids: Array<string | null>) {
+async function ownProductIds(db: ShardDb, tenantId: string, ids: Array<string | null>) {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))]
   if (wanted.length === 0) return new Set<string>()
   const rows = await db
@@ -89,7 +89,7 @@ function topicProductRows(tenantId: string, topicId: string, input: TopicInput, 
   return input.access === 'restricted' ? input.productIds.filter((id) => own.has(id)).map((productId) => ({ tenantId, topicId, productId })) : []
 }
 
-export async function createTopic(db: Db, tenantId: string, input: TopicInput, now = Date.now()): Promise<CommunityTopic> {
+export async function createTopic(db: ShardDb, tenantId: string, input: TopicInput, now = Date.now()): Promise<CommunityTopic> {
   const own = await ownProductIds(db, tenantId, [...input.productIds, input.courseId])
   const id = newId()
   const position = sql`(SELECT coalesce(max(${communityTopics.position}), -1) + 1 FROM ${communityTopics} WHERE ${communityTopics.tenantId} = ${tenantId})`
@@ -114,7 +114,7 @@ export async function createTopic(db: Db, tenantId: string, input: TopicInput, n
 }
 
 /** Update a topic and replace its products in one batch. False when the topic is not this school's. */
-export async function updateTopic(db: Db, tenantId: string, topicId: string, input: TopicInput, now = Date.now()): Promise<boolean> {
+export async function updateTopic(db: ShardDb, tenantId: string, topicId: string, input: TopicInput, now = Date.now()): Promise<boolean> {
   const own = await ownProductIds(db, tenantId, [...input.productIds, input.courseId])
   const links = topicProductRows(tenantId, topicId, input, own)
   const [updated] = await db.batch([
@@ -145,7 +145,7 @@ export async function updateTopic(db: Db, tenantId: string, topicId: string, inp
   return updated.length > 0
 }
 
-export async function setTopicArchived(db: Db, tenantId: string, topicId: string, archived: boolean, now = Date.now()) {
+export async function setTopicArchived(db: ShardDb, tenantId: string, topicId: string, archived: boolean, now = Date.now()) {
   const rows = await db
     .update(communityTopics)
     .set({ archivedAt: archived ? now : null, updatedAt: now })
@@ -155,7 +155,7 @@ export async function setTopicArchived(db: Db, tenantId: string, topicId: string
 }
 
 /** Delete a topic with its posts and their comments, replies and votes (one batch). */
-export async function deleteTopic(db: Db, tenantId: string, topicId: string) {
+export async function deleteTopic(db: ShardDb, tenantId: string, topicId: string) {
   const postIds = db
     .select({ id: communityPosts.id })
     .from(communityPosts)
@@ -171,7 +171,7 @@ export async function deleteTopic(db: Db, tenantId: string, topicId: string) {
 }
 
 /** New order of the school's topics (ids of other schools are ignored by the tenant scope). */
-export async function reorderTopics(db: Db, tenantId: string, orderedIds: string[], now = Date.now()) {
+export async function reorderTopics(db: ShardDb, tenantId: string, orderedIds: string[], now = Date.now()) {
   if (orderedIds.length === 0) return
   const [first, ...rest] = orderedIds.map((id, position) =>
     db
@@ -185,7 +185,7 @@ export async function reorderTopics(db: Db, tenantId: string, orderedIds: string
 // ---- who may read a topic ----------------------------------------------------------------------
 
 /** Active access of `userId` that opens `productId` (may be a column): itself, its parents, their parents, a grants-all membership (as for courses). */
-function opensProduct(db: Db, tenantId: string, userId: string | typeof communitySubscriptions.userId, productId: typeof communityTopicProducts.productId, now: number) {
+function opensProduct(db: ShardDb, tenantId: string, userId: string | typeof communitySubscriptions.userId, productId: typeof communityTopicProducts.productId, now: number) {
   return exists(
     db
       .select({ one: sql`1` })
@@ -195,7 +195,7 @@ function opensProduct(db: Db, tenantId: string, userId: string | typeof communit
 }
 
 /** Restricted topics of the school that this student's active access opens. */
-async function openedRestrictedTopicIds(db: Db, tenantId: string, userId: string, now: number) {
+async function openedRestrictedTopicIds(db: ShardDb, tenantId: string, userId: string, now: number) {
   const rows = await db
     .selectDistinct({ id: communityTopicProducts.topicId })
     .from(communityTopicProducts)
@@ -206,7 +206,7 @@ async function openedRestrictedTopicIds(db: Db, tenantId: string, userId: string
 export type TopicView = CommunityTopic & { canPost: boolean; staff: boolean }
 
 /** The topics this viewer may read, in the school's order (archived ones hidden). Visitors read none. */
-export async function listReadableTopics(db: Db, tenantId: string, viewer: CommunityViewer, now = Date.now()): Promise<TopicView[]> {
+export async function listReadableTopics(db: ShardDb, tenantId: string, viewer: CommunityViewer, now = Date.now()): Promise<TopicView[]> {
   if (!viewer) return []
   const staff = isStaffRole(viewer.role)
   const [topics, opened] = await Promise.all([
@@ -221,7 +221,7 @@ export async function listReadableTopics(db: Db, tenantId: string, viewer: Commu
 }
 
 /** One topic for this viewer, or null when it does not exist here, is archived or they may not read it (→ 404). */
-export async function readableTopic(db: Db, tenantId: string, topicId: string, viewer: CommunityViewer, now = Date.now()): Promise<TopicView | null> {
+export async function readableTopic(db: ShardDb, tenantId: string, topicId: string, viewer: CommunityViewer, now = Date.now()): Promise<TopicView | null> {
   if (!viewer) return null
   const topic = await getTopic(db, tenantId, topicId)
   if (!topic || topic.archivedAt !== null) return null
@@ -238,7 +238,7 @@ export async function readableTopic(db: Db, tenantId: string, topicId: string, v
 }
 
 /** Does the school have any topic a student could see (the community link)? */
-export async function hasOpenTopics(db: Db, tenantId: string) {
+export async function hasOpenTopics(db: ShardDb, tenantId: string) {
   const [row] = await db
     .select({ n: count() })
     .from(communityTopics)
@@ -247,7 +247,7 @@ export async function hasOpenTopics(db: Db, tenantId: string) {
 }
 
 /** The topic a course's player links to (the first open one attached to it). */
-export async function topicOfCourse(db: Db, tenantId: string, courseId: string) {
+export async function topicOfCourse(db: ShardDb, tenantId: string, courseId: string) {
   const [row] = await db
     .select({ id: communityTopics.id, title: communityTopics.title })
     .from(communityTopics)
@@ -283,7 +283,7 @@ export function decodeCursor(raw: string | null | undefined): FeedCursor | null 
  */
 export const olderThan = (c: FeedCursor | null) => (c ? sql`(${communityPosts.createdAt}, ${communityPosts.id}) < (${c.createdAt}, ${c.id})` : undefined)
 
-function postSelect(db: Db, tenantId: string) {
+function postSelect(db: ShardDb, tenantId: string) {
   return db
     .select({ post: communityPosts, topicTitle: communityTopics.title, pinnedPostId: communityTopics.pinnedPostId })
     .from(communityPosts)
@@ -301,7 +301,7 @@ function page(rows: PostRow[], limit: number): FeedPage {
 }
 
 /** One page of a topic, newest first; the pinned post is not in the pages (see pinnedPost). */
-export async function listTopicPosts(db: Db, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'pinnedPostId'>, cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
+export async function listTopicPosts(db: ShardDb, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'pinnedPostId'>, cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
   const rows = await postSelect(db, tenantId)
     .where(ofTenant(communityPosts, tenantId, eq(communityPosts.topicId, topic.id), topic.pinnedPostId ? sql`${communityPosts.id} <> ${topic.pinnedPostId}` : undefined, olderThan(cursor)))
     .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
@@ -310,7 +310,7 @@ export async function listTopicPosts(db: Db, tenantId: string, topic: Pick<Commu
 }
 
 /** The pinned post of a topic, if any. */
-export async function pinnedPost(db: Db, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'pinnedPostId'>): Promise<PostRow | null> {
+export async function pinnedPost(db: ShardDb, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'pinnedPostId'>): Promise<PostRow | null> {
   if (!topic.pinnedPostId) return null
   const [row] = await postSelect(db, tenantId)
     .where(ofTenant(communityPosts, tenantId, eq(communityPosts.id, topic.pinnedPostId), eq(communityPosts.topicId, topic.id)))
@@ -319,7 +319,7 @@ export async function pinnedPost(db: Db, tenantId: string, topic: Pick<Community
 }
 
 /** The community home: newest posts across the given (readable) topics. */
-export async function listFeedPosts(db: Db, tenantId: string, topicIds: string[], cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
+export async function listFeedPosts(db: ShardDb, tenantId: string, topicIds: string[], cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
   if (topicIds.length === 0) return { posts: [], next: null }
   const rows = await postSelect(db, tenantId)
     .where(ofTenant(communityPosts, tenantId, inArray(communityPosts.topicId, topicIds), olderThan(cursor)))
@@ -328,7 +328,7 @@ export async function listFeedPosts(db: Db, tenantId: string, topicIds: string[]
   return page(rows.map(toPostRow), limit)
 }
 
-export async function getPost(db: Db, tenantId: string, postId: string): Promise<PostRow | null> {
+export async function getPost(db: ShardDb, tenantId: string, postId: string): Promise<PostRow | null> {
   const [row] = await postSelect(db, tenantId)
     .where(ofTenant(communityPosts, tenantId, eq(communityPosts.id, postId)))
     .limit(1)
@@ -337,7 +337,7 @@ export async function getPost(db: Db, tenantId: string, postId: string): Promise
 
 export type PostAuthor = { id: string; name: string; role: UserRole }
 
-export async function createPost(db: Db, tenantId: string, topicId: string, author: PostAuthor, input: PostInput, now = Date.now()): Promise<CommunityPost> {
+export async function createPost(db: ShardDb, tenantId: string, topicId: string, author: PostAuthor, input: PostInput, now = Date.now()): Promise<CommunityPost> {
   const [row] = await db
     .insert(communityPosts)
     .values({ id: newId(), tenantId, topicId, userId: author.id, authorName: author.name, byAdmin: isStaffRole(author.role), ...input, createdAt: now, updatedAt: now })
@@ -345,7 +345,7 @@ export async function createPost(db: Db, tenantId: string, topicId: string, auth
   return row
 }
 
-export async function updatePost(db: Db, tenantId: string, postId: string, input: PostInput, now = Date.now()) {
+export async function updatePost(db: ShardDb, tenantId: string, postId: string, input: PostInput, now = Date.now()) {
   const rows = await db
     .update(communityPosts)
     .set({ ...input, updatedAt: now })
@@ -355,7 +355,7 @@ export async function updatePost(db: Db, tenantId: string, postId: string, input
 }
 
 /** Statements that remove the comments (with replies and votes) of the given posts. */
-function postCommentsCleanup(db: Db, tenantId: string, ids: string[] | SQLWrapper) {
+function postCommentsCleanup(db: ShardDb, tenantId: string, ids: string[] | SQLWrapper) {
   const commentIds = db
     .select({ id: comments.id })
     .from(comments)
@@ -374,7 +374,7 @@ function postCommentsCleanup(db: Db, tenantId: string, ids: string[] | SQLWrappe
 }
 
 /** Delete a post with its comments, replies and votes; unpin it. Returns the post's image key (to remove from storage). */
-export async function deletePost(db: Db, tenantId: string, postId: string, now = Date.now()): Promise<{ deleted: boolean; imagePath: string | null; videoId: string | null }> {
+export async function deletePost(db: ShardDb, tenantId: string, postId: string, now = Date.now()): Promise<{ deleted: boolean; imagePath: string | null; videoId: string | null }> {
   const [, , , , deleted] = await db.batch([
     ...postCommentsCleanup(db, tenantId, [postId]),
     db
@@ -391,7 +391,7 @@ export async function deletePost(db: Db, tenantId: string, postId: string, now =
 }
 
 /** Pin a post of the topic (one per topic: it replaces the earlier one) or unpin with null. */
-export async function setPinnedPost(db: Db, tenantId: string, topicId: string, postId: string | null, now = Date.now()) {
+export async function setPinnedPost(db: ShardDb, tenantId: string, topicId: string, postId: string | null, now = Date.now()) {
   const belongs = postId
     ? sql`EXISTS (SELECT 1 FROM ${communityPosts} WHERE ${communityPosts.tenantId} = ${tenantId} AND ${communityPosts.id} = ${postId} AND ${communityPosts.topicId} = ${topicId})`
     : undefined
@@ -404,7 +404,7 @@ export async function setPinnedPost(db: Db, tenantId: string, topicId: string, p
 }
 
 /** The comment count of a post, recounted from its rows (after a comment is added or removed). */
-export function recountPostComments(db: Db, tenantId: string, postId: string) {
+export function recountPostComments(db: ShardDb, tenantId: string, postId: string) {
   return db
     .update(communityPosts)
     .set({
@@ -416,13 +416,13 @@ export function recountPostComments(db: Db, tenantId: string, postId: string) {
 // ---- e-mail subscriptions ----------------------------------------------------------------------
 
 /** Subscribe (true) or unsubscribe (false) a student to a topic's new posts. Idempotent. */
-export async function setTopicSubscription(db: Db, tenantId: string, userId: string, topicId: string, on: boolean, now = Date.now()) {
+export async function setTopicSubscription(db: ShardDb, tenantId: string, userId: string, topicId: string, on: boolean, now = Date.now()) {
   if (on) await db.insert(communitySubscriptions).values({ tenantId, userId, topicId, createdAt: now }).onConflictDoNothing()
   else await db.delete(communitySubscriptions).where(ofTenant(communitySubscriptions, tenantId, eq(communitySubscriptions.userId, userId), eq(communitySubscriptions.topicId, topicId)))
 }
 
 /** The topics this user is subscribed to (seed 000 §3 "community_topics, a map of subscribed topics"). */
-export async function subscribedTopicIds(db: Db, tenantId: string, userId: string): Promise<Set<string>> {
+export async function subscribedTopicIds(db: ShardDb, tenantId: string, userId: string): Promise<Set<string>> {
   const rows = await db
     .select({ id: communitySubscriptions.topicId })
     .from(communitySubscriptions)
@@ -431,7 +431,7 @@ export async function subscribedTopicIds(db: Db, tenantId: string, userId: strin
 }
 
 /** Posts this user wrote since `since` (the per-account posting limit). */
-export async function countPostsSince(db: Db, tenantId: string, userId: string, since: number) {
+export async function countPostsSince(db: ShardDb, tenantId: string, userId: string, since: number) {
   const [row] = await db
     .select({ n: count() })
     .from(communityPosts)
@@ -442,13 +442,13 @@ export async function countPostsSince(db: Db, tenantId: string, userId: string, 
 // ---- instructor panel (issue 22 items 1 and 8: topic list, moderation feed) ---------------------
 
 /** Posts per topic of the school (the panel's topic list); a topic without posts is absent. */
-export async function countPostsByTopic(db: Db, tenantId: string): Promise<Map<string, number>> {
+export async function countPostsByTopic(db: ShardDb, tenantId: string): Promise<Map<string, number>> {
   const rows = await db.select({ topicId: communityPosts.topicId, n: count() }).from(communityPosts).where(ofTenant(communityPosts, tenantId)).groupBy(communityPosts.topicId)
   return new Map(rows.map((r) => [r.topicId, r.n]))
 }
 
 /** The school's newest posts in every topic, archived ones included (moderation), by keyset on (tenant_id, created_at, id). */
-export async function listRecentPosts(db: Db, tenantId: string, cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
+export async function listRecentPosts(db: ShardDb, tenantId: string, cursor: FeedCursor | null, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
   const rows = await postSelect(db, tenantId)
     .where(ofTenant(communityPosts, tenantId, olderThan(cursor)))
     .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
@@ -467,7 +467,7 @@ export type TopicSubscriber = { userId: string; email: string; name: string }
  * The subscribers of a topic who may still read it (a lapsed membership no longer gets a
  * restricted topic's mail), the author left out.
  */
-export async function listTopicSubscribers(db: Db, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'access'>, excludeUserId: string | null, now = Date.now()): Promise<TopicSubscriber[]> {
+export async function listTopicSubscribers(db: ShardDb, tenantId: string, topic: Pick<CommunityTopic, 'id' | 'access'>, excludeUserId: string | null, now = Date.now()): Promise<TopicSubscriber[]> {
   const readable =
     topic.access === 'public'
       ? undefined
@@ -499,7 +499,7 @@ export async function listTopicSubscribers(db: Db, tenantId: string, topic: Pick
  * gap are stamped (one UPDATE, so two posts at once cannot both mail the same student). Returns
  * the user ids claimed; the others get a digest due an hour after their last e-mail.
  */
-export async function claimSubscriptionEmails(db: Db, tenantId: string, topicId: string, userIds: string[], now = Date.now()): Promise<Set<string>> {
+export async function claimSubscriptionEmails(db: ShardDb, tenantId: string, topicId: string, userIds: string[], now = Date.now()): Promise<Set<string>> {
   if (userIds.length === 0) return new Set()
   const [claimed] = await db.batch([
     db
@@ -533,7 +533,7 @@ export async function claimSubscriptionEmails(db: Db, tenantId: string, topicId:
 }
 
 /** Subscriptions of every school whose digest is due (cron). */
-export async function listDueDigestsAcrossTenants(db: Db, now = Date.now(), limit = 200) {
+export async function listDueDigestsAcrossTenants(db: ShardDb, now = Date.now(), limit = 200) {
   return db
     .select({ tenantId: communitySubscriptions.tenantId, userId: communitySubscriptions.userId, topicId: communitySubscriptions.topicId, lastSentAt: communitySubscriptions.lastSentAt })
     .from(communitySubscriptions)
@@ -543,7 +543,7 @@ export async function listDueDigestsAcrossTenants(db: Db, now = Date.now(), limi
 }
 
 /** Stamp a digest as sent (only if it is still due: a second cron run finds nothing). True when this call claimed it. */
-export async function claimDigest(db: Db, tenantId: string, userId: string, topicId: string, now = Date.now()) {
+export async function claimDigest(db: ShardDb, tenantId: string, userId: string, topicId: string, now = Date.now()) {
   const rows = await db
     .update(communitySubscriptions)
     .set({ lastSentAt: now, digestDueAt: null })
@@ -553,7 +553,7 @@ export async function claimDigest(db: Db, tenantId: string, userId: string, topi
 }
 
 /** Posts of a topic after `since` (a digest), oldest first; other students' and the school's, not the reader's own. */
-export async function listPostsForDigest(db: Db, tenantId: string, topicId: string, since: number, readerId: string, limit = 20) {
+export async function listPostsForDigest(db: ShardDb, tenantId: string, topicId: string, since: number, readerId: string, limit = 20) {
   return db
     .select({ id: communityPosts.id, title: communityPosts.title, authorName: communityPosts.authorName, byAdmin: communityPosts.byAdmin, createdAt: communityPosts.createdAt })
     .from(communityPosts)

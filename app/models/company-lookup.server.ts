@@ -2,7 +2,7 @@
 // platform table (public register data, the same for every school). A company found is kept 30
 // days, "no such number" 1 day; a register that could not answer is never written.
 import { eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import { companyLookups } from '#app/db/schema.server.ts'
 import { z } from 'zod'
 
@@ -25,7 +25,7 @@ export const FOUND_TTL_MS = 30 * DAY
 export const NOT_FOUND_TTL_MS = DAY
 
 /** The cached answer for this key while it is fresh, else null. A row that no longer parses counts as absent. */
-export async function getCachedCompanyLookup(db: Db, key: string, now = Date.now()): Promise<RegisterAnswer | null> {
+export async function getCachedCompanyLookup(db: ControlDb, key: string, now = Date.now()): Promise<RegisterAnswer | null> {
   const [row] = await db.select().from(companyLookups).where(eq(companyLookups.key, key)).limit(1)
   if (!row) return null
   if (row.fetchedAt + (row.found ? FOUND_TTL_MS : NOT_FOUND_TTL_MS) <= now) return null
@@ -41,7 +41,7 @@ export async function getCachedCompanyLookup(db: Db, key: string, now = Date.now
 }
 
 /** Store a register's answer (replacing an older one). */
-export async function saveCompanyLookup(db: Db, key: string, answer: RegisterAnswer, now = Date.now()) {
+export async function saveCompanyLookup(db: ControlDb, key: string, answer: RegisterAnswer, now = Date.now()) {
   const values = { found: answer.found, company: answer.found ? JSON.stringify(answer.company) : '{}', fetchedAt: now }
   await db
     .insert(companyLookups)

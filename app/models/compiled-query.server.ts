@@ -8,7 +8,7 @@
 // `getQuery()` holds the params, `stmt` the D1 statement and `mapResult(result, true)` the row
 // mapping — pinned by app/models/compiled-query.server.test.ts, which fails if an upgrade changes it.
 import { fillPlaceholders, sql, type Placeholder } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 
 type Prepared = {
   getQuery(): { sql: string; params: unknown[] }
@@ -25,10 +25,10 @@ export type Placeholders<V> = { [K in keyof V]: Placeholder<K & string, V[K]> }
  * `(db, { tenantId, id })` → a batch item typed as the builder. Every value the query depends on must
  * come in through `p`: anything else is frozen at the first call.
  */
-export function compiledQuery<V extends Record<string, unknown>, Q extends { prepare(): unknown }>(build: (db: Db, p: Placeholders<V>) => Q, names: Array<keyof V & string>) {
-  const prepared = new WeakMap<Db, Prepared>()
+export function compiledQuery<V extends Record<string, unknown>, Q extends { prepare(): unknown }>(build: (db: ShardDb, p: Placeholders<V>) => Q, names: Array<keyof V & string>) {
+  const prepared = new WeakMap<ShardDb, Prepared>()
   const placeholders = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Placeholders<V>
-  return (db: Db, values: V): Q => {
+  return (db: ShardDb, values: V): Q => {
     let query = prepared.get(db)
     if (!query) prepared.set(db, (query = build(db, placeholders).prepare() as Prepared))
     const bound = query

@@ -3,7 +3,7 @@
 // course itself, on a bundle or membership that links to it (also a membership holding a bundle
 // that holds it), or on a membership that grants every product. Every function takes the tenant.
 import { eq, inArray, min, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { productAccess, productLinks, products, type UserRole } from '#app/db/schema.server.ts'
 import { activeAccessAt } from './access.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -21,7 +21,7 @@ export type CourseAccess = {
 export const isStaffRole = (role: UserRole | undefined | null) => role === 'owner' || role === 'admin'
 
 /** Products whose access also opens `productId`: itself, its parents, their parents (bundle in a membership); a condition on product_access.product_id. */
-export function openingProducts(db: Db, tenantId: string, productId: string | SQLWrapper) {
+export function openingProducts(db: ShardDb, tenantId: string, productId: string | SQLWrapper) {
   const parents = db.select({ id: productLinks.parentId }).from(productLinks).where(ofTenant(productLinks, tenantId, eq(productLinks.productId, productId)))
   const grandParents = db
     .select({ id: productLinks.parentId })
@@ -34,14 +34,14 @@ export function openingProducts(db: Db, tenantId: string, productId: string | SQ
   return or(eq(productAccess.productId, productId), inArray(productAccess.productId, parents), inArray(productAccess.productId, grandParents), inArray(productAccess.productId, allAccess))
 }
 
-export async function getCourseAccess(db: Db, tenantId: string, productId: string, viewer: CourseViewer, now = Date.now()): Promise<CourseAccess> {
+export async function getCourseAccess(db: ShardDb, tenantId: string, productId: string, viewer: CourseViewer, now = Date.now()): Promise<CourseAccess> {
   if (!viewer) return { allowed: false, staff: false, enrolledAt: null }
   if (isStaffRole(viewer.role)) return { allowed: true, staff: true, enrolledAt: null }
   return toCourseAccess(viewer, await courseAccessQuery(db, tenantId, productId, viewer.id, now))
 }
 
 /** getCourseAccess's read, for a db.batch: product and user may be SQL (a subquery by slug, the session's user). */
-export function courseAccessQuery(db: Db, tenantId: string, productId: string | SQL, userId: string | SQL, now: number) {
+export function courseAccessQuery(db: ShardDb, tenantId: string, productId: string | SQL, userId: string | SQL, now: number) {
   return db
     .select({ enrolledAt: min(productAccess.startsAt), rows: sql<number>`count(*)` })
     .from(productAccess)

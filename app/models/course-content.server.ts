@@ -4,7 +4,7 @@
 // `copyCourseContent` is what product duplication calls for courses.
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { lectureComponents, lectures, mediaObjects, products, sections, videos, type Lecture, type LectureComponent, type Product, type Section } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -12,7 +12,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 export type Direction = 'up' | 'down'
 
 /** The course (a product of kind `course`) of this school. */
-export async function getCourse(db: Db, tenantId: string, courseId: string): Promise<Product | undefined> {
+export async function getCourse(db: ShardDb, tenantId: string, courseId: string): Promise<Product | undefined> {
   const [row] = await db
     .select()
     .from(products)
@@ -21,10 +21,10 @@ export async function getCourse(db: Db, tenantId: string, courseId: string): Pro
   return row
 }
 
-const isCourse = async (db: Db, tenantId: string, courseId: string) => Boolean(await getCourse(db, tenantId, courseId))
+const isCourse = async (db: ShardDb, tenantId: string, courseId: string) => Boolean(await getCourse(db, tenantId, courseId))
 
 /** D1 runs a batch as one transaction; an empty batch is not allowed. */
-async function runBatch(db: Db, statements: BatchItem<'sqlite'>[]) {
+async function runBatch(db: ShardDb, statements: BatchItem<'sqlite'>[]) {
   if (statements.length === 0) return
   await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
 }
@@ -43,7 +43,7 @@ const samePermutation = (current: string[], wanted: string[]) => current.length 
 
 // ---- sections ------------------------------------------------------------------------------
 
-export async function listSections(db: Db, tenantId: string, courseId: string): Promise<Section[]> {
+export async function listSections(db: ShardDb, tenantId: string, courseId: string): Promise<Section[]> {
   return db
     .select()
     .from(sections)
@@ -51,7 +51,7 @@ export async function listSections(db: Db, tenantId: string, courseId: string): 
     .orderBy(asc(sections.position), asc(sections.createdAt))
 }
 
-export async function getSection(db: Db, tenantId: string, courseId: string, sectionId: string): Promise<Section | undefined> {
+export async function getSection(db: ShardDb, tenantId: string, courseId: string, sectionId: string): Promise<Section | undefined> {
   const [row] = await db
     .select()
     .from(sections)
@@ -61,7 +61,7 @@ export async function getSection(db: Db, tenantId: string, courseId: string, sec
 }
 
 /** Appended at the end of the course; null when the course is not this school's. */
-export async function createSection(db: Db, tenantId: string, courseId: string, title: string, now = Date.now()): Promise<Section | null> {
+export async function createSection(db: ShardDb, tenantId: string, courseId: string, title: string, now = Date.now()): Promise<Section | null> {
   if (!(await isCourse(db, tenantId, courseId))) return null
   const [last] = await db
     .select({ position: sql<number | null>`max(${sections.position})` })
@@ -72,7 +72,7 @@ export async function createSection(db: Db, tenantId: string, courseId: string, 
   return row
 }
 
-export async function renameSection(db: Db, tenantId: string, courseId: string, sectionId: string, title: string, now = Date.now()) {
+export async function renameSection(db: ShardDb, tenantId: string, courseId: string, sectionId: string, title: string, now = Date.now()) {
   const rows = await db
     .update(sections)
     .set({ title, updatedAt: now })
@@ -82,7 +82,7 @@ export async function renameSection(db: Db, tenantId: string, courseId: string, 
 }
 
 /** Its lectures and their components go with it (foreign keys). */
-export async function deleteSection(db: Db, tenantId: string, courseId: string, sectionId: string) {
+export async function deleteSection(db: ShardDb, tenantId: string, courseId: string, sectionId: string) {
   const rows = await db
     .delete(sections)
     .where(ofTenant(sections, tenantId, eq(sections.productId, courseId), eq(sections.id, sectionId)))
@@ -91,7 +91,7 @@ export async function deleteSection(db: Db, tenantId: string, courseId: string, 
 }
 
 /** `orderedIds` must name every section of the course exactly once. */
-export async function reorderSections(db: Db, tenantId: string, courseId: string, orderedIds: string[], now = Date.now()) {
+export async function reorderSections(db: ShardDb, tenantId: string, courseId: string, orderedIds: string[], now = Date.now()) {
   const current = (await listSections(db, tenantId, courseId)).map((s) => s.id)
   if (!samePermutation(current, orderedIds)) return false
   await runBatch(
@@ -106,7 +106,7 @@ export async function reorderSections(db: Db, tenantId: string, courseId: string
   return true
 }
 
-export async function moveSection(db: Db, tenantId: string, courseId: string, sectionId: string, direction: Direction, now = Date.now()) {
+export async function moveSection(db: ShardDb, tenantId: string, courseId: string, sectionId: string, direction: Direction, now = Date.now()) {
   const next = moveInList((await listSections(db, tenantId, courseId)).map((s) => s.id), sectionId, direction)
   return next ? reorderSections(db, tenantId, courseId, next, now) : false
 }
@@ -137,7 +137,7 @@ export type LectureProblem = { ok: false; field: 'videoId' | 'pdfKey'; key: stri
 const USABLE_VIDEO_STATES = ['uploading', 'queued', 'processing', 'transcoding', 'playable', 'ready'] as const
 
 /** The lecture's media must exist in this school: a usable video or an https source, a ready lecture PDF. */
-async function checkLectureMedia(db: Db, tenantId: string, input: LectureInput): Promise<LectureProblem | null> {
+async function checkLectureMedia(db: ShardDb, tenantId: string, input: LectureInput): Promise<LectureProblem | null> {
   if (input.kind === 'video') {
     if (input.videoId) {
       const [video] = await db
@@ -158,7 +158,7 @@ async function checkLectureMedia(db: Db, tenantId: string, input: LectureInput):
 }
 
 /** A ready lecture PDF (media object, context lecture_pdf) of this school. */
-export async function getLecturePdf(db: Db, tenantId: string, key: string) {
+export async function getLecturePdf(db: ShardDb, tenantId: string, key: string) {
   const [row] = await db
     .select({ key: mediaObjects.key, originalFilename: mediaObjects.originalFilename, size: mediaObjects.size })
     .from(mediaObjects)
@@ -187,7 +187,7 @@ function lectureFields(input: LectureInput) {
 }
 
 /** Every lecture of a course, in curriculum order (sections by position, then lectures). */
-export async function listCourseLectures(db: Db, tenantId: string, courseId: string): Promise<Lecture[]> {
+export async function listCourseLectures(db: ShardDb, tenantId: string, courseId: string): Promise<Lecture[]> {
   return db
     .select({ lecture: lectures })
     .from(lectures)
@@ -197,7 +197,7 @@ export async function listCourseLectures(db: Db, tenantId: string, courseId: str
     .then((rows) => rows.map((r) => r.lecture))
 }
 
-export async function listSectionLectures(db: Db, tenantId: string, courseId: string, sectionId: string): Promise<Lecture[]> {
+export async function listSectionLectures(db: ShardDb, tenantId: string, courseId: string, sectionId: string): Promise<Lecture[]> {
   return db
     .select()
     .from(lectures)
@@ -206,7 +206,7 @@ export async function listSectionLectures(db: Db, tenantId: string, courseId: st
 }
 
 /** A lecture addressed through its course and section: any mismatch is not found. */
-export async function getLecture(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string): Promise<Lecture | undefined> {
+export async function getLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string): Promise<Lecture | undefined> {
   const [row] = await db
     .select()
     .from(lectures)
@@ -216,7 +216,7 @@ export async function getLecture(db: Db, tenantId: string, courseId: string, sec
 }
 
 /** Appended at the end of the section. null: the section is not in this school's course. */
-export async function createLecture(db: Db, tenantId: string, courseId: string, sectionId: string, input: LectureInput, now = Date.now()): Promise<{ ok: true; lecture: Lecture } | LectureProblem | null> {
+export async function createLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, input: LectureInput, now = Date.now()): Promise<{ ok: true; lecture: Lecture } | LectureProblem | null> {
   if (!(await isCourse(db, tenantId, courseId)) || !(await getSection(db, tenantId, courseId, sectionId))) return null
   const problem = await checkLectureMedia(db, tenantId, input)
   if (problem) return problem
@@ -229,7 +229,7 @@ export async function createLecture(db: Db, tenantId: string, courseId: string, 
   return { ok: true, lecture: row }
 }
 
-export async function updateLecture(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, input: LectureInput, now = Date.now()): Promise<{ ok: true; lecture: Lecture } | LectureProblem | null> {
+export async function updateLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, input: LectureInput, now = Date.now()): Promise<{ ok: true; lecture: Lecture } | LectureProblem | null> {
   if (!(await getLecture(db, tenantId, courseId, sectionId, lectureId))) return null
   const problem = await checkLectureMedia(db, tenantId, input)
   if (problem) return problem
@@ -241,7 +241,7 @@ export async function updateLecture(db: Db, tenantId: string, courseId: string, 
   return row ? { ok: true, lecture: row } : null
 }
 
-export async function deleteLecture(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string) {
+export async function deleteLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string) {
   const rows = await db
     .delete(lectures)
     .where(ofTenant(lectures, tenantId, eq(lectures.productId, courseId), eq(lectures.sectionId, sectionId), eq(lectures.id, lectureId)))
@@ -254,7 +254,7 @@ export async function deleteLecture(db: Db, tenantId: string, courseId: string, 
  * same course move into this section (drag between sections); every lecture already in the section
  * must be named, so none is lost.
  */
-export async function reorderLectures(db: Db, tenantId: string, courseId: string, sectionId: string, orderedIds: string[], now = Date.now()) {
+export async function reorderLectures(db: ShardDb, tenantId: string, courseId: string, sectionId: string, orderedIds: string[], now = Date.now()) {
   if (!(await getSection(db, tenantId, courseId, sectionId))) return false
   if (new Set(orderedIds).size !== orderedIds.length || orderedIds.length === 0) return false
   const current = (await listSectionLectures(db, tenantId, courseId, sectionId)).map((l) => l.id)
@@ -276,13 +276,13 @@ export async function reorderLectures(db: Db, tenantId: string, courseId: string
   return true
 }
 
-export async function moveLecture(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, direction: Direction, now = Date.now()) {
+export async function moveLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, direction: Direction, now = Date.now()) {
   const next = moveInList((await listSectionLectures(db, tenantId, courseId, sectionId)).map((l) => l.id), lectureId, direction)
   return next ? reorderLectures(db, tenantId, courseId, sectionId, next, now) : false
 }
 
 /** Move a lecture to the end of another section of the same course. */
-export async function moveLectureToSection(db: Db, tenantId: string, courseId: string, lectureId: string, targetSectionId: string, now = Date.now()) {
+export async function moveLectureToSection(db: ShardDb, tenantId: string, courseId: string, lectureId: string, targetSectionId: string, now = Date.now()) {
   const target = (await listSectionLectures(db, tenantId, courseId, targetSectionId)).map((l) => l.id)
   if (target.includes(lectureId)) return true
   return reorderLectures(db, tenantId, courseId, targetSectionId, [...target, lectureId], now)
@@ -318,9 +318,9 @@ function toComponentView(row: LectureComponent): ComponentView {
 const serialize = ({ kind: _, ...rest }: ComponentData) => JSON.stringify(rest)
 
 /** The lecture must belong to this school's course and section. */
-const lectureOf = (db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string) => getLecture(db, tenantId, courseId, sectionId, lectureId)
+const lectureOf = (db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string) => getLecture(db, tenantId, courseId, sectionId, lectureId)
 
-export async function listComponents(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string): Promise<ComponentView[]> {
+export async function listComponents(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string): Promise<ComponentView[]> {
   if (!(await lectureOf(db, tenantId, courseId, sectionId, lectureId))) return []
   const rows = await db
     .select()
@@ -330,7 +330,7 @@ export async function listComponents(db: Db, tenantId: string, courseId: string,
   return rows.map(toComponentView)
 }
 
-export async function getComponent(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string): Promise<ComponentView | undefined> {
+export async function getComponent(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string): Promise<ComponentView | undefined> {
   if (!(await lectureOf(db, tenantId, courseId, sectionId, lectureId))) return undefined
   const [row] = await db
     .select()
@@ -341,12 +341,12 @@ export async function getComponent(db: Db, tenantId: string, courseId: string, s
 }
 
 /** A file component must point at a ready lecture file of this school. */
-async function checkComponent(db: Db, tenantId: string, data: ComponentData) {
+async function checkComponent(db: ShardDb, tenantId: string, data: ComponentData) {
   return data.kind !== 'file' || Boolean(await getLecturePdf(db, tenantId, data.key))
 }
 
 /** null: not this school's lecture, or a file that is not one of its uploads. */
-export async function createComponent(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, data: ComponentData, now = Date.now()): Promise<ComponentView | null> {
+export async function createComponent(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, data: ComponentData, now = Date.now()): Promise<ComponentView | null> {
   if (!(await lectureOf(db, tenantId, courseId, sectionId, lectureId)) || !(await checkComponent(db, tenantId, data))) return null
   const [last] = await db
     .select({ position: sql<number | null>`max(${lectureComponents.position})` })
@@ -358,7 +358,7 @@ export async function createComponent(db: Db, tenantId: string, courseId: string
 }
 
 /** The kind of a component does not change; the new data must be of the same kind. */
-export async function updateComponent(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string, data: ComponentData, now = Date.now()) {
+export async function updateComponent(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string, data: ComponentData, now = Date.now()) {
   const current = await getComponent(db, tenantId, courseId, sectionId, lectureId, componentId)
   if (!current || current.data.kind !== data.kind || !(await checkComponent(db, tenantId, data))) return false
   const rows = await db
@@ -369,7 +369,7 @@ export async function updateComponent(db: Db, tenantId: string, courseId: string
   return rows.length > 0
 }
 
-export async function deleteComponent(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string) {
+export async function deleteComponent(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string) {
   if (!(await lectureOf(db, tenantId, courseId, sectionId, lectureId))) return false
   const rows = await db
     .delete(lectureComponents)
@@ -378,7 +378,7 @@ export async function deleteComponent(db: Db, tenantId: string, courseId: string
   return rows.length > 0
 }
 
-export async function reorderComponents(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, orderedIds: string[], now = Date.now()) {
+export async function reorderComponents(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, orderedIds: string[], now = Date.now()) {
   const current = (await listComponents(db, tenantId, courseId, sectionId, lectureId)).map((c) => c.id)
   if (current.length === 0 || !samePermutation(current, orderedIds)) return false
   await runBatch(
@@ -393,7 +393,7 @@ export async function reorderComponents(db: Db, tenantId: string, courseId: stri
   return true
 }
 
-export async function moveComponent(db: Db, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string, direction: Direction, now = Date.now()) {
+export async function moveComponent(db: ShardDb, tenantId: string, courseId: string, sectionId: string, lectureId: string, componentId: string, direction: Direction, now = Date.now()) {
   const next = moveInList((await listComponents(db, tenantId, courseId, sectionId, lectureId)).map((c) => c.id), componentId, direction)
   return next ? reorderComponents(db, tenantId, courseId, sectionId, lectureId, next, now) : false
 }
@@ -405,7 +405,7 @@ export async function moveComponent(db: Db, tenantId: string, courseId: string, 
  * (new ids, same order and settings; media are shared, not copied). Both must be this school's
  * courses; the copy is written in one batch (D1: one transaction).
  */
-export async function copyCourseContent(db: Db, tenantId: string, fromProductId: string, toProductId: string, now = Date.now()): Promise<void> {
+export async function copyCourseContent(db: ShardDb, tenantId: string, fromProductId: string, toProductId: string, now = Date.now()): Promise<void> {
   if (!(await isCourse(db, tenantId, fromProductId)) || !(await isCourse(db, tenantId, toProductId))) throw new Error('copyCourseContent: not a course of this school')
   const fromSections = await listSections(db, tenantId, fromProductId)
   const fromLectures = await db
@@ -438,7 +438,7 @@ export async function copyCourseContent(db: Db, tenantId: string, fromProductId:
 }
 
 /** A lecture or a file component of this school uses this lecture PDF (an upload must not be dropped then). */
-export async function isLecturePdfInUse(db: Db, tenantId: string, key: string) {
+export async function isLecturePdfInUse(db: ShardDb, tenantId: string, key: string) {
   const [lecture] = await db
     .select({ id: lectures.id })
     .from(lectures)

@@ -2,7 +2,7 @@
 // curriculum in order, a lecture with its course, a file component's stored data. The access
 // decisions on top of these rows live in app/player/.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { lectureComponents, lectures, products, sections, type Product } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -20,13 +20,13 @@ const courseColumns = {
 }
 
 /** A course of this school by slug (drafts too: the gate decides who sees them). */
-export async function getCourseBySlug(db: Db, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
+export async function getCourseBySlug(db: ShardDb, tenantId: string, slug: string): Promise<PlayerCourse | undefined> {
   const [row] = await courseBySlugQuery(db, tenantId, slug)
   return row
 }
 
 /** getCourseBySlug's read, for a db.batch. */
-export function courseBySlugQuery(db: Db, tenantId: string, slug: string) {
+export function courseBySlugQuery(db: ShardDb, tenantId: string, slug: string) {
   return db
     .select(courseColumns)
     .from(products)
@@ -40,13 +40,13 @@ export function courseIdBySlug(tenantId: string, slug: string): SQL {
 }
 
 /** The course's sections and lectures (drafts too), each in order, read in one batch. */
-export async function listCurriculumRows(db: Db, tenantId: string, courseId: string) {
+export async function listCurriculumRows(db: ShardDb, tenantId: string, courseId: string) {
   const [sectionRows, lectureRows] = await db.batch(curriculumQueries(db, tenantId, courseId))
   return { sectionRows, lectureRows }
 }
 
 /** listCurriculumRows' reads, for a db.batch (the course id may be SQL: courseIdBySlug). */
-export function curriculumQueries(db: Db, tenantId: string, courseId: string | SQL) {
+export function curriculumQueries(db: ShardDb, tenantId: string, courseId: string | SQL) {
   return [
     db
       .select({ id: sections.id, title: sections.title })
@@ -62,7 +62,7 @@ export function curriculumQueries(db: Db, tenantId: string, courseId: string | S
 }
 
 /** A lecture of this school by id with its course's player columns; undefined when either is not this school's. */
-export async function getLectureWithCourse(db: Db, tenantId: string, lectureId: string) {
+export async function getLectureWithCourse(db: ShardDb, tenantId: string, lectureId: string) {
   const [row] = await db
     .select({ lecture: lectures, course: courseColumns })
     .from(lectures)
@@ -73,7 +73,7 @@ export async function getLectureWithCourse(db: Db, tenantId: string, lectureId: 
 }
 
 /** The stored data (JSON text) of a lecture's file component; undefined when the lecture has no such file component. */
-export async function getLectureFileComponentData(db: Db, tenantId: string, lectureId: string, componentId: string) {
+export async function getLectureFileComponentData(db: ShardDb, tenantId: string, lectureId: string, componentId: string) {
   const [row] = await db
     .select({ data: lectureComponents.data })
     .from(lectureComponents)

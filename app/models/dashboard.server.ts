@@ -3,7 +3,7 @@
 // is an existence probe (limit 1) or an aggregate on an index led by tenant_id, so the page costs
 // the same for a school with ten sales as for one with a hundred thousand.
 import { count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { domains, lectures, paymentIntegrations, payoutAccounts, products, tenants, transactions, users } from '#app/db/schema.server.ts'
 import { PENDING_EXPIRY_MS } from '#app/domain/payment-confirm.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -45,7 +45,7 @@ export function windowStart(now: number) {
   return Math.floor(now / DAY_MS) * DAY_MS - (DASHBOARD_DAYS - 1) * DAY_MS
 }
 
-export async function getDashboard(db: Db, tenantId: string, now = Date.now()): Promise<Dashboard> {
+export async function getDashboard(db: ShardDb, tenantId: string, now = Date.now()): Promise<Dashboard> {
   const since = windowStart(now)
   const one = { one: sql<number>`1` }
   const day = sql<number>`cast((${transactions.completedAt} - ${since}) / ${DAY_MS} as integer)`

@@ -9,7 +9,7 @@
 // Only a row stored under the bare hostname can become active, and routing (tenant.server.ts)
 // looks up the bare hostname of active rows only. Every reader here returns the real hostname.
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import { domainEvents, domains, type Domain, type DomainStatus } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -30,12 +30,12 @@ function withRealHostname<T extends { hostname: string }>(row: T): T {
   return { ...row, hostname: realHostname(row.hostname) }
 }
 
-export async function listTenantDomains(db: Db, tenantId: string) {
+export async function listTenantDomains(db: ControlDb, tenantId: string) {
   const rows = await db.select().from(domains).where(ofTenant(domains, tenantId)).orderBy(asc(domains.createdAt))
   return rows.map(withRealHostname)
 }
 
-export async function getTenantDomain(db: Db, tenantId: string, domainId: string) {
+export async function getTenantDomain(db: ControlDb, tenantId: string, domainId: string) {
   const rows = await db.select().from(domains).where(ofTenant(domains, tenantId, eq(domains.id, domainId))).limit(1)
   return rows[0] ? withRealHostname(rows[0]) : undefined
 }
@@ -44,7 +44,7 @@ export async function getTenantDomain(db: Db, tenantId: string, domainId: string
  * Platform-level: the row that holds this hostname (stored under the bare name: the school that
  * proved ownership, or a domain connected before claims existed). Unproven claims are not holders.
  */
-export async function findDomainByHostname(db: Db, hostname: string) {
+export async function findDomainByHostname(db: ControlDb, hostname: string) {
   const rows = await db
     .select({ id: domains.id, tenantId: domains.tenantId, verificationStatus: domains.verificationStatus })
     .from(domains)
@@ -58,7 +58,7 @@ export async function findDomainByHostname(db: Db, hostname: string) {
  * school holds it in any state but `failed` (a failed holder — expired, moved away — yields to the
  * next school that proves ownership). Another school's unproven claim never blocks.
  */
-export async function isHostnameTakenFor(db: Db, tenantId: string, hostname: string) {
+export async function isHostnameTakenFor(db: ControlDb, tenantId: string, hostname: string) {
   const rows = await db
     .select({ tenantId: domains.tenantId, hostname: domains.hostname, verificationStatus: domains.verificationStatus })
     .from(domains)
@@ -67,7 +67,7 @@ export async function isHostnameTakenFor(db: Db, tenantId: string, hostname: str
 }
 
 /** Platform-level: how many rows besides this one stand for the hostname (held or claimed, any school). */
-export async function countOtherClaims(db: Db, hostname: string, exceptDomainId: string) {
+export async function countOtherClaims(db: ControlDb, hostname: string, exceptDomainId: string) {
   const rows = await db
     .select({ n: sql<number>`count(*)` })
     .from(domains)
@@ -84,7 +84,7 @@ export type ClaimResult = 'held' | 'won' | 'lost'
  * unique index, the whole batch rolls back, and the claim is `lost`; of two schools proving at
  * the same moment, exactly one wins.
  */
-export async function claimHostname(db: Db, domain: Pick<Domain, 'id' | 'tenantId' | 'hostname'>, now = Date.now()): Promise<ClaimResult> {
+export async function claimHostname(db: ControlDb, domain: Pick<Domain, 'id' | 'tenantId' | 'hostname'>, now = Date.now()): Promise<ClaimResult> {
   const holder = await findDomainByHostname(db, domain.hostname)
   if (holder?.id === domain.id) return 'held'
   try {
@@ -140,7 +140,7 @@ function eventRow(tenantId: string, domain: Pick<Domain, 'id' | 'hostname'>, fro
  * batch. Returns null when this school already claims the hostname (the unique index decides
  * between two requests racing for it).
  */
-export async function insertCustomDomain(db: Db, row: ReturnType<typeof buildCustomDomain>) {
+export async function insertCustomDomain(db: ControlDb, row: ReturnType<typeof buildCustomDomain>) {
   try {
     await db.batch([
       db.insert(domains).values({ ...row, hostname: claimKey(row.hostname, row.tenantId) }),
@@ -154,7 +154,7 @@ export async function insertCustomDomain(db: Db, row: ReturnType<typeof buildCus
 }
 
 /** Update a domain; when its status changes, log the change in the same batch. */
-export async function updateDomain(db: Db, tenantId: string, domainId: string, patch: Partial<Domain>, change?: { from: DomainStatus; detail?: string | null }) {
+export async function updateDomain(db: ControlDb, tenantId: string, domainId: string, patch: Partial<Domain>, change?: { from: DomainStatus; detail?: string | null }) {
   const set = { ...patch, updatedAt: Date.now() }
   delete (set as Partial<Domain>).id
   delete (set as Partial<Domain>).tenantId
@@ -170,7 +170,7 @@ export async function updateDomain(db: Db, tenantId: string, domainId: string, p
   }
 }
 
-export async function deleteTenantDomain(db: Db, tenantId: string, domainId: string) {
+export async function deleteTenantDomain(db: ControlDb, tenantId: string, domainId: string) {
   const deleted = await db
     .delete(domains)
     .where(ofTenant(domains, tenantId, eq(domains.id, domainId), eq(domains.kind, 'custom')))
@@ -179,13 +179,13 @@ export async function deleteTenantDomain(db: Db, tenantId: string, domainId: str
 }
 
 /** One primary host per school (or none): the others redirect to it. */
-export async function setPrimaryDomain(db: Db, tenantId: string, domainId: string | null) {
+export async function setPrimaryDomain(db: ControlDb, tenantId: string, domainId: string | null) {
   const clear = db.update(domains).set({ isPrimary: false, updatedAt: Date.now() }).where(ofTenant(domains, tenantId, ne(domains.id, domainId ?? '')))
   if (!domainId) return void (await clear)
   await db.batch([clear, db.update(domains).set({ isPrimary: true, updatedAt: Date.now() }).where(ofTenant(domains, tenantId, eq(domains.id, domainId)))])
 }
 
-export async function listDomainEvents(db: Db, tenantId: string, domainId: string, limit = 20) {
+export async function listDomainEvents(db: ControlDb, tenantId: string, domainId: string, limit = 20) {
   return db
     .select()
     .from(domainEvents)
@@ -195,7 +195,7 @@ export async function listDomainEvents(db: Db, tenantId: string, domainId: strin
 }
 
 /** Platform-level, for the domains worker's cron: pending domains whose next check is due, and active ones due a health check. */
-export async function listDueDomainsAcrossTenants(db: Db, now = Date.now(), limit = 50) {
+export async function listDueDomainsAcrossTenants(db: ControlDb, now = Date.now(), limit = 50) {
   const rows = await db
     .select()
     .from(domains)
@@ -206,7 +206,7 @@ export async function listDueDomainsAcrossTenants(db: Db, now = Date.now(), limi
 }
 
 /** The active primary host of a school, if it has one. */
-export async function getActivePrimaryHostname(db: Db, tenantId: string) {
+export async function getActivePrimaryHostname(db: ControlDb, tenantId: string) {
   const rows = await db
     .select({ hostname: domains.hostname })
     .from(domains)
@@ -216,7 +216,7 @@ export async function getActivePrimaryHostname(db: Db, tenantId: string) {
 }
 
 /** A school's active domains (host, kind, primary): where its e-mailed links may lead. */
-export async function listActiveDomainHosts(db: Db, tenantId: string) {
+export async function listActiveDomainHosts(db: ControlDb, tenantId: string) {
   return db
     .select({ hostname: domains.hostname, kind: domains.kind, isPrimary: domains.isPrimary })
     .from(domains)
@@ -225,7 +225,7 @@ export async function listActiveDomainHosts(db: Db, tenantId: string) {
 
 
 /** Development tools only (platform-level): custom domains of every school still being set up. */
-export async function listUnfinishedCustomDomainsForDevTools(db: Db, limit = 20) {
+export async function listUnfinishedCustomDomainsForDevTools(db: ControlDb, limit = 20) {
   const rows = await db
     .select({ id: domains.id, tenantId: domains.tenantId, hostname: domains.hostname, status: domains.verificationStatus })
     .from(domains)
@@ -235,7 +235,7 @@ export async function listUnfinishedCustomDomainsForDevTools(db: Db, limit = 20)
   return rows.map(withRealHostname)
 }
 
-export async function countTenantCustomDomains(db: Db, tenantId: string) {
+export async function countTenantCustomDomains(db: ControlDb, tenantId: string) {
   const rows = await db
     .select({ n: sql<number>`count(*)` })
     .from(domains)
@@ -247,7 +247,7 @@ export async function countTenantCustomDomains(db: Db, tenantId: string) {
  * Marks the owners as told about this domain's problem. True only for the one caller that set
  * it, so a cron run and a page refresh racing each other send one email, not two.
  */
-export async function claimProblemNotification(db: Db, tenantId: string, domainId: string, now = Date.now()) {
+export async function claimProblemNotification(db: ControlDb, tenantId: string, domainId: string, now = Date.now()) {
   const claimed = await db
     .update(domains)
     .set({ problemNotifiedAt: now, updatedAt: now })

@@ -1,7 +1,7 @@
 // Every email is first a row in the outbox (D1), then a message on the mail queue. The mail
 // worker sends it; the dev mail viewer reads the same rows.
 import { and, asc, desc, eq, lt } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { emailOutbox } from '#app/db/schema.server.ts'
 import type { MailJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -9,7 +9,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 
 export type OutgoingEmail = { template: string; to: string; subject: string; text: string; html: string }
 
-export async function enqueueEmail(db: Db, queue: Queue<MailJob> | undefined, tenantId: string, email: OutgoingEmail) {
+export async function enqueueEmail(db: ShardDb, queue: Queue<MailJob> | undefined, tenantId: string, email: OutgoingEmail) {
   const id = newId()
   await db.insert(emailOutbox).values({
     id,
@@ -32,18 +32,18 @@ export async function enqueueEmail(db: Db, queue: Queue<MailJob> | undefined, te
   return id
 }
 
-export async function getOutboxEmail(db: Db, tenantId: string, id: string) {
+export async function getOutboxEmail(db: ShardDb, tenantId: string, id: string) {
   return db.query.emailOutbox.findFirst({ where: ofTenant(emailOutbox, tenantId, eq(emailOutbox.id, id)) })
 }
 
-export async function markEmailSent(db: Db, tenantId: string, id: string, providerMessageId: string | null) {
+export async function markEmailSent(db: ShardDb, tenantId: string, id: string, providerMessageId: string | null) {
   await db
     .update(emailOutbox)
     .set({ status: 'sent', sentAt: Date.now(), providerMessageId, lastError: null })
     .where(ofTenant(emailOutbox, tenantId, eq(emailOutbox.id, id)))
 }
 
-export async function markEmailAttemptFailed(db: Db, tenantId: string, id: string, error: string, final: boolean) {
+export async function markEmailAttemptFailed(db: ShardDb, tenantId: string, id: string, error: string, final: boolean) {
   const row = await getOutboxEmail(db, tenantId, id)
   if (!row) return
   await db
@@ -53,7 +53,7 @@ export async function markEmailAttemptFailed(db: Db, tenantId: string, id: strin
 }
 
 // Dev mail viewer (platform host, development only): deliberately lists every school's mail.
-export async function listOutboxForDevViewer(db: Db, limit = 100) {
+export async function listOutboxForDevViewer(db: ShardDb, limit = 100) {
   return db
     .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId, toAddress: emailOutbox.toAddress, subject: emailOutbox.subject, status: emailOutbox.status, createdAt: emailOutbox.createdAt })
     .from(emailOutbox)
@@ -61,7 +61,7 @@ export async function listOutboxForDevViewer(db: Db, limit = 100) {
     .limit(limit)
 }
 
-export async function getOutboxForDevViewer(db: Db, id: string) {
+export async function getOutboxForDevViewer(db: ShardDb, id: string) {
   return db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
 }
 
@@ -69,7 +69,7 @@ export async function getOutboxForDevViewer(db: Db, id: string) {
 // school. Finds rows that were written but never reached a consumer (enqueueEmail keeps the row
 // when the queue send fails): still 'queued', never attempted, older than `olderThanMs`. Rows with
 // attempts > 0 are owned by the queue's own retries and are left alone.
-export async function listStrandedQueuedEmailsAcrossTenants(db: Db, opts: { now?: number; olderThanMs?: number; limit?: number } = {}) {
+export async function listStrandedQueuedEmailsAcrossTenants(db: ShardDb, opts: { now?: number; olderThanMs?: number; limit?: number } = {}) {
   const cutoff = (opts.now ?? Date.now()) - (opts.olderThanMs ?? 10 * 60_000)
   return db
     .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId })

@@ -3,13 +3,13 @@
 // name the state they expect, so a double submit or a grade of a finished attempt changes nothing.
 // CONTRACT (certificates): a required exam is passed when a row has status 'passed' and reset_at null.
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { examAttempts, users, type ExamAttempt, type ExamAttemptStatus } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant, sameTenant } from './tenant-scope.server.ts'
 
 /** Every attempt of a student at an exam (reset ones too), newest first. */
-export async function listUserAttempts(db: Db, tenantId: string, examId: string, userId: string): Promise<ExamAttempt[]> {
+export async function listUserAttempts(db: ShardDb, tenantId: string, examId: string, userId: string): Promise<ExamAttempt[]> {
   return db
     .select()
     .from(examAttempts)
@@ -17,7 +17,7 @@ export async function listUserAttempts(db: Db, tenantId: string, examId: string,
     .orderBy(desc(examAttempts.number))
 }
 
-export async function getAttempt(db: Db, tenantId: string, examId: string, attemptId: string): Promise<ExamAttempt | undefined> {
+export async function getAttempt(db: ShardDb, tenantId: string, examId: string, attemptId: string): Promise<ExamAttempt | undefined> {
   const [row] = await db
     .select()
     .from(examAttempts)
@@ -28,7 +28,7 @@ export async function getAttempt(db: Db, tenantId: string, examId: string, attem
 
 /** Inserts attempt number `number`; null when that number exists already (a concurrent start). */
 export async function insertAttempt(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   input: { examId: string; userId: string; number: number; startedAt: number; deadlineAt: number | null; layout: string; maxScore: number },
 ): Promise<ExamAttempt | null> {
@@ -52,7 +52,7 @@ export async function insertAttempt(
 
 /** Finishes an attempt that is still running: its answers, grades, score and state. False when it was no longer running. */
 export async function finishAttempt(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   attemptId: string,
   result: { answers: string; grades: string; score: number; maxScore: number; status: ExamAttemptStatus; submittedAt: number },
@@ -66,7 +66,7 @@ export async function finishAttempt(
 }
 
 /** The owner's grades of an attempt awaiting them; false when it is not awaiting grading. */
-export async function saveGrades(db: Db, tenantId: string, attemptId: string, result: { grades: string; score: number; status: 'passed' | 'failed' }, now = Date.now()) {
+export async function saveGrades(db: ShardDb, tenantId: string, attemptId: string, result: { grades: string; score: number; status: 'passed' | 'failed' }, now = Date.now()) {
   const rows = await db
     .update(examAttempts)
     .set({ ...result, gradedAt: now, updatedAt: now })
@@ -76,7 +76,7 @@ export async function saveGrades(db: Db, tenantId: string, attemptId: string, re
 }
 
 /** The owner resets a student's attempts: kept for the record, no longer counted. Returns how many. */
-export async function resetAttempts(db: Db, tenantId: string, examId: string, userId: string, now = Date.now()) {
+export async function resetAttempts(db: ShardDb, tenantId: string, examId: string, userId: string, now = Date.now()) {
   const rows = await db
     .update(examAttempts)
     .set({ resetAt: now, updatedAt: now })
@@ -86,7 +86,7 @@ export async function resetAttempts(db: Db, tenantId: string, examId: string, us
 }
 
 /** Every attempt at an exam with its student, for the results page (oldest first). */
-export async function listExamAttempts(db: Db, tenantId: string, examId: string) {
+export async function listExamAttempts(db: ShardDb, tenantId: string, examId: string) {
   return db
     .select({ attempt: examAttempts, student: { id: users.id, name: users.name, email: users.email } })
     .from(examAttempts)
@@ -96,7 +96,7 @@ export async function listExamAttempts(db: Db, tenantId: string, examId: string)
 }
 
 /** Whether the student has a counted pass (the certificates' rule). */
-export async function hasPassedExam(db: Db, tenantId: string, examId: string, userId: string) {
+export async function hasPassedExam(db: ShardDb, tenantId: string, examId: string, userId: string) {
   const [row] = await db
     .select({ n: sql<number>`count(*)` })
     .from(examAttempts)

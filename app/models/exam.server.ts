@@ -1,7 +1,7 @@
 // Exams (issue 24 item 1): an exam is a lecture of kind 'exam' with its settings in `exams` (one row
 // per lecture) and its questions in `exam_questions`. Every statement is bound to the tenant.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { examAttempts, examQuestions, exams, lectures, products, type Exam, type ExamQuestion, type ExamQuestionKind, type Lecture } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant, sameTenant } from './tenant-scope.server.ts'
@@ -30,7 +30,7 @@ export type ExamLectureInput = {
 }
 
 /** A new lecture of kind 'exam' at the end of the section and its exam row, in one batch. */
-export async function createExamLecture(db: Db, tenantId: string, courseId: string, sectionId: string, input: ExamLectureInput, now = Date.now()): Promise<{ lecture: Lecture; exam: Exam }> {
+export async function createExamLecture(db: ShardDb, tenantId: string, courseId: string, sectionId: string, input: ExamLectureInput, now = Date.now()): Promise<{ lecture: Lecture; exam: Exam }> {
   const [last] = await db
     .select({ position: sql<number | null>`max(${lectures.position})` })
     .from(lectures)
@@ -63,7 +63,7 @@ export async function createExamLecture(db: Db, tenantId: string, courseId: stri
 }
 
 /** The exam row of a lecture that became an exam (kind changed in the editor); kept when it exists. */
-export async function ensureExamForLecture(db: Db, tenantId: string, lecture: { id: string; productId: string }, now = Date.now()): Promise<Exam> {
+export async function ensureExamForLecture(db: ShardDb, tenantId: string, lecture: { id: string; productId: string }, now = Date.now()): Promise<Exam> {
   const found = await getExamOfLecture(db, tenantId, lecture.id)
   if (found) return found
   const exam: Exam = { id: newId(), tenantId, productId: lecture.productId, lectureId: lecture.id, ...DEFAULT_EXAM_SETTINGS, createdAt: now, updatedAt: now }
@@ -71,7 +71,7 @@ export async function ensureExamForLecture(db: Db, tenantId: string, lecture: { 
   return (await getExamOfLecture(db, tenantId, lecture.id)) ?? exam
 }
 
-export async function getExamOfLecture(db: Db, tenantId: string, lectureId: string): Promise<Exam | undefined> {
+export async function getExamOfLecture(db: ShardDb, tenantId: string, lectureId: string): Promise<Exam | undefined> {
   const [row] = await db
     .select()
     .from(exams)
@@ -83,7 +83,7 @@ export async function getExamOfLecture(db: Db, tenantId: string, lectureId: stri
 export type ExamWithLecture = { exam: Exam; lecture: { id: string; title: string; sectionId: string; published: boolean; kind: Lecture['kind'] }; course: { id: string; title: string; slug: string } }
 
 /** An exam of this school with its lecture and course; undefined for another school's id. */
-export async function getExam(db: Db, tenantId: string, examId: string): Promise<ExamWithLecture | undefined> {
+export async function getExam(db: ShardDb, tenantId: string, examId: string): Promise<ExamWithLecture | undefined> {
   const [row] = await db
     .select({
       exam: exams,
@@ -98,7 +98,7 @@ export async function getExam(db: Db, tenantId: string, examId: string): Promise
   return row
 }
 
-export async function updateExamSettings(db: Db, tenantId: string, examId: string, settings: ExamSettings, now = Date.now()) {
+export async function updateExamSettings(db: ShardDb, tenantId: string, examId: string, settings: ExamSettings, now = Date.now()) {
   const rows = await db
     .update(exams)
     .set({ ...settings, updatedAt: now })
@@ -108,7 +108,7 @@ export async function updateExamSettings(db: Db, tenantId: string, examId: strin
 }
 
 /** Every exam of the school (lectures of kind 'exam'), with its course and figures for the list. */
-export async function listSchoolExams(db: Db, tenantId: string) {
+export async function listSchoolExams(db: ShardDb, tenantId: string) {
   const counted = (condition: SQL) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`
   const rows = await db
     .select({
@@ -143,7 +143,7 @@ export async function listSchoolExams(db: Db, tenantId: string) {
 
 export type ExamQuestionInput = { kind: ExamQuestionKind; prompt: string; points: number; options: Array<{ id: string; text: string; correct: boolean }> }
 
-export async function listExamQuestions(db: Db, tenantId: string, examId: string): Promise<ExamQuestion[]> {
+export async function listExamQuestions(db: ShardDb, tenantId: string, examId: string): Promise<ExamQuestion[]> {
   return db
     .select()
     .from(examQuestions)
@@ -153,7 +153,7 @@ export async function listExamQuestions(db: Db, tenantId: string, examId: string
 
 const questionFields = (input: ExamQuestionInput) => ({ kind: input.kind, prompt: input.prompt, points: input.points, options: JSON.stringify(input.kind === 'text' ? [] : input.options) })
 
-export async function addExamQuestion(db: Db, tenantId: string, examId: string, input: ExamQuestionInput, now = Date.now()): Promise<ExamQuestion> {
+export async function addExamQuestion(db: ShardDb, tenantId: string, examId: string, input: ExamQuestionInput, now = Date.now()): Promise<ExamQuestion> {
   const [last] = await db
     .select({ position: sql<number | null>`max(${examQuestions.position})` })
     .from(examQuestions)
@@ -163,7 +163,7 @@ export async function addExamQuestion(db: Db, tenantId: string, examId: string, 
   return row
 }
 
-export async function updateExamQuestion(db: Db, tenantId: string, examId: string, questionId: string, input: ExamQuestionInput, now = Date.now()) {
+export async function updateExamQuestion(db: ShardDb, tenantId: string, examId: string, questionId: string, input: ExamQuestionInput, now = Date.now()) {
   const rows = await db
     .update(examQuestions)
     .set({ ...questionFields(input), updatedAt: now })
@@ -172,7 +172,7 @@ export async function updateExamQuestion(db: Db, tenantId: string, examId: strin
   return rows.length > 0
 }
 
-export async function deleteExamQuestion(db: Db, tenantId: string, examId: string, questionId: string) {
+export async function deleteExamQuestion(db: ShardDb, tenantId: string, examId: string, questionId: string) {
   const rows = await db
     .delete(examQuestions)
     .where(ofTenant(examQuestions, tenantId, eq(examQuestions.examId, examId), eq(examQuestions.id, questionId)))
@@ -181,7 +181,7 @@ export async function deleteExamQuestion(db: Db, tenantId: string, examId: strin
 }
 
 /** One step up or down; false when the question is not the exam's or already at that end. */
-export async function moveExamQuestion(db: Db, tenantId: string, examId: string, questionId: string, direction: 'up' | 'down', now = Date.now()) {
+export async function moveExamQuestion(db: ShardDb, tenantId: string, examId: string, questionId: string, direction: 'up' | 'down', now = Date.now()) {
   const ids = (await listExamQuestions(db, tenantId, examId)).map((q) => q.id)
   const from = ids.indexOf(questionId)
   const to = direction === 'up' ? from - 1 : from + 1

@@ -3,7 +3,7 @@
 // app/payments/pricing.ts. A new value applies to checkouts started after it (a transaction keeps
 // the fee fixed at its checkout). Tenants are platform-level rows: operator use only.
 import { eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import { tenants } from '#app/db/schema.server.ts'
 
 export type FeeOverride = { feeBasisPoints: number | null; feeFixed: number | null }
@@ -13,12 +13,12 @@ export const FEE_BASIS_POINTS_MAX = 5_000
 /** 100.00 in the sale's currency. */
 export const FEE_FIXED_MAX = 10_000
 
-export async function getFeeOverride(db: Db, tenantId: string): Promise<FeeOverride | undefined> {
+export async function getFeeOverride(db: ControlDb, tenantId: string): Promise<FeeOverride | undefined> {
   const [row] = await db.select({ feeBasisPoints: tenants.feeBasisPoints, feeFixed: tenants.feeFixed }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return row
 }
 
-export async function setFeeOverride(db: Db, tenantId: string, fee: FeeOverride, now = Date.now()) {
+export async function setFeeOverride(db: ControlDb, tenantId: string, fee: FeeOverride, now = Date.now()) {
   const rows = await db.update(tenants).set({ ...fee, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
   return rows.length > 0
 }

@@ -10,7 +10,7 @@
 // orders (total 0) are not sales here. Split sales (fee taken at source) and platform-held sales
 // (fee kept from the money) never owe anything and never appear.
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { feeStatements, tenants, transactions, users, type INVOICE_STATUSES } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -62,7 +62,7 @@ export type StatementDue = { tenantId: string; currency: string; salesCount: num
  * school-collected sales completed in `month` that has no statement for it yet, at most `limit`.
  * Each is then written with its own tenant id.
  */
-export async function listStatementsDue(db: Db, month: string, { limit = 100 }: { limit?: number } = {}): Promise<StatementDue[]> {
+export async function listStatementsDue(db: ShardDb, month: string, { limit = 100 }: { limit?: number } = {}): Promise<StatementDue[]> {
   const [start, end] = monthRange(month)
   const rows = await db
     .select({
@@ -93,7 +93,7 @@ export async function listStatementsDue(db: Db, month: string, { limit = 100 }: 
  * so of two runs at once exactly one gets the row back (and sends the email); the other gets null.
  */
 export async function insertFeeStatement(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   values: { month: string; currency: string; salesCount: number; salesAmount: number; feesAmount: number; coveredAmount: number; owedAmount: number; invoiceStatus: FeeInvoiceStatus },
   now = Date.now(),
@@ -106,7 +106,7 @@ export async function insertFeeStatement(
   return row ?? null
 }
 
-export async function listFeeStatements(db: Db, tenantId: string, { limit = STATEMENTS_PER_PAGE, offset = 0 }: { limit?: number; offset?: number } = {}) {
+export async function listFeeStatements(db: ShardDb, tenantId: string, { limit = STATEMENTS_PER_PAGE, offset = 0 }: { limit?: number; offset?: number } = {}) {
   return db
     .select()
     .from(feeStatements)
@@ -116,13 +116,13 @@ export async function listFeeStatements(db: Db, tenantId: string, { limit = STAT
     .offset(offset)
 }
 
-export async function countFeeStatements(db: Db, tenantId: string) {
+export async function countFeeStatements(db: ShardDb, tenantId: string) {
   const [row] = await db.select({ n: sql<number>`count(*)` }).from(feeStatements).where(ofTenant(feeStatements, tenantId))
   return Number(row?.n ?? 0)
 }
 
 /** One statement of this school; another school's id is undefined (the route answers 404). */
-export async function getFeeStatement(db: Db, tenantId: string, id: string) {
+export async function getFeeStatement(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(feeStatements)
@@ -136,7 +136,7 @@ export async function getFeeStatement(db: Db, tenantId: string, id: string) {
  * matches (two runs at once: one of them). Taken before sending — an email lost to a crash right
  * after is not sent twice; the statement stays on the balance page either way.
  */
-export async function claimFeeStatementEmail(db: Db, tenantId: string, id: string, now = Date.now()) {
+export async function claimFeeStatementEmail(db: ShardDb, tenantId: string, id: string, now = Date.now()) {
   const rows = await db
     .update(feeStatements)
     .set({ emailedAt: now, updatedAt: now })
@@ -146,17 +146,17 @@ export async function claimFeeStatementEmail(db: Db, tenantId: string, id: strin
 }
 
 /** Statements a run wrote but never emailed (the run ended between the two): across schools, oldest first. */
-export async function listUnemailedFeeStatements(db: Db, { limit = 50 }: { limit?: number } = {}) {
+export async function listUnemailedFeeStatements(db: ShardDb, { limit = 50 }: { limit?: number } = {}) {
   return db.select().from(feeStatements).where(isNull(feeStatements.emailedAt)).orderBy(asc(feeStatements.createdAt)).limit(limit)
 }
 
 /** Statements whose invoice is still to be issued (the platform's invoicing was configured when they were made): across schools. */
-export async function listFeeStatementsToInvoice(db: Db, { limit = 20 }: { limit?: number } = {}) {
+export async function listFeeStatementsToInvoice(db: ShardDb, { limit = 20 }: { limit?: number } = {}) {
   return db.select().from(feeStatements).where(eq(feeStatements.invoiceStatus, 'pending')).orderBy(asc(feeStatements.createdAt)).limit(limit)
 }
 
 /** pending → issued (with its number) or failed; never changes an invoice already issued. */
-export async function setFeeStatementInvoice(db: Db, tenantId: string, id: string, result: { status: 'issued'; number: string } | { status: 'failed' }, now = Date.now()) {
+export async function setFeeStatementInvoice(db: ShardDb, tenantId: string, id: string, result: { status: 'issued'; number: string } | { status: 'failed' }, now = Date.now()) {
   const rows = await db
     .update(feeStatements)
     .set({ invoiceStatus: result.status, invoiceNumber: result.status === 'issued' ? result.number : null, updatedAt: now })
@@ -166,7 +166,7 @@ export async function setFeeStatementInvoice(db: Db, tenantId: string, id: strin
 }
 
 /** Who gets the statement and in which language: the school's first owner. */
-export async function statementRecipient(db: Db, tenantId: string) {
+export async function statementRecipient(db: ShardDb, tenantId: string) {
   const [row] = await db
     .select({ school: tenants.name, slug: tenants.slug, language: tenants.language, email: users.email, name: users.name })
     .from(tenants)
@@ -178,7 +178,7 @@ export async function statementRecipient(db: Db, tenantId: string) {
 }
 
 /** The sales a statement sums (the same rules as listStatementsDue), oldest first, at most `limit`. */
-export async function listStatementSales(db: Db, tenantId: string, statement: Pick<FeeStatement, 'month' | 'currency'>, { limit = 200 }: { limit?: number } = {}) {
+export async function listStatementSales(db: ShardDb, tenantId: string, statement: Pick<FeeStatement, 'month' | 'currency'>, { limit = 200 }: { limit?: number } = {}) {
   const [start, end] = monthRange(statement.month)
   return db
     .select({ id: transactions.id, productTitle: transactions.productTitle, totalAmount: transactions.totalAmount, feeAmount: transactions.feeAmount, status: transactions.status, completedAt: transactions.completedAt })

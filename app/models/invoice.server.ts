@@ -2,14 +2,14 @@
 // (tenant, transaction) decides), and transactions.invoice_status mirrors the row in the same batch
 // (none → pending → issued | failed; failed → pending on a retry). Every function takes the tenant.
 import { desc, eq, isNotNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { appEvents, invoices, transactions, type BusinessProvider, type Invoice } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export type { Invoice }
 
-export async function getInvoiceForTransaction(db: Db, tenantId: string, transactionId: string) {
+export async function getInvoiceForTransaction(db: ShardDb, tenantId: string, transactionId: string) {
   const [row] = await db
     .select()
     .from(invoices)
@@ -22,7 +22,7 @@ export async function getInvoiceForTransaction(db: Db, tenantId: string, transac
  * The transaction's invoice row, created pending with this integration when there is none yet
  * (a redelivered event finds the existing one). The transaction shows 'pending' from here on.
  */
-export async function ensureInvoice(db: Db, tenantId: string, transactionId: string, integration: { id: string; provider: BusinessProvider }, now = Date.now()) {
+export async function ensureInvoice(db: ShardDb, tenantId: string, transactionId: string, integration: { id: string; provider: BusinessProvider }, now = Date.now()) {
   const [, , row] = await db.batch([
     db
       .insert(invoices)
@@ -45,7 +45,7 @@ export async function ensureInvoice(db: Db, tenantId: string, transactionId: str
  * Claim one attempt: only the caller that moves `attempts` from the value it read wins, so two
  * deliveries of the same event racing each other never both call the invoicing system.
  */
-export async function claimInvoiceAttempt(db: Db, tenantId: string, invoice: Pick<Invoice, 'id' | 'attempts'>, integration: { id: string; provider: BusinessProvider }, now = Date.now()) {
+export async function claimInvoiceAttempt(db: ShardDb, tenantId: string, invoice: Pick<Invoice, 'id' | 'attempts'>, integration: { id: string; provider: BusinessProvider }, now = Date.now()) {
   const rows = await db
     .update(invoices)
     .set({ attempts: invoice.attempts + 1, integrationId: integration.id, provider: integration.provider, updatedAt: now })
@@ -54,7 +54,7 @@ export async function claimInvoiceAttempt(db: Db, tenantId: string, invoice: Pic
   return rows[0] ?? null
 }
 
-export async function markInvoiceIssued(db: Db, tenantId: string, invoice: Pick<Invoice, 'id' | 'transactionId'>, issued: { externalId: string; number: string; url: string | null }, now = Date.now()) {
+export async function markInvoiceIssued(db: ShardDb, tenantId: string, invoice: Pick<Invoice, 'id' | 'transactionId'>, issued: { externalId: string; number: string; url: string | null }, now = Date.now()) {
   await db.batch([
     db
       .update(invoices)
@@ -68,7 +68,7 @@ export async function markInvoiceIssued(db: Db, tenantId: string, invoice: Pick<
 }
 
 /** A failed attempt: `final` ends it as failed (the owner may retry); otherwise it stays pending with the reason. */
-export async function recordInvoiceFailure(db: Db, tenantId: string, invoice: Pick<Invoice, 'id' | 'transactionId'>, reason: string, final: boolean, now = Date.now()) {
+export async function recordInvoiceFailure(db: ShardDb, tenantId: string, invoice: Pick<Invoice, 'id' | 'transactionId'>, reason: string, final: boolean, now = Date.now()) {
   const error = reason.slice(0, 1000)
   await db.batch([
     db
@@ -83,7 +83,7 @@ export async function recordInvoiceFailure(db: Db, tenantId: string, invoice: Pi
 }
 
 /** The owner's Retry: a failed invoice goes back to pending (false when there is nothing to retry). */
-export async function reopenFailedInvoice(db: Db, tenantId: string, transactionId: string, now = Date.now()) {
+export async function reopenFailedInvoice(db: ShardDb, tenantId: string, transactionId: string, now = Date.now()) {
   const [rows] = await db.batch([
     db
       .update(invoices)
@@ -99,7 +99,7 @@ export async function reopenFailedInvoice(db: Db, tenantId: string, transactionI
 }
 
 /** The student.paid event of a transaction (what the invoicing queue carries). */
-export async function getPaidEventForTransaction(db: Db, tenantId: string, transactionId: string) {
+export async function getPaidEventForTransaction(db: ShardDb, tenantId: string, transactionId: string) {
   const [row] = await db
     .select({ id: appEvents.id })
     .from(appEvents)
@@ -113,7 +113,7 @@ export async function getPaidEventForTransaction(db: Db, tenantId: string, trans
  * own PDF route (/panel/invoices/{id}), which works for every system (inFakt and iFirma have no
  * public link) and in development (the peers are not reachable from a browser).
  */
-export async function listIssuedInvoicesForUser(db: Db, tenantId: string, userId: string, limit = 50) {
+export async function listIssuedInvoicesForUser(db: ShardDb, tenantId: string, userId: string, limit = 50) {
   const rows = await db
     .select({ transactionId: invoices.transactionId, number: invoices.number, url: invoices.url, productTitle: transactions.productTitle, completedAt: transactions.completedAt })
     .from(invoices)

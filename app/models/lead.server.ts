@@ -1,7 +1,7 @@
 // Leads: addresses left in the storefront's lead form (POST /lead through saveLead), listed and
 // exported in the instructor panel. Every function takes the tenant explicitly.
 import { asc, count, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { blocks, leads, subpages, users } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -9,7 +9,7 @@ import { ofTenant } from './tenant-scope.server.ts'
 export const LEADS_PER_PAGE = 25
 
 /** Record a lead; an address already on the list is kept as it was ('exists'). */
-export async function addLead(db: Db, tenantId: string, input: { email: string; name?: string; source?: string; fields?: Record<string, unknown> }, now = Date.now()) {
+export async function addLead(db: ShardDb, tenantId: string, input: { email: string; name?: string; source?: string; fields?: Record<string, unknown> }, now = Date.now()) {
   const inserted = await db
     .insert(leads)
     .values({ id: newId(), tenantId, email: input.email.trim().toLowerCase(), name: input.name ?? '', source: input.source ?? '', fields: JSON.stringify(input.fields ?? {}), createdAt: now })
@@ -19,7 +19,7 @@ export async function addLead(db: Db, tenantId: string, input: { email: string; 
 }
 
 /** One page of leads, newest first. */
-export async function listLeads(db: Db, tenantId: string, { page = 1 }: { page?: number } = {}) {
+export async function listLeads(db: ShardDb, tenantId: string, { page = 1 }: { page?: number } = {}) {
   const [{ total }] = await db.select({ total: count() }).from(leads).where(ofTenant(leads, tenantId))
   const pageCount = Math.max(1, Math.ceil(total / LEADS_PER_PAGE))
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount)
@@ -34,7 +34,7 @@ export async function listLeads(db: Db, tenantId: string, { page = 1 }: { page?:
 }
 
 /** Every lead for the CSV export, oldest first (capped). */
-export async function listLeadsForExport(db: Db, tenantId: string, limit = 10_000) {
+export async function listLeadsForExport(db: ShardDb, tenantId: string, limit = 10_000) {
   return db
     .select({ email: leads.email, name: leads.name, source: leads.source, createdAt: leads.createdAt })
     .from(leads)
@@ -49,7 +49,7 @@ export type LeadValues = Record<string, string | boolean>
  * The lead form's write (one statement): a new address is added; an address already on the list
  * gets the submitted fields (and name and source, when given). 'added' or 'updated'.
  */
-export async function saveLead(db: Db, tenantId: string, input: { email: string; name: string; source: string; fields: LeadValues }, now = Date.now()) {
+export async function saveLead(db: ShardDb, tenantId: string, input: { email: string; name: string; source: string; fields: LeadValues }, now = Date.now()) {
   const email = input.email.trim().toLowerCase()
   const fields = JSON.stringify(input.fields)
   const id = newId()
@@ -65,7 +65,7 @@ export async function saveLead(db: Db, tenantId: string, input: { email: string;
 }
 
 /** The stored fields of a lead by address (JSON object), or null when the address is not on the list. */
-export async function getLeadByEmail(db: Db, tenantId: string, email: string) {
+export async function getLeadByEmail(db: ShardDb, tenantId: string, email: string) {
   const [row] = await db.select().from(leads).where(ofTenant(leads, tenantId, eq(leads.email, email.trim().toLowerCase()))).limit(1)
   if (!row) return null
   let fields: LeadValues = {}
@@ -82,7 +82,7 @@ export async function getLeadByEmail(db: Db, tenantId: string, email: string) {
  * A lead form block of this school on a published subpage, with the subpage's slug (POST /lead
  * names the block). Undefined for another school's block, a draft page or another block type.
  */
-export async function getPublishedLeadFormBlock(db: Db, tenantId: string, blockId: string) {
+export async function getPublishedLeadFormBlock(db: ShardDb, tenantId: string, blockId: string) {
   const [row] = await db
     .select({ id: blocks.id, props: blocks.props, type: blocks.type, subpageId: subpages.id, slug: subpages.slug })
     .from(blocks)
@@ -93,6 +93,6 @@ export async function getPublishedLeadFormBlock(db: Db, tenantId: string, blockI
 }
 
 /** Where lead notifications go: the school's owners. */
-export function listOwnerRecipients(db: Db, tenantId: string) {
+export function listOwnerRecipients(db: ShardDb, tenantId: string) {
   return db.select({ email: users.email, name: users.name }).from(users).where(ofTenant(users, tenantId, eq(users.role, 'owner')))
 }

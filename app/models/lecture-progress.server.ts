@@ -3,7 +3,7 @@
 // written by upsert. The caller has checked that the user may open the lecture; every function
 // takes the tenant explicitly.
 import { desc, eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { lectureProgress, type LectureProgress } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -24,7 +24,7 @@ const target = [lectureProgress.tenantId, lectureProgress.userId, lectureProgres
 
 /** Every progress row of the user in one course. */
 /** A query builder: awaited alone or put into a db.batch (user and course may be SQL there). */
-export function listCourseProgress(db: Db, tenantId: string, userId: string | SQL, productId: string | SQL) {
+export function listCourseProgress(db: ShardDb, tenantId: string, userId: string | SQL, productId: string | SQL) {
   return db
     .select()
     .from(lectureProgress)
@@ -32,13 +32,13 @@ export function listCourseProgress(db: Db, tenantId: string, userId: string | SQ
     .orderBy(desc(lectureProgress.lastViewedAt))
 }
 
-export async function getLectureProgress(db: Db, tenantId: string, ref: LectureRef): Promise<LectureProgress | null> {
+export async function getLectureProgress(db: ShardDb, tenantId: string, ref: LectureRef): Promise<LectureProgress | null> {
   const [row] = await db.select().from(lectureProgress).where(key(tenantId, ref)).limit(1)
   return row ?? null
 }
 
 /** The student opened the lecture ("continue where you left off"). */
-export async function touchLecture(db: Db, tenantId: string, ref: LectureRef, now = Date.now()) {
+export async function touchLecture(db: ShardDb, tenantId: string, ref: LectureRef, now = Date.now()) {
   await db
     .insert(lectureProgress)
     .values(fresh(tenantId, ref, now))
@@ -49,7 +49,7 @@ export async function touchLecture(db: Db, tenantId: string, ref: LectureRef, no
  * A playback report: the position is kept as sent (within bounds), the furthest point watched
  * only grows, and neither passes the lecture's run time (or a day when it is unknown).
  */
-export async function saveWatch(db: Db, tenantId: string, ref: LectureRef, report: { position: number; watched: number; runTimeSeconds: number }, now = Date.now()) {
+export async function saveWatch(db: ShardDb, tenantId: string, ref: LectureRef, report: { position: number; watched: number; runTimeSeconds: number }, now = Date.now()) {
   const bound = report.runTimeSeconds > 0 ? report.runTimeSeconds : WATCH_BOUND_SECONDS
   const position = Math.min(bound, Math.max(0, Math.floor(report.position)))
   const watched = Math.min(bound, Math.max(0, Math.floor(report.watched)))
@@ -61,7 +61,7 @@ export async function saveWatch(db: Db, tenantId: string, ref: LectureRef, repor
   return row!
 }
 
-export async function saveNote(db: Db, tenantId: string, ref: LectureRef, note: string, now = Date.now()) {
+export async function saveNote(db: ShardDb, tenantId: string, ref: LectureRef, note: string, now = Date.now()) {
   const [row] = await db
     .insert(lectureProgress)
     .values({ ...fresh(tenantId, ref, now), note })
@@ -71,7 +71,7 @@ export async function saveNote(db: Db, tenantId: string, ref: LectureRef, note: 
 }
 
 /** `starred` absent: toggles. */
-export async function setStar(db: Db, tenantId: string, ref: LectureRef, starred: boolean | undefined, now = Date.now()) {
+export async function setStar(db: ShardDb, tenantId: string, ref: LectureRef, starred: boolean | undefined, now = Date.now()) {
   const value = starred === undefined ? sql`not ${lectureProgress.starred}` : sql`${starred ? 1 : 0}`
   const [row] = await db
     .insert(lectureProgress)
@@ -82,7 +82,7 @@ export async function setStar(db: Db, tenantId: string, ref: LectureRef, starred
 }
 
 /** `completed` absent: toggles ("Mark as complete" / "Completed"). */
-export async function setComplete(db: Db, tenantId: string, ref: LectureRef, completed: boolean | undefined, now = Date.now()) {
+export async function setComplete(db: ShardDb, tenantId: string, ref: LectureRef, completed: boolean | undefined, now = Date.now()) {
   const value =
     completed === undefined ? sql`case when ${lectureProgress.completedAt} is null then ${now} else null end` : completed ? sql`coalesce(${lectureProgress.completedAt}, ${now})` : sql`null`
   const [row] = await db

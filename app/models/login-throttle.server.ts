@@ -3,7 +3,7 @@
 // platform-wide counters (per IP across schools, signup). Every change is one upsert statement, so
 // concurrent failures cannot both read a stale count.
 import { eq, inArray, or, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { loginAttempts } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -32,12 +32,12 @@ export function throttleKey(email: string, ip: string) {
 export type LimitKey = { scope: string; key: string; policy: LimitPolicy }
 
 /** Seconds left on a lockout, or 0. */
-export async function lockoutSecondsLeft(db: Db, scope: string, key: string, now = Date.now()) {
+export async function lockoutSecondsLeft(db: ShardDb, scope: string, key: string, now = Date.now()) {
   return lockedSecondsAny(db, [{ scope, key }], now)
 }
 
 /** The longest lockout left among the keys (seconds), or 0: one query. */
-export async function lockedSecondsAny(db: Db, keys: Array<{ scope: string; key: string }>, now = Date.now()) {
+export async function lockedSecondsAny(db: ShardDb, keys: Array<{ scope: string; key: string }>, now = Date.now()) {
   if (keys.length === 0) return 0
   const rows = await db
     .select({ lockedUntil: loginAttempts.lockedUntil })
@@ -47,7 +47,7 @@ export async function lockedSecondsAny(db: Db, keys: Array<{ scope: string; key:
   return until > now ? Math.ceil((until - now) / 1000) : 0
 }
 
-function failureUpsert(db: Db, scope: string, key: string, policy: LimitPolicy, now: number) {
+function failureUpsert(db: ShardDb, scope: string, key: string, policy: LimitPolicy, now: number) {
   const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
   const nextFailures = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END)`
   const trips = sql`(${nextFailures} >= ${policy.max})`
@@ -71,7 +71,7 @@ function failureUpsert(db: Db, scope: string, key: string, policy: LimitPolicy, 
 }
 
 /** Count a failure atomically (one upsert); returns the lockout seconds it caused, or 0. */
-export async function recordLoginFailure(db: Db, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
+export async function recordLoginFailure(db: ShardDb, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
   return recordFailures(db, [{ scope, key, policy: { ...PAIR_POLICY, max: maxFailures } }], now)
 }
 
@@ -79,7 +79,7 @@ export async function recordLoginFailure(db: Db, scope: string, key: string, now
  * Count one failure on every key (one batch: one round trip, one transaction); returns the longest
  * lockout now in force among them (seconds), or 0.
  */
-export async function recordFailures(db: Db, keys: LimitKey[], now = Date.now()) {
+export async function recordFailures(db: ShardDb, keys: LimitKey[], now = Date.now()) {
   if (keys.length === 0) return 0
   const statements = keys.map((k) => failureUpsert(db, k.scope, k.key, k.policy, now))
   const results = (await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as Array<Array<{ lockedUntil: number | null }>>
@@ -87,18 +87,18 @@ export async function recordFailures(db: Db, keys: LimitKey[], now = Date.now())
   return until > now ? Math.ceil((until - now) / 1000) : 0
 }
 
-export async function clearLoginFailures(db: Db, scope: string, key: string) {
+export async function clearLoginFailures(db: ShardDb, scope: string, key: string) {
   await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
 }
 
 /** Forget several keys of one scope at once. */
-export async function clearKeys(db: Db, scope: string, keys: string[]) {
+export async function clearKeys(db: ShardDb, scope: string, keys: string[]) {
   if (keys.length === 0) return
   await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, inArray(loginAttempts.throttleKey, keys)))
 }
 
 /** Forget every key of a scope that starts with `prefix` (an account's e-mail+IP pairs). */
-export async function clearKeysWithPrefix(db: Db, scope: string, prefix: string) {
+export async function clearKeysWithPrefix(db: ShardDb, scope: string, prefix: string) {
   await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
 }
 
@@ -109,7 +109,7 @@ export type QuotaPolicy = { max: number; windowMs: number }
  * Take one turn of a quota atomically: true when the key is under `max` within the window (the
  * turn is counted), false when it is not (nothing is written). A conditional upsert decides races.
  */
-export async function takeQuotaTurn(db: Db, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+export async function takeQuotaTurn(db: ShardDb, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
   const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
   const rows = await db
     .insert(loginAttempts)
@@ -127,7 +127,7 @@ export async function takeQuotaTurn(db: Db, scope: string, key: string, policy: 
 }
 
 /** Give back a turn taken by takeQuotaTurn (the action was refused by a later check). */
-export async function returnQuotaTurn(db: Db, scope: string, key: string) {
+export async function returnQuotaTurn(db: ShardDb, scope: string, key: string) {
   await db
     .update(loginAttempts)
     .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
@@ -135,7 +135,7 @@ export async function returnQuotaTurn(db: Db, scope: string, key: string) {
 }
 
 /** Seconds until a quota has a turn again, or 0. */
-export async function quotaSecondsLeft(db: Db, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+export async function quotaSecondsLeft(db: ShardDb, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
   const [row] = await db
     .select({ count: loginAttempts.failures, since: loginAttempts.firstFailureAt })
     .from(loginAttempts)

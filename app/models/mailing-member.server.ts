@@ -2,7 +2,7 @@
 // integration and address (the unique index), so a redelivered job or a second purchase finds the
 // row and does nothing twice. Every function takes the tenant explicitly.
 import { desc, eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { businessIntegrations, leads, mailingMembers } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -11,7 +11,7 @@ export type MailingMember = typeof mailingMembers.$inferSelect
 export type MailingSource = MailingMember['source']
 
 /** The row of this address (created 'pending' when there is none yet). */
-export async function claimMailingMember(db: Db, tenantId: string, input: { integrationId: string; email: string; source: MailingSource }, now = Date.now()) {
+export async function claimMailingMember(db: ShardDb, tenantId: string, input: { integrationId: string; email: string; source: MailingSource }, now = Date.now()) {
   const email = input.email.trim().toLowerCase()
   await db
     .insert(mailingMembers)
@@ -25,7 +25,7 @@ export async function claimMailingMember(db: Db, tenantId: string, input: { inte
   return row!
 }
 
-export async function markMailingMemberSubscribed(db: Db, tenantId: string, id: string, externalId: string, now = Date.now()) {
+export async function markMailingMemberSubscribed(db: ShardDb, tenantId: string, id: string, externalId: string, now = Date.now()) {
   await db
     .update(mailingMembers)
     .set({ status: 'subscribed', externalId, error: null, updatedAt: now })
@@ -33,7 +33,7 @@ export async function markMailingMemberSubscribed(db: Db, tenantId: string, id: 
 }
 
 /** A failed attempt: `final` ends it 'failed'; otherwise it stays 'pending' (a retry is coming) with the reason. */
-export async function markMailingMemberAttemptFailed(db: Db, tenantId: string, id: string, error: string, final: boolean, now = Date.now()) {
+export async function markMailingMemberAttemptFailed(db: ShardDb, tenantId: string, id: string, error: string, final: boolean, now = Date.now()) {
   await db
     .update(mailingMembers)
     .set({ ...(final ? { status: 'failed' as const } : {}), error: error.slice(0, 500), updatedAt: now })
@@ -41,7 +41,7 @@ export async function markMailingMemberAttemptFailed(db: Db, tenantId: string, i
 }
 
 /** The latest rows of an integration, newest first (the settings page's table). */
-export async function listMailingMembers(db: Db, tenantId: string, integrationId: string, limit = 20) {
+export async function listMailingMembers(db: ShardDb, tenantId: string, integrationId: string, limit = 20) {
   return db
     .select()
     .from(mailingMembers)
@@ -51,7 +51,7 @@ export async function listMailingMembers(db: Db, tenantId: string, integrationId
 }
 
 /** A lead as the mailing job needs it: address, name and the submitted fields (consent among them). */
-export async function getLeadForMailing(db: Db, tenantId: string, leadId: string) {
+export async function getLeadForMailing(db: ShardDb, tenantId: string, leadId: string) {
   const [row] = await db.select({ email: leads.email, name: leads.name, fields: leads.fields }).from(leads).where(ofTenant(leads, tenantId, eq(leads.id, leadId))).limit(1)
   if (!row) return undefined
   let fields: Record<string, unknown> = {}
@@ -65,7 +65,7 @@ export async function getLeadForMailing(db: Db, tenantId: string, leadId: string
 }
 
 /** Forget an integration's rows (on disconnect: a new connection starts its own list). */
-export async function deleteMailingMembersOfIntegration(db: Db, tenantId: string, integrationId: string) {
+export async function deleteMailingMembersOfIntegration(db: ShardDb, tenantId: string, integrationId: string) {
   await db.delete(mailingMembers).where(ofTenant(mailingMembers, tenantId, eq(mailingMembers.integrationId, integrationId)))
 }
 
@@ -73,7 +73,7 @@ export async function deleteMailingMembersOfIntegration(db: Db, tenantId: string
  * Replace the settings JSON of the school's mailing integration (whom to subscribe). Belongs with
  * business-integration.server.ts, which has no settings update yet.
  */
-export async function updateMailingIntegrationSettings(db: Db, tenantId: string, integrationId: string, settings: Record<string, unknown>, now = Date.now()) {
+export async function updateMailingIntegrationSettings(db: ShardDb, tenantId: string, integrationId: string, settings: Record<string, unknown>, now = Date.now()) {
   const rows = await db
     .update(businessIntegrations)
     .set({ settings: JSON.stringify(settings), updatedAt: now })

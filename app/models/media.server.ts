@@ -1,7 +1,7 @@
 // Uploaded files (issue 4). Every function takes the tenant explicitly, except the one marked
 // platform-level (the media worker's cron that removes abandoned uploads across schools).
 import { and, eq, lt } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { mediaObjects, tenants, type MediaObject } from '#app/db/schema.server.ts'
 import type { UploadContext } from '#app/domain/upload-policy.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -17,7 +17,7 @@ export type NewMediaObject = {
   createdBy?: string | null
 }
 
-export async function insertPendingMediaObject(db: Db, tenantId: string, input: NewMediaObject, now = Date.now()): Promise<MediaObject> {
+export async function insertPendingMediaObject(db: ShardDb, tenantId: string, input: NewMediaObject, now = Date.now()): Promise<MediaObject> {
   const row: MediaObject = {
     id: newId(),
     tenantId,
@@ -36,13 +36,13 @@ export async function insertPendingMediaObject(db: Db, tenantId: string, input: 
   return row
 }
 
-export async function getTenantMediaObject(db: Db, tenantId: string, key: string): Promise<MediaObject | undefined> {
+export async function getTenantMediaObject(db: ShardDb, tenantId: string, key: string): Promise<MediaObject | undefined> {
   const rows = await db.select().from(mediaObjects).where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key))).limit(1)
   return rows[0]
 }
 
 /** Pending → ready, with the type and size seen in R2. False if it was not pending (or not this tenant's). */
-export async function markMediaObjectReady(db: Db, tenantId: string, key: string, fields: { contentType: string; size: number; kind: string }, now = Date.now()) {
+export async function markMediaObjectReady(db: ShardDb, tenantId: string, key: string, fields: { contentType: string; size: number; kind: string }, now = Date.now()) {
   const rows = await db
     .update(mediaObjects)
     .set({ status: 'ready', contentType: fields.contentType, size: fields.size, kind: fields.kind, completedAt: now })
@@ -51,7 +51,7 @@ export async function markMediaObjectReady(db: Db, tenantId: string, key: string
   return rows.length > 0
 }
 
-export async function deleteTenantMediaObject(db: Db, tenantId: string, key: string) {
+export async function deleteTenantMediaObject(db: ShardDb, tenantId: string, key: string) {
   const rows = await db
     .delete(mediaObjects)
     .where(ofTenant(mediaObjects, tenantId, eq(mediaObjects.key, key)))
@@ -60,7 +60,7 @@ export async function deleteTenantMediaObject(db: Db, tenantId: string, key: str
 }
 
 /** Public serving: a ready object by key. The key itself names its tenant (`tenants/{id}/…`). */
-export async function getReadyMediaObjectByKey(db: Db, tenantId: string, key: string) {
+export async function getReadyMediaObjectByKey(db: ShardDb, tenantId: string, key: string) {
   const rows = await db
     .select()
     .from(mediaObjects)
@@ -70,7 +70,7 @@ export async function getReadyMediaObjectByKey(db: Db, tenantId: string, key: st
 }
 
 /** Platform-level (media worker cron): pending uploads older than `before`, across every school. */
-export async function listAbandonedUploadsAcrossTenants(db: Db, before: number, limit = 100) {
+export async function listAbandonedUploadsAcrossTenants(db: ShardDb, before: number, limit = 100) {
   return db
     .select({ id: mediaObjects.id, tenantId: mediaObjects.tenantId, key: mediaObjects.key })
     .from(mediaObjects)
@@ -80,7 +80,7 @@ export async function listAbandonedUploadsAcrossTenants(db: Db, before: number, 
 
 export type TenantImages = { avatarPath: string | null; coverPath: string | null }
 
-export async function getTenantImages(db: Db, tenantId: string): Promise<TenantImages> {
+export async function getTenantImages(db: ShardDb, tenantId: string): Promise<TenantImages> {
   const rows = await db.select({ avatarPath: tenants.avatarPath, coverPath: tenants.coverPath }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0] ?? { avatarPath: null, coverPath: null }
 }
@@ -90,7 +90,7 @@ export async function getTenantImages(db: Db, tenantId: string): Promise<TenantI
  * uploaded in the matching context (avatar / cover); otherwise nothing changes and it answers false.
  * `null` clears; `undefined` leaves the field as it is.
  */
-export async function updateTenantImages(db: Db, tenantId: string, images: { avatarPath?: string | null; coverPath?: string | null }): Promise<boolean> {
+export async function updateTenantImages(db: ShardDb, tenantId: string, images: { avatarPath?: string | null; coverPath?: string | null }): Promise<boolean> {
   const set: Partial<TenantImages> = {}
   for (const [field, context] of [
     ['avatarPath', 'avatar'],
@@ -115,7 +115,7 @@ export async function updateTenantImages(db: Db, tenantId: string, images: { ava
 }
 
 /** After an image is deleted: the school's avatar / cover must not point at it any more. */
-export async function clearTenantImagePath(db: Db, tenantId: string, path: string) {
+export async function clearTenantImagePath(db: ShardDb, tenantId: string, path: string) {
   await db.batch([
     db.update(tenants).set({ avatarPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.avatarPath, path))),
     db.update(tenants).set({ coverPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.coverPath, path))),

@@ -5,7 +5,7 @@
 // returned unexecuted where the caller puts it in one db.batch() (exactly-once by guards).
 import type { BatchItem } from 'drizzle-orm/batch'
 import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { appEvents, memberships, productAccess, transactions, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
 import { HOLD_MS } from '#app/domain/payment-confirm.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -52,7 +52,7 @@ export function firstChargeAt(start: Pick<MembershipStart, 'periodMonths' | 'pro
  * (guarded like the other grant statements), columns in the schema's order (drizzle lists them all; a new column needs its value here).
  * Unique per purchase (memberships_transaction_unique): a replay never creates a second row.
  */
-export function membershipStartStatement(db: Db, start: MembershipStart, guard: SQL, now: number) {
+export function membershipStartStatement(db: ShardDb, start: MembershipStart, guard: SQL, now: number) {
   const nextChargeAt = firstChargeAt(start)
   return db
     .insert(memberships)
@@ -64,12 +64,12 @@ export function membershipStartStatement(db: Db, start: MembershipStart, guard: 
     .onConflictDoNothing()
 }
 
-export async function getMembership(db: Db, tenantId: string, id: string) {
+export async function getMembership(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db.select().from(memberships).where(ofTenant(memberships, tenantId, eq(memberships.id, id))).limit(1)
   return row
 }
 
-export async function getMembershipBySubscription(db: Db, tenantId: string, provider: PaymentProvider, subscriptionId: string) {
+export async function getMembershipBySubscription(db: ShardDb, tenantId: string, provider: PaymentProvider, subscriptionId: string) {
   const [row] = await db
     .select()
     .from(memberships)
@@ -79,7 +79,7 @@ export async function getMembershipBySubscription(db: Db, tenantId: string, prov
 }
 
 /** The renewals of a membership (newest first): for tests and the student's history. */
-export async function listRenewalTransactions(db: Db, tenantId: string, membershipId: string) {
+export async function listRenewalTransactions(db: ShardDb, tenantId: string, membershipId: string) {
   return db
     .select()
     .from(transactions)
@@ -91,7 +91,7 @@ export async function listRenewalTransactions(db: Db, tenantId: string, membersh
 export type RenewalScope = { tenantId?: string; membershipId?: string }
 
 /** Every school's memberships due for a scheduled charge (the cron works across schools). */
-export async function listDueMemberships(db: Db, now: number, limit: number, only: RenewalScope) {
+export async function listDueMemberships(db: ShardDb, now: number, limit: number, only: RenewalScope) {
   return db
     .select()
     .from(memberships)
@@ -112,7 +112,7 @@ export async function listDueMemberships(db: Db, now: number, limit: number, onl
  * charging ones nothing renews (no scheduled charge and no provider subscription, e.g. a one-off
  * Stripe payment). Access already ends at currentPeriodEnd (the grant's expiry). Across schools.
  */
-export async function endFinishedMemberships(db: Db, now: number, only: RenewalScope) {
+export async function endFinishedMemberships(db: ShardDb, now: number, only: RenewalScope) {
   return db
     .update(memberships)
     .set({ status: 'ended', endedAt: now, nextChargeAt: null, updatedAt: now })
@@ -131,7 +131,7 @@ const scoped = (only: RenewalScope, ...conditions: SQL[]) =>
   and(only.tenantId ? eq(memberships.tenantId, only.tenantId) : undefined, only.membershipId ? eq(memberships.id, only.membershipId) : undefined, ...conditions)
 
 /** A renewal Stripe already charged (unique on provider + provider_ref = the invoice). */
-export function completedRenewalStatement(db: Db, tenantId: string, row: NewTransactionInput, renewal: { id: string; provider: PaymentProvider; integrationId: string | null; providerRef: string }, now: number) {
+export function completedRenewalStatement(db: ShardDb, tenantId: string, row: NewTransactionInput, renewal: { id: string; provider: PaymentProvider; integrationId: string | null; providerRef: string }, now: number) {
   return db.insert(transactions).values({ ...row, ...renewal, tenantId, hash: newId(20), status: 'completed', completedAt: now, createdAt: now, updatedAt: now })
 }
 
@@ -141,7 +141,7 @@ export function completedRenewalStatement(db: Db, tenantId: string, row: NewTran
  * — all but the first guarded so they happen once for this renewal. The last statement returns the
  * renewal's id when this batch granted.
  */
-export function renewalGrantStatements(db: Db, m: Membership, renewal: { id: string; claimed: boolean }, newEnd: number, paidEvent: Record<string, unknown>, now: number) {
+export function renewalGrantStatements(db: ShardDb, m: Membership, renewal: { id: string; claimed: boolean }, newEnd: number, paidEvent: Record<string, unknown>, now: number) {
   const tenantId = m.tenantId
   const guard = sql`exists (select 1 from ${transactions} where ${transactions.tenantId} = ${tenantId} and ${transactions.id} = ${renewal.id} and ${transactions.status} = 'completed' and ${transactions.accessGrantedAt} is null)`
   const statements: BatchItem<'sqlite'>[] = []
@@ -199,7 +199,7 @@ export function renewalGrantStatements(db: Db, m: Membership, renewal: { id: str
  * moves it once (the second statement returns the membership's id when it moved).
  */
 export function failedRenewalStatements(
-  db: Db,
+  db: ShardDb,
   m: Pick<Membership, 'tenantId' | 'id' | 'failedCharges'>,
   claimId: string,
   next: { failedCharges: number; status: MembershipStatus; nextChargeAt: number | null; endedAt: number | null },
@@ -220,7 +220,7 @@ export function failedRenewalStatements(
 }
 
 /** Stripe's invoice.payment_failed: at risk, one more failed charge (returns the new count). */
-export function subscriptionFailedStatement(db: Db, tenantId: string, membershipId: string, now: number) {
+export function subscriptionFailedStatement(db: ShardDb, tenantId: string, membershipId: string, now: number) {
   return db
     .update(memberships)
     .set({ status: 'at_risk', failedCharges: sql`${memberships.failedCharges} + 1`, updatedAt: now })
@@ -229,7 +229,7 @@ export function subscriptionFailedStatement(db: Db, tenantId: string, membership
 }
 
 /** Stripe's customer.subscription.deleted: no more charges; a cancelled membership keeps its paid period. */
-export function subscriptionDeletedStatement(db: Db, tenantId: string, membershipId: string, now: number) {
+export function subscriptionDeletedStatement(db: ShardDb, tenantId: string, membershipId: string, now: number) {
   return db
     .update(memberships)
     .set({

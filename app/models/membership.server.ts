@@ -12,7 +12,7 @@
 // any other valid card gets `ok` (charges succeed). Parse it with `testCardTokenDeclines`.
 // The number and the CVV are never stored: only brand, last 4, expiry month/year and the token.
 import { and, desc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { CANCEL_REASONS, cancellationSurveys, memberships, products, RETURN_INTENTS, type MembershipStatus, type PaymentProvider } from '#app/db/schema.server.ts'
 import { declineFromTestCard } from '#app/domain/payment-failure.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -55,7 +55,7 @@ const withProduct = {
   surveyId: cancellationSurveys.id,
 }
 
-function joined(db: Db, tenantId: string) {
+function joined(db: ShardDb, tenantId: string) {
   return db
     .select(withProduct)
     .from(memberships)
@@ -71,7 +71,7 @@ const flatten = (r: { membership: Membership; productTitle: string; productSlug:
 })
 
 /** The student's memberships, newest first, with the product's title and slug. */
-export async function listMembershipsForUser(db: Db, tenantId: string, userId: string) {
+export async function listMembershipsForUser(db: ShardDb, tenantId: string, userId: string) {
   const rows = await joined(db, tenantId)
     .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId)))
     .orderBy(desc(memberships.createdAt), desc(memberships.id))
@@ -80,7 +80,7 @@ export async function listMembershipsForUser(db: Db, tenantId: string, userId: s
 }
 
 /** One of the student's memberships; undefined for anyone else's (or another school's). */
-export async function getMembershipForUser(db: Db, tenantId: string, userId: string, id: string) {
+export async function getMembershipForUser(db: ShardDb, tenantId: string, userId: string, id: string) {
   const [row] = await joined(db, tenantId)
     .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId), eq(memberships.id, id)))
     .limit(1)
@@ -103,7 +103,7 @@ export type CancelResult =
  * subscription (Stripe) `stopAtProvider` runs first; when it refuses nothing changes here.
  */
 export async function cancelMembership(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   userId: string,
   id: string,
@@ -139,7 +139,7 @@ export type SurveyInput = { reason: CancelReason; otherReason: string | null; re
  * The exit survey of a cancelled membership, once (unique per membership: the second one — also a
  * concurrent one — is refused without writing).
  */
-export async function saveCancellationSurvey(db: Db, tenantId: string, userId: string, membershipId: string, input: SurveyInput, now = Date.now()) {
+export async function saveCancellationSurvey(db: ShardDb, tenantId: string, userId: string, membershipId: string, input: SurveyInput, now = Date.now()) {
   const membership = await getMembershipForUser(db, tenantId, userId, membershipId)
   if (!membership) return 'not_found' as const
   if (membership.status !== 'canceled' && membership.status !== 'ended') return 'not_canceled' as const
@@ -170,7 +170,7 @@ export const cardUpdatable = (m: Pick<Membership, 'status' | 'periodMonths' | 'p
   CANCELLABLE.includes(m.status) && m.periodMonths > 0 && !m.providerSubscriptionId
 
 /** The new card on file (never the number or the CVV). */
-export async function updateMembershipCard(db: Db, tenantId: string, userId: string, id: string, card: CardOnFile, now = Date.now()) {
+export async function updateMembershipCard(db: ShardDb, tenantId: string, userId: string, id: string, card: CardOnFile, now = Date.now()) {
   const rows = await db
     .update(memberships)
     .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, updatedAt: now })
@@ -180,7 +180,7 @@ export async function updateMembershipCard(db: Db, tenantId: string, userId: str
 }
 
 /** A card change started at the provider (issue 25): remembered until the student comes back. */
-export async function setMembershipCardUpdateRef(db: Db, tenantId: string, userId: string, id: string, ref: string | null, now = Date.now()) {
+export async function setMembershipCardUpdateRef(db: ShardDb, tenantId: string, userId: string, id: string, ref: string | null, now = Date.now()) {
   const rows = await db
     .update(memberships)
     .set({ cardUpdateRef: ref, updatedAt: now })
@@ -190,7 +190,7 @@ export async function setMembershipCardUpdateRef(db: Db, tenantId: string, userI
 }
 
 /** The new card kept at the provider (issue 25), replacing the one renewals charge; the pending change is done. */
-export async function saveProviderCard(db: Db, tenantId: string, userId: string, id: string, card: ProviderCard, now = Date.now()) {
+export async function saveProviderCard(db: ShardDb, tenantId: string, userId: string, id: string, card: ProviderCard, now = Date.now()) {
   const rows = await db
     .update(memberships)
     .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, cardUpdateRef: null, updatedAt: now })
@@ -203,7 +203,7 @@ export async function saveProviderCard(db: Db, tenantId: string, userId: string,
  * The card a provider kept at a membership's first payment (issue 25): stored on the membership
  * that purchase started, for the scheduled renewals. Repeats write the same values.
  */
-export async function setMembershipCardOfTransaction(db: Db, tenantId: string, transactionId: string, card: ProviderCard, now = Date.now()) {
+export async function setMembershipCardOfTransaction(db: ShardDb, tenantId: string, transactionId: string, card: ProviderCard, now = Date.now()) {
   const rows = await db
     .update(memberships)
     .set({ cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, cardToken: card.token, updatedAt: now })
@@ -217,7 +217,7 @@ export async function setMembershipCardOfTransaction(db: Db, tenantId: string, t
  * arrive at the platform host naming only the subscription). Like findTenantOfPlatformSale: the
  * provider's signed id is the key, the row names the tenant.
  */
-export async function findTenantOfPlatformSubscription(db: Db, provider: PaymentProvider, integrationId: string, subscriptionId: string) {
+export async function findTenantOfPlatformSubscription(db: ShardDb, provider: PaymentProvider, integrationId: string, subscriptionId: string) {
   const [row] = await db
     .select({ tenantId: memberships.tenantId })
     .from(memberships)

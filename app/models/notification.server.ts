@@ -3,7 +3,7 @@
 // notification preferences (`comment`, `review`) say so. Every function takes the tenant explicitly.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { count, desc, eq, inArray, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { notifications, tenants, users, type NotificationKind } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import { enqueueEmail, type OutgoingEmail } from '#app/models/email-outbox.server.ts'
@@ -40,7 +40,7 @@ export function excerptOf(text: string, max = EXCERPT_MAX) {
 }
 
 /** Owners and admins of the school: who gets staff notifications. */
-export function listStaffRecipients(db: Db, tenantId: string) {
+export function listStaffRecipients(db: ShardDb, tenantId: string) {
   return db
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
@@ -68,7 +68,7 @@ export function staffNotificationEmail({ locale, school, to, event, url }: { loc
 
 /** Write the in-app rows (one per owner/admin) and queue the emails the preferences allow. */
 export async function notifyStaffWith(
-  deps: { db: Db; queue: Queue<MailJob> | undefined },
+  deps: { db: ShardDb; queue: Queue<MailJob> | undefined },
   school: { id: string; name: string; language: Locale; hostname: string },
   event: StaffEvent,
   now = Date.now(),
@@ -108,7 +108,7 @@ export async function notifyStaff(context: AppLoadContext, tenantId: string, eve
 }
 
 /** A staff member's notifications, newest first, in pages. */
-export async function listNotifications(db: Db, tenantId: string, userId: string, { page = 1 }: { page?: number } = {}) {
+export async function listNotifications(db: ShardDb, tenantId: string, userId: string, { page = 1 }: { page?: number } = {}) {
   const where = ofTenant(notifications, tenantId, eq(notifications.userId, userId))
   const [rows, [{ total }]] = await db.batch([
     db
@@ -124,7 +124,7 @@ export async function listNotifications(db: Db, tenantId: string, userId: string
 }
 
 /** Unread notifications of a staff member (the nav badge). */
-export async function countUnreadNotifications(db: Db, tenantId: string, userId: string) {
+export async function countUnreadNotifications(db: ShardDb, tenantId: string, userId: string) {
   const [row] = await db
     .select({ unread: count() })
     .from(notifications)
@@ -133,7 +133,7 @@ export async function countUnreadNotifications(db: Db, tenantId: string, userId:
 }
 
 /** Mark every unread notification of this staff member read; returns how many changed. */
-export async function markAllNotificationsRead(db: Db, tenantId: string, userId: string, now = Date.now()) {
+export async function markAllNotificationsRead(db: ShardDb, tenantId: string, userId: string, now = Date.now()) {
   const rows = await db
     .update(notifications)
     .set({ readAt: now })
@@ -143,7 +143,7 @@ export async function markAllNotificationsRead(db: Db, tenantId: string, userId:
 }
 
 /** Open one notification: marks it read and answers its link; null when it is not this user's. */
-export async function openNotification(db: Db, tenantId: string, userId: string, notificationId: string, now = Date.now()) {
+export async function openNotification(db: ShardDb, tenantId: string, userId: string, notificationId: string, now = Date.now()) {
   const [row] = await db
     .select({ link: notifications.link, readAt: notifications.readAt })
     .from(notifications)

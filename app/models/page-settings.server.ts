@@ -2,7 +2,7 @@
 // email, template, the creator's own scripts and the owner's notification preferences. They live
 // on the tenant row; every function takes the tenant explicitly. Images are media.server.ts'.
 import { eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { LOGIN_VERIFICATION_MODES, tenants, type LoginVerificationMode } from '#app/db/schema.server.ts'
 
 export { LOGIN_VERIFICATION_MODES, type LoginVerificationMode }
@@ -44,7 +44,7 @@ function toTemplate(value: string): PageTemplate {
   return (PAGE_TEMPLATES as readonly string[]).includes(value) ? (value as PageTemplate) : 'classic'
 }
 
-export async function getPageSettings(db: Db, tenantId: string): Promise<PageSettings | undefined> {
+export async function getPageSettings(db: ShardDb, tenantId: string): Promise<PageSettings | undefined> {
   const rows = await db
     .select({
       name: tenants.name,
@@ -70,7 +70,7 @@ export async function getPageSettings(db: Db, tenantId: string): Promise<PageSet
  * Saves the given fields (absent ones stay). Answers false when the school does not exist.
  * `loginVerification` (ADR 017) is read with getLoginVerificationMode (verification.server.ts).
  */
-export async function updatePageSettings(db: Db, tenantId: string, fields: Partial<PageSettings> & { loginVerification?: LoginVerificationMode }, now = Date.now()) {
+export async function updatePageSettings(db: ShardDb, tenantId: string, fields: Partial<PageSettings> & { loginVerification?: LoginVerificationMode }, now = Date.now()) {
   const { notifications, ...rest } = fields
   const set: Partial<typeof tenants.$inferInsert> = { ...rest, updatedAt: now }
   if (notifications) set.notificationPrefs = JSON.stringify(notifications)
@@ -80,18 +80,18 @@ export async function updatePageSettings(db: Db, tenantId: string, fields: Parti
 
 /** The author name new articles start with. */
 /** Which events email the school's owners (defaults where the creator chose nothing). */
-export async function getNotificationPrefs(db: Db, tenantId: string): Promise<NotificationPrefs> {
+export async function getNotificationPrefs(db: ShardDb, tenantId: string): Promise<NotificationPrefs> {
   const [row] = await db.select({ prefs: tenants.notificationPrefs }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return parseNotificationPrefs(row?.prefs)
 }
 
-export async function getAuthorName(db: Db, tenantId: string) {
+export async function getAuthorName(db: ShardDb, tenantId: string) {
   const rows = await db.select({ authorName: tenants.authorName }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0]?.authorName ?? ''
 }
 
 /** What the root loader puts on a school's public page (ADR 013). */
-export async function getCreatorCode(db: Db, tenantId: string) {
+export async function getCreatorCode(db: ShardDb, tenantId: string) {
   const rows = await db.select({ customJs: tenants.customJs, conversionCode: tenants.conversionCode }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0] ?? { customJs: '', conversionCode: '' }
 }

@@ -1,7 +1,7 @@
 // A school's payment provider connections (issue 8, ADR 019): one per (provider, currency), with
 // the credentials sealed per school (AES-256-GCM, the school and purpose as additional data).
 import { asc, eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { paymentIntegrations, type PaymentProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
@@ -14,7 +14,7 @@ const purpose = (provider: PaymentProvider) => `payment:${provider}`
 export class DuplicateIntegrationError extends Error {}
 
 export async function createIntegration(
-  db: Db,
+  db: ShardDb,
   key: string,
   tenantId: string,
   // `id` given when the provider must know our notify URL before the row exists (Stripe webhook endpoint).
@@ -32,13 +32,13 @@ export async function createIntegration(
   return rows[0]
 }
 
-export async function getIntegration(db: Db, tenantId: string, id: string) {
+export async function getIntegration(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db.select().from(paymentIntegrations).where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.id, id))).limit(1)
   return row
 }
 
 /** This school's integration of `provider` in `currency`, if any (the unique index still decides races). */
-export async function findIntegration(db: Db, tenantId: string, provider: PaymentProvider, currency: string) {
+export async function findIntegration(db: ShardDb, tenantId: string, provider: PaymentProvider, currency: string) {
   const [row] = await db
     .select()
     .from(paymentIntegrations)
@@ -48,7 +48,7 @@ export async function findIntegration(db: Db, tenantId: string, provider: Paymen
 }
 
 /** Turn an integration on or off (checkout stops offering it; its notifications are refused). False when not this school's. */
-export async function setIntegrationEnabled(db: Db, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
+export async function setIntegrationEnabled(db: ShardDb, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
   const rows = await db
     .update(paymentIntegrations)
     .set({ enabled, updatedAt: now })
@@ -58,7 +58,7 @@ export async function setIntegrationEnabled(db: Db, tenantId: string, id: string
 }
 
 /** Remove an integration and its sealed credentials. False when not this school's. */
-export async function deleteIntegration(db: Db, tenantId: string, id: string) {
+export async function deleteIntegration(db: ShardDb, tenantId: string, id: string) {
   const rows = await db
     .delete(paymentIntegrations)
     .where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.id, id)))
@@ -66,12 +66,12 @@ export async function deleteIntegration(db: Db, tenantId: string, id: string) {
   return rows.length > 0
 }
 
-export async function listIntegrations(db: Db, tenantId: string) {
+export async function listIntegrations(db: ShardDb, tenantId: string) {
   return db.select().from(paymentIntegrations).where(ofTenant(paymentIntegrations, tenantId)).orderBy(asc(paymentIntegrations.createdAt))
 }
 
 /** The enabled integration that takes this currency; a real provider wins over the test one. */
-export async function findIntegrationForCurrency(db: Db, tenantId: string, currency: string) {
+export async function findIntegrationForCurrency(db: ShardDb, tenantId: string, currency: string) {
   const rows = await db
     .select()
     .from(paymentIntegrations)

@@ -3,14 +3,14 @@
 // through it are split at the provider. The state comes from the provider's API, never from the
 // browser that comes back from onboarding.
 import { and, asc, eq, lt } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { payoutAccounts, type PayoutAccountStatus, type PayoutProvider } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export type PayoutAccount = typeof payoutAccounts.$inferSelect
 
-export async function getPayoutAccount(db: Db, tenantId: string, provider: PayoutProvider) {
+export async function getPayoutAccount(db: ShardDb, tenantId: string, provider: PayoutProvider) {
   const [row] = await db
     .select()
     .from(payoutAccounts)
@@ -19,12 +19,12 @@ export async function getPayoutAccount(db: Db, tenantId: string, provider: Payou
   return row ?? null
 }
 
-export async function listPayoutAccounts(db: Db, tenantId: string) {
+export async function listPayoutAccounts(db: ShardDb, tenantId: string) {
   return db.select().from(payoutAccounts).where(ofTenant(payoutAccounts, tenantId))
 }
 
 /** This school's account at `provider`, recorded once: a concurrent second start gets the first row. */
-export async function recordPayoutAccount(db: Db, tenantId: string, provider: PayoutProvider, accountRef: string, now = Date.now()) {
+export async function recordPayoutAccount(db: ShardDb, tenantId: string, provider: PayoutProvider, accountRef: string, now = Date.now()) {
   const [row] = await db
     .insert(payoutAccounts)
     .values({ id: newId(), tenantId, provider, accountRef, status: 'onboarding', chargesEnabled: false, payoutsEnabled: false, detail: '', createdAt: now, updatedAt: now })
@@ -42,7 +42,7 @@ export function statusOf(state: PayoutAccountState, previous: PayoutAccountStatu
 }
 
 /** Record what the provider's API said about the account. */
-export async function updatePayoutAccountState(db: Db, tenantId: string, id: string, state: PayoutAccountState, now = Date.now()) {
+export async function updatePayoutAccountState(db: ShardDb, tenantId: string, id: string, state: PayoutAccountState, now = Date.now()) {
   const [current] = await db.select({ status: payoutAccounts.status }).from(payoutAccounts).where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.id, id))).limit(1)
   if (!current) return null
   const [row] = await db
@@ -54,7 +54,7 @@ export async function updatePayoutAccountState(db: Db, tenantId: string, id: str
 }
 
 /** Forget the account (the owner disconnects; the provider keeps it). False when not this school's. */
-export async function deletePayoutAccount(db: Db, tenantId: string, id: string) {
+export async function deletePayoutAccount(db: ShardDb, tenantId: string, id: string) {
   const rows = await db
     .delete(payoutAccounts)
     .where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.id, id)))
@@ -68,7 +68,7 @@ export async function deletePayoutAccount(db: Db, tenantId: string, id: string) 
  * only the account). The only lookup here not led by a tenant: the provider's signed account id
  * is the key, and the row found names the tenant every later query is scoped to.
  */
-export async function findTenantOfPayoutAccount(db: Db, provider: PayoutProvider, accountRef: string) {
+export async function findTenantOfPayoutAccount(db: ShardDb, provider: PayoutProvider, accountRef: string) {
   const [row] = await db
     .select({ tenantId: payoutAccounts.tenantId, id: payoutAccounts.id })
     .from(payoutAccounts)
@@ -81,7 +81,7 @@ export async function findTenantOfPayoutAccount(db: Db, provider: PayoutProvider
  * The cron's list (like listTransactionsToRecheck, across schools): accounts still onboarding at a
  * provider that tells no one when it verifies them (PayU), the least recently asked first.
  */
-export async function listPayoutAccountsToRecheck(db: Db, provider: PayoutProvider, updatedBefore: number, limit = 50) {
+export async function listPayoutAccountsToRecheck(db: ShardDb, provider: PayoutProvider, updatedBefore: number, limit = 50) {
   return db
     .select({ tenantId: payoutAccounts.tenantId, id: payoutAccounts.id })
     .from(payoutAccounts)

@@ -1,7 +1,7 @@
 // The platform's own webhook endpoints at a provider (issue 18): one per (provider, purpose),
 // created through the provider's API the first time they are needed, the signing secret sealed.
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import { platformWebhooks, type PayoutProvider, type PlatformWebhookPurpose } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { openSecret, sealSecret } from '#app/utils/secret-box.server.ts'
@@ -12,7 +12,7 @@ const purposeOf = (provider: PayoutProvider) => `platform-webhook:${provider}`
 
 export type PlatformWebhook = { endpointId: string; url: string; secret: string }
 
-export async function getPlatformWebhook(db: Db, key: string, provider: PayoutProvider, purpose: PlatformWebhookPurpose): Promise<PlatformWebhook | null> {
+export async function getPlatformWebhook(db: ControlDb, key: string, provider: PayoutProvider, purpose: PlatformWebhookPurpose): Promise<PlatformWebhook | null> {
   const [row] = await db
     .select()
     .from(platformWebhooks)
@@ -24,7 +24,7 @@ export async function getPlatformWebhook(db: Db, key: string, provider: PayoutPr
 }
 
 /** Record an endpoint; false when another request recorded one first (the caller then removes its own). */
-export async function recordPlatformWebhook(db: Db, key: string, provider: PayoutProvider, purpose: PlatformWebhookPurpose, endpoint: PlatformWebhook, now = Date.now()) {
+export async function recordPlatformWebhook(db: ControlDb, key: string, provider: PayoutProvider, purpose: PlatformWebhookPurpose, endpoint: PlatformWebhook, now = Date.now()) {
   const secret = await sealSecret(key, SEAL_SCOPE, purposeOf(provider), endpoint.secret)
   const rows = await db
     .insert(platformWebhooks)

@@ -1,7 +1,7 @@
 // The files of a file product: completed private uploads (media_objects, context file_product)
 // attached to a product. Every function takes the tenant explicitly.
 import { asc, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { mediaObjects, productFiles, products } from '#app/db/schema.server.ts'
 import { downloadFilename, type FileKind } from '#app/domain/upload-policy.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -35,7 +35,7 @@ const view = {
 type Row = { id: string; productId: string; key: string; originalFilename: string; size: number; contentType: string; kind: string; position: number; createdAt: number }
 const toView = ({ originalFilename, ...row }: Row): ProductFileView => ({ ...row, kind: row.kind as FileKind, filename: downloadFilename(originalFilename, row.kind as FileKind) })
 
-function selectFiles(db: Db, tenantId: string) {
+function selectFiles(db: ShardDb, tenantId: string) {
   // Both sides filtered by tenant: a row can never reach another school's object.
   return db
     .select(view)
@@ -48,7 +48,7 @@ function selectFiles(db: Db, tenantId: string) {
  * product of this school. Attaching the same object again answers the existing file; an object
  * already attached elsewhere, a pending one, another context or another school's: null.
  */
-export async function attachProductFile(db: Db, tenantId: string, productId: string, key: string, now = Date.now()): Promise<ProductFileView | null> {
+export async function attachProductFile(db: ShardDb, tenantId: string, productId: string, key: string, now = Date.now()): Promise<ProductFileView | null> {
   const [media] = await db
     .select({ id: mediaObjects.id, status: mediaObjects.status, context: mediaObjects.context })
     .from(mediaObjects)
@@ -75,7 +75,7 @@ export async function attachProductFile(db: Db, tenantId: string, productId: str
 }
 
 /** The files of one product, in upload order. */
-export async function listProductFiles(db: Db, tenantId: string, productId: string): Promise<ProductFileView[]> {
+export async function listProductFiles(db: ShardDb, tenantId: string, productId: string): Promise<ProductFileView[]> {
   const rows = await selectFiles(db, tenantId)
     .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId)))
     .orderBy(asc(productFiles.position), asc(productFiles.createdAt))
@@ -83,7 +83,7 @@ export async function listProductFiles(db: Db, tenantId: string, productId: stri
 }
 
 /** The files of several products at once (the student panel), grouped by product id. */
-export async function listFilesOfProducts(db: Db, tenantId: string, productIds: string[]): Promise<Map<string, ProductFileView[]>> {
+export async function listFilesOfProducts(db: ShardDb, tenantId: string, productIds: string[]): Promise<Map<string, ProductFileView[]>> {
   const out = new Map<string, ProductFileView[]>()
   // D1 takes at most 100 bound parameters per statement.
   for (let i = 0; i < productIds.length; i += 90) {
@@ -100,7 +100,7 @@ export async function listFilesOfProducts(db: Db, tenantId: string, productIds: 
 }
 
 /** One file, addressed through its product: a file id with another product's id is not found. */
-export async function getProductFile(db: Db, tenantId: string, productId: string, fileId: string): Promise<ProductFileView | undefined> {
+export async function getProductFile(db: ShardDb, tenantId: string, productId: string, fileId: string): Promise<ProductFileView | undefined> {
   const [row] = await selectFiles(db, tenantId)
     .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
     .limit(1)
@@ -108,7 +108,7 @@ export async function getProductFile(db: Db, tenantId: string, productId: string
 }
 
 /** The file (of any product of this school) made from this stored object, if any. */
-export async function getProductFileByKey(db: Db, tenantId: string, key: string): Promise<ProductFileView | undefined> {
+export async function getProductFileByKey(db: ShardDb, tenantId: string, key: string): Promise<ProductFileView | undefined> {
   const [row] = await selectFiles(db, tenantId)
     .where(ofTenant(productFiles, tenantId, eq(mediaObjects.key, key)))
     .limit(1)
@@ -119,7 +119,7 @@ export async function getProductFileByKey(db: Db, tenantId: string, key: string)
  * Detach a file (the stored object is the caller's to delete through the media worker; deleting
  * the object first removes this row too, by foreign key). True if a row was removed.
  */
-export async function removeProductFile(db: Db, tenantId: string, productId: string, fileId: string) {
+export async function removeProductFile(db: ShardDb, tenantId: string, productId: string, fileId: string) {
   const rows = await db
     .delete(productFiles)
     .where(ofTenant(productFiles, tenantId, eq(productFiles.productId, productId), eq(productFiles.id, fileId)))
@@ -128,7 +128,7 @@ export async function removeProductFile(db: Db, tenantId: string, productId: str
 }
 
 /** Number of files per product of this school (the /home/files list). */
-export async function countFilesByProduct(db: Db, tenantId: string): Promise<Map<string, number>> {
+export async function countFilesByProduct(db: ShardDb, tenantId: string): Promise<Map<string, number>> {
   const rows = await db
     .select({ productId: productFiles.productId, count: sql<number>`count(*)` })
     .from(productFiles)

@@ -1,7 +1,7 @@
 // What a bundle holds (courses) and what a membership grants when not all products: parent →
 // product rows in product_links. Tenant explicit; both ends must be products of the school.
 import { asc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { productLinks, products, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -20,7 +20,7 @@ export type LinkResult = 'ok' | 'not_found' | 'invalid'
  * this school's; 'invalid' when a target is not a product of this school of a linkable kind
  * (another school's id is simply not found, so it is refused the same way). Nothing is written then.
  */
-export async function setProductLinks(db: Db, tenantId: string, parentId: string, productIds: string[]): Promise<LinkResult> {
+export async function setProductLinks(db: ShardDb, tenantId: string, parentId: string, productIds: string[]): Promise<LinkResult> {
   const parents = await db.select({ kind: products.kind }).from(products).where(ofTenant(products, tenantId, eq(products.id, parentId))).limit(1)
   const parent = parents[0]
   if (!parent) return 'not_found'
@@ -39,7 +39,7 @@ export async function setProductLinks(db: Db, tenantId: string, parentId: string
 }
 
 /** The linked products in order. */
-export function listLinkedProducts(db: Db, tenantId: string, parentId: string) {
+export function listLinkedProducts(db: ShardDb, tenantId: string, parentId: string) {
   return db
     .select({ id: products.id, kind: products.kind, title: products.title, published: products.published })
     .from(productLinks)
@@ -48,12 +48,12 @@ export function listLinkedProducts(db: Db, tenantId: string, parentId: string) {
     .orderBy(asc(productLinks.position))
 }
 
-export async function listLinkedIds(db: Db, tenantId: string, parentId: string) {
+export async function listLinkedIds(db: ShardDb, tenantId: string, parentId: string) {
   return (await listLinkedProducts(db, tenantId, parentId)).map((p) => p.id)
 }
 
 /** Products of the school a parent of this kind may link to (choices on the edit form). */
-export function listLinkCandidates(db: Db, tenantId: string, parentKind: ProductKind) {
+export function listLinkCandidates(db: ShardDb, tenantId: string, parentKind: ProductKind) {
   const kinds = linkableKinds(parentKind)
   if (kinds.length === 0) return Promise.resolve([])
   return db

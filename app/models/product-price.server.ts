@@ -1,7 +1,7 @@
 // Price variants of a product (up to 3, minor units) and the history of every price offered, so
 // the storefront can show the lowest price of the last 30 days (seed 001 §9). Tenant explicit.
 import { and, asc, desc, eq, gte, inArray, lt, lte } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { productPriceHistory, productPrices, products, type Product } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -13,7 +13,7 @@ export type PriceVariant = { name: string; amount: number }
 export type ProductPrice = typeof productPrices.$inferSelect
 
 /** The variants in order (the first is the main price). */
-export function listPrices(db: Db, tenantId: string, productId: string): Promise<ProductPrice[]> {
+export function listPrices(db: ShardDb, tenantId: string, productId: string): Promise<ProductPrice[]> {
   return db
     .select()
     .from(productPrices)
@@ -22,7 +22,7 @@ export function listPrices(db: Db, tenantId: string, productId: string): Promise
 }
 
 /** Main prices of many products at once (list pages). */
-export async function mainPricesOf(db: Db, tenantId: string, productIds: string[]): Promise<Map<string, ProductPrice[]>> {
+export async function mainPricesOf(db: ShardDb, tenantId: string, productIds: string[]): Promise<Map<string, ProductPrice[]>> {
   const out = new Map<string, ProductPrice[]>()
   if (productIds.length === 0) return out
   const rows = await db
@@ -34,7 +34,7 @@ export async function mainPricesOf(db: Db, tenantId: string, productIds: string[
   return out
 }
 
-async function ownsProduct(db: Db, tenantId: string, productId: string) {
+async function ownsProduct(db: ShardDb, tenantId: string, productId: string) {
   const rows = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, productId))).limit(1)
   return rows.length > 0
 }
@@ -44,7 +44,7 @@ async function ownsProduct(db: Db, tenantId: string, productId: string) {
  * and records a history row whenever a variant's amount is new or changed. `[]` = free product.
  * False when the product is not this school's.
  */
-export async function setPrices(db: Db, tenantId: string, productId: string, variants: PriceVariant[], now = Date.now()): Promise<boolean> {
+export async function setPrices(db: ShardDb, tenantId: string, productId: string, variants: PriceVariant[], now = Date.now()): Promise<boolean> {
   if (variants.length > MAX_PRICE_VARIANTS) throw new Error(`setPrices: at most ${MAX_PRICE_VARIANTS} variants`)
   if (variants.some((v) => !Number.isSafeInteger(v.amount) || v.amount < 0)) throw new Error('setPrices: amounts are non-negative integers (minor units)')
   if (!(await ownsProduct(db, tenantId, productId))) return false
@@ -73,11 +73,11 @@ export async function setPrices(db: Db, tenantId: string, productId: string, var
 }
 
 /** Records a promotion price from the moment it applies (its start, or now if already started). */
-export async function recordPromoPrice(db: Db, tenantId: string, productId: string, amount: number, startsAt: number | null, now = Date.now()) {
+export async function recordPromoPrice(db: ShardDb, tenantId: string, productId: string, amount: number, startsAt: number | null, now = Date.now()) {
   await db.insert(productPriceHistory).values({ id: newId(), tenantId, productId, priceId: null, amount, kind: 'promo', recordedAt: Math.max(now, startsAt ?? now) })
 }
 
-export function listPriceHistory(db: Db, tenantId: string, productId: string) {
+export function listPriceHistory(db: ShardDb, tenantId: string, productId: string) {
   return db
     .select()
     .from(productPriceHistory)
@@ -115,7 +115,7 @@ export function effectivePrice(product: PromoFields, prices: Array<Pick<ProductP
  * opened, every price recorded inside it (standard and promotion), and the price in force now.
  * null for a free product or one never priced.
  */
-export async function lowestPriceLast30Days(db: Db, tenantId: string, productId: string, now = Date.now()): Promise<number | null> {
+export async function lowestPriceLast30Days(db: ShardDb, tenantId: string, productId: string, now = Date.now()): Promise<number | null> {
   const rows = await db.select().from(products).where(ofTenant(products, tenantId, eq(products.id, productId))).limit(1)
   const product = rows[0]
   if (!product || product.isFree) return null

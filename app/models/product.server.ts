@@ -1,7 +1,7 @@
 // Products a school sells (issue 4 brings the `file` kind; the catalogue issue adds the rest).
 // Every function takes the tenant explicitly.
 import { asc, desc, eq, inArray, like, ne, or } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { products, type Product, type ProductKind } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -51,7 +51,7 @@ export function isReservedProductSlug(slug: string) {
 }
 
 /** The first of base, base-2, base-3… not used in this school (reserved names count as used). */
-async function freeSlug(db: Db, tenantId: string, base: string) {
+async function freeSlug(db: ShardDb, tenantId: string, base: string) {
   const rows = await db
     .select({ slug: products.slug })
     .from(products)
@@ -103,7 +103,7 @@ export type ProductFields = Partial<
 export type NewProduct = ProductFields & { kind: ProductKind; title: string; slug?: string }
 
 /** Insert a product with a slug unique in the school, derived from the title. */
-export async function createProduct(db: Db, tenantId: string, input: NewProduct, now = Date.now()): Promise<Product> {
+export async function createProduct(db: ShardDb, tenantId: string, input: NewProduct, now = Date.now()): Promise<Product> {
   const { kind, title, slug: wanted, ...fields } = input
   const base = slugifyTitle(wanted || title)
   // Two creators racing for one slug: the unique index decides, the loser takes the next one.
@@ -116,19 +116,19 @@ export async function createProduct(db: Db, tenantId: string, input: NewProduct,
   throw new Error('createProduct: no free slug')
 }
 
-export function createFileProduct(db: Db, tenantId: string, input: { title: string; description?: string }, now = Date.now()) {
+export function createFileProduct(db: ShardDb, tenantId: string, input: { title: string; description?: string }, now = Date.now()) {
   return createProduct(db, tenantId, { kind: 'file', ...input }, now)
 }
 
 /** A product of this school (of this kind when given). */
-export async function getProduct(db: Db, tenantId: string, productId: string, kind?: ProductKind): Promise<Product | undefined> {
+export async function getProduct(db: ShardDb, tenantId: string, productId: string, kind?: ProductKind): Promise<Product | undefined> {
   const where = ofTenant(products, tenantId, eq(products.id, productId), kind ? eq(products.kind, kind) : undefined)
   const rows = await db.select().from(products).where(where).limit(1)
   return rows[0]
 }
 
 /** Newest first. */
-export async function listProductsByKind(db: Db, tenantId: string, kind: ProductKind, limit = 200) {
+export async function listProductsByKind(db: ShardDb, tenantId: string, kind: ProductKind, limit = 200) {
   return db
     .select()
     .from(products)
@@ -138,7 +138,7 @@ export async function listProductsByKind(db: Db, tenantId: string, kind: Product
 }
 
 /** Any catalogue fields. The slug stays unless changed on purpose (setProductSlug): shared links keep working. */
-export async function updateProduct(db: Db, tenantId: string, productId: string, fields: ProductFields, now = Date.now()) {
+export async function updateProduct(db: ShardDb, tenantId: string, productId: string, fields: ProductFields, now = Date.now()) {
   const rows = await db
     .update(products)
     .set({ ...fields, updatedAt: now })
@@ -151,7 +151,7 @@ export async function updateProduct(db: Db, tenantId: string, productId: string,
  * Delete a product; its product_files and product_access rows go with it (foreign keys). The
  * stored files are the caller's: remove them through the media worker first.
  */
-export async function deleteProduct(db: Db, tenantId: string, productId: string) {
+export async function deleteProduct(db: ShardDb, tenantId: string, productId: string) {
   const rows = await db
     .delete(products)
     .where(ofTenant(products, tenantId, eq(products.id, productId)))
@@ -160,7 +160,7 @@ export async function deleteProduct(db: Db, tenantId: string, productId: string)
 }
 
 /** All products of the school (of one kind when given), newest first. */
-export async function listProducts(db: Db, tenantId: string, opts: { kind?: ProductKind; limit?: number } = {}) {
+export async function listProducts(db: ShardDb, tenantId: string, opts: { kind?: ProductKind; limit?: number } = {}) {
   return db
     .select()
     .from(products)
@@ -173,7 +173,7 @@ export async function listProducts(db: Db, tenantId: string, opts: { kind?: Prod
 export const PRODUCT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /** 'taken' when another product of the school has it (or it names another page of the site); the unique index settles races. */
-export async function setProductSlug(db: Db, tenantId: string, productId: string, slug: string, now = Date.now()): Promise<'ok' | 'taken' | 'invalid' | 'not_found'> {
+export async function setProductSlug(db: ShardDb, tenantId: string, productId: string, slug: string, now = Date.now()): Promise<'ok' | 'taken' | 'invalid' | 'not_found'> {
   if (slug.length > SLUG_MAX || !PRODUCT_SLUG_PATTERN.test(slug)) return 'invalid'
   if (isReservedProductSlug(slug)) return 'taken'
   const clash = await db
@@ -194,7 +194,7 @@ export async function setProductSlug(db: Db, tenantId: string, productId: string
   }
 }
 
-export function setPublished(db: Db, tenantId: string, productId: string, published: boolean, now = Date.now()) {
+export function setPublished(db: ShardDb, tenantId: string, productId: string, published: boolean, now = Date.now()) {
   return updateProduct(db, tenantId, productId, { published }, now)
 }
 
@@ -203,7 +203,7 @@ export function setPublished(db: Db, tenantId: string, productId: string, publis
  * statement so nothing is written when it has none. Publishing again what is already published
  * stays a no-op success.
  */
-export async function publishProduct(db: Db, tenantId: string, productId: string, now = Date.now()): Promise<'ok' | 'no_published_lecture' | 'not_found'> {
+export async function publishProduct(db: ShardDb, tenantId: string, productId: string, now = Date.now()): Promise<'ok' | 'no_published_lecture' | 'not_found'> {
   const rows = await db
     .update(products)
     .set({ published: true, updatedAt: now })
@@ -219,7 +219,7 @@ export type CatalogueInput = { fields: ProductFields; prices: PriceVariant[]; li
  * Saves a product's fields, price variants (recording every change) and links. A new or changed
  * promotion price is recorded in the price history too. 'invalid_links' writes nothing.
  */
-export async function saveCatalogue(db: Db, tenantId: string, product: Product, input: CatalogueInput, now = Date.now()): Promise<'ok' | 'invalid_links' | 'not_found'> {
+export async function saveCatalogue(db: ShardDb, tenantId: string, product: Product, input: CatalogueInput, now = Date.now()): Promise<'ok' | 'invalid_links' | 'not_found'> {
   if (input.links) {
     const linked = await setProductLinks(db, tenantId, product.id, input.links)
     if (linked !== 'ok') return linked === 'invalid' ? 'invalid_links' : 'not_found'
@@ -234,7 +234,7 @@ export async function saveCatalogue(db: Db, tenantId: string, product: Product, 
 }
 
 /** Creates a product of any kind with its prices and links; null when a link target is refused. */
-export async function createCatalogueProduct(db: Db, tenantId: string, input: NewProduct, prices: PriceVariant[], links: string[] | null = null, now = Date.now()) {
+export async function createCatalogueProduct(db: ShardDb, tenantId: string, input: NewProduct, prices: PriceVariant[], links: string[] | null = null, now = Date.now()) {
   const { kind, title, slug, ...fields } = input
   const product = await createProduct(db, tenantId, { kind, title, slug, description: fields.description, published: fields.published }, now)
   const saved = await saveCatalogue(db, tenantId, product, { fields, prices, links }, now)
@@ -250,7 +250,7 @@ export async function createCatalogueProduct(db: Db, tenantId: string, input: Ne
  * links and, for a course, its sections, lectures and components. The promotion's sold packages
  * start at 0. If copying the course content fails, the copy is removed and the error rethrown.
  */
-export async function duplicateProduct(db: Db, tenantId: string, productId: string, title: string, now = Date.now()): Promise<Product | undefined> {
+export async function duplicateProduct(db: ShardDb, tenantId: string, productId: string, title: string, now = Date.now()): Promise<Product | undefined> {
   const source = await getProduct(db, tenantId, productId)
   if (!source) return undefined
   const { id: _id, tenantId: _t, slug: _s, kind, createdAt: _c, updatedAt: _u, promoSold: _p, position: _pos, published: _pub, title: _title, ...fields } = source
@@ -271,7 +271,7 @@ export async function duplicateProduct(db: Db, tenantId: string, productId: stri
 export type BumpFields = { bumpProductId: string | null; bumpPrice: number | null; bumpText: string }
 
 /** Products that may be offered as a bump: the school's published, non-physical products, not the product itself. */
-export async function listBumpCandidates(db: Db, tenantId: string, productId: string) {
+export async function listBumpCandidates(db: ShardDb, tenantId: string, productId: string) {
   const rows = await db
     .select({ id: products.id, title: products.title, kind: products.kind })
     .from(products)
@@ -286,7 +286,7 @@ export async function listBumpCandidates(db: Db, tenantId: string, productId: st
  * physical (nothing to ship from a checkbox) and not the product itself; a price is required with
  * it. No product clears the bump. Writes nothing unless 'ok'.
  */
-export async function setProductBump(db: Db, tenantId: string, productId: string, bump: BumpFields, now = Date.now()): Promise<'ok' | 'invalid_product' | 'price_required' | 'not_found'> {
+export async function setProductBump(db: ShardDb, tenantId: string, productId: string, bump: BumpFields, now = Date.now()): Promise<'ok' | 'invalid_product' | 'price_required' | 'not_found'> {
   if (!bump.bumpProductId) return (await updateProduct(db, tenantId, productId, { bumpProductId: null, bumpPrice: null, bumpText: '' }, now)) ? 'ok' : 'not_found'
   if (bump.bumpProductId === productId) return 'invalid_product'
   const target = await getProduct(db, tenantId, bump.bumpProductId)
@@ -296,6 +296,6 @@ export async function setProductBump(db: Db, tenantId: string, productId: string
 }
 
 /** Title and VAT rate of some of the school's products (an invoice's lines). */
-export async function listProductVatRates(db: Db, tenantId: string, ids: string[]) {
+export async function listProductVatRates(db: ShardDb, tenantId: string, ids: string[]) {
   return db.select({ id: products.id, title: products.title, vatRate: products.vatRate }).from(products).where(ofTenant(products, tenantId, inArray(products.id, ids)))
 }

@@ -6,7 +6,7 @@
 // the tenant explicitly.
 import { asc, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { products, promoCodes, promoRedemptions, PROMO_KINDS, type PromoCode } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { parseMoney, MONEY_MAX } from '#app/utils/money.ts'
@@ -36,7 +36,7 @@ export type PromoCheck =
  * not yet started → 'invalid'; past its end or out of uses → 'expired'; already redeemed by this
  * signed-in user → 'used' (a visitor, userId null, is checked again when the sale completes).
  */
-export async function checkPromoCode(db: Db, tenantId: string, input: { code: string; productId: string; userId: string | null; now?: number }): Promise<PromoCheck> {
+export async function checkPromoCode(db: ShardDb, tenantId: string, input: { code: string; productId: string; userId: string | null; now?: number }): Promise<PromoCheck> {
   const code = normalizeCode(input.code)
   if (code.length < PROMO_CODE_MIN || code.length > PROMO_CODE_MAX || !PROMO_CODE_PATTERN.test(code)) return { ok: false, error: 'invalid' }
   const now = input.now ?? Date.now()
@@ -73,7 +73,7 @@ export function promoStatus(row: Pick<PromoCode, 'startsAt' | 'endsAt' | 'usageL
 
 export type PromoCodeRow = PromoCode & { productTitle: string | null }
 
-export async function listPromoCodes(db: Db, tenantId: string, limit = 500): Promise<PromoCodeRow[]> {
+export async function listPromoCodes(db: ShardDb, tenantId: string, limit = 500): Promise<PromoCodeRow[]> {
   return db
     .select({
       id: promoCodes.id,
@@ -97,7 +97,7 @@ export async function listPromoCodes(db: Db, tenantId: string, limit = 500): Pro
     .limit(limit)
 }
 
-export async function getPromoCode(db: Db, tenantId: string, id: string): Promise<PromoCode | undefined> {
+export async function getPromoCode(db: ShardDb, tenantId: string, id: string): Promise<PromoCode | undefined> {
   const [row] = await db
     .select()
     .from(promoCodes)
@@ -119,7 +119,7 @@ export type PromoCodeInput = {
 export type PromoSaveResult = { ok: true; promo: PromoCode } | { ok: false; error: 'taken' | 'invalid_product' | 'not_found' }
 
 /** The product must be one of this school's (a foreign id is refused, not silently dropped). */
-async function ownsProduct(db: Db, tenantId: string, productId: string | null) {
+async function ownsProduct(db: ShardDb, tenantId: string, productId: string | null) {
   if (productId === null) return true
   const [row] = await db
     .select({ id: products.id })
@@ -136,7 +136,7 @@ function isUniqueViolation(error: unknown) {
 }
 
 /** A new code; 'taken' when the school already has it (the unique index decides races). */
-export async function createPromoCode(db: Db, tenantId: string, input: PromoCodeInput, now = Date.now()): Promise<PromoSaveResult> {
+export async function createPromoCode(db: ShardDb, tenantId: string, input: PromoCodeInput, now = Date.now()): Promise<PromoSaveResult> {
   if (!(await ownsProduct(db, tenantId, input.productId))) return { ok: false, error: 'invalid_product' }
   const [row] = await db
     .insert(promoCodes)
@@ -147,7 +147,7 @@ export async function createPromoCode(db: Db, tenantId: string, input: PromoCode
 }
 
 /** Edits a code; the used count is kept (it records sales that already happened). */
-export async function updatePromoCode(db: Db, tenantId: string, id: string, input: PromoCodeInput, now = Date.now()): Promise<PromoSaveResult> {
+export async function updatePromoCode(db: ShardDb, tenantId: string, id: string, input: PromoCodeInput, now = Date.now()): Promise<PromoSaveResult> {
   if (!(await ownsProduct(db, tenantId, input.productId))) return { ok: false, error: 'invalid_product' }
   try {
     const [row] = await db
@@ -163,7 +163,7 @@ export async function updatePromoCode(db: Db, tenantId: string, id: string, inpu
 }
 
 /** Deletes a code (its redemption rows go with it; completed transactions keep their amounts). */
-export async function deletePromoCode(db: Db, tenantId: string, id: string) {
+export async function deletePromoCode(db: ShardDb, tenantId: string, id: string) {
   const deleted = await db
     .delete(promoCodes)
     .where(ofTenant(promoCodes, tenantId, eq(promoCodes.id, id)))
@@ -172,7 +172,7 @@ export async function deletePromoCode(db: Db, tenantId: string, id: string) {
 }
 
 /** How many codes the school has (for the list heading). */
-export async function countPromoCodes(db: Db, tenantId: string) {
+export async function countPromoCodes(db: ShardDb, tenantId: string) {
   const [row] = await db.select({ n: sql<number>`count(*)` }).from(promoCodes).where(ofTenant(promoCodes, tenantId))
   return Number(row?.n ?? 0)
 }

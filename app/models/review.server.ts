@@ -2,7 +2,7 @@
 // recommended; only approved ones reach the storefront. Written by students in the student-area
 // issue; the storefront lists them here. Every function takes the tenant explicitly.
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { products, REVIEW_STATUSES, reviews, type Review } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import type { MyReview } from '#app/storefront/review-types.ts'
@@ -14,7 +14,7 @@ export type ReviewRating = (typeof REVIEW_RATINGS)[number]
 export type ReviewInput = { productId: string; userId: string | null; firstName: string; rating: ReviewRating; body: string; status?: Review['status'] }
 
 /** null when the product is not this school's, or this student already reviewed it. */
-export async function createReview(db: Db, tenantId: string, input: ReviewInput, now = Date.now()): Promise<Review | null> {
+export async function createReview(db: ShardDb, tenantId: string, input: ReviewInput, now = Date.now()): Promise<Review | null> {
   const [product] = await db.select({ id: products.id }).from(products).where(ofTenant(products, tenantId, eq(products.id, input.productId))).limit(1)
   if (!product) return null
   const [row] = await db
@@ -26,7 +26,7 @@ export async function createReview(db: Db, tenantId: string, input: ReviewInput,
 }
 
 /** One page of a product's approved reviews, newest first, and the total (one batch). */
-export async function listApprovedReviews(db: Db, tenantId: string, productId: string, { page, length }: { page: number; length: number }) {
+export async function listApprovedReviews(db: ShardDb, tenantId: string, productId: string, { page, length }: { page: number; length: number }) {
   const where = ofTenant(reviews, tenantId, eq(reviews.productId, productId), eq(reviews.status, 'approved'))
   const [rows, [{ total }]] = await db.batch([
     db
@@ -43,7 +43,7 @@ export async function listApprovedReviews(db: Db, tenantId: string, productId: s
 }
 
 /** The student's own review of a product, or null. */
-export async function getMyReview(db: Db, tenantId: string, productId: string, userId: string): Promise<MyReview | null> {
+export async function getMyReview(db: ShardDb, tenantId: string, productId: string, userId: string): Promise<MyReview | null> {
   const [row] = await db
     .select({ rating: reviews.rating, body: reviews.body, status: reviews.status })
     .from(reviews)
@@ -62,7 +62,7 @@ export function firstNameOf(name: string) {
 }
 
 /** A published course of this school by its slug (what a student may review), or null. */
-export async function getReviewableCourse(db: Db, tenantId: string, slug: string) {
+export async function getReviewableCourse(db: ShardDb, tenantId: string, slug: string) {
   const [row] = await db
     .select({ id: products.id, title: products.title, slug: products.slug })
     .from(products)
@@ -72,7 +72,7 @@ export async function getReviewableCourse(db: Db, tenantId: string, slug: string
 }
 
 /** Reviews for the owner's moderation list: newest first, optional status and product filters. */
-export async function listReviewsForModeration(db: Db, tenantId: string, { status, productId, page = 1 }: { status?: ReviewStatus | null; productId?: string | null; page?: number }) {
+export async function listReviewsForModeration(db: ShardDb, tenantId: string, { status, productId, page = 1 }: { status?: ReviewStatus | null; productId?: string | null; page?: number }) {
   const conditions: SQL[] = [ofTenant(reviews, tenantId)]
   if (status) conditions.push(eq(reviews.status, status))
   if (productId) conditions.push(eq(reviews.productId, productId))
@@ -104,7 +104,7 @@ export async function listReviewsForModeration(db: Db, tenantId: string, { statu
 }
 
 /** Products of the school that have reviews (the moderation filter). */
-export async function listReviewedProducts(db: Db, tenantId: string) {
+export async function listReviewedProducts(db: ShardDb, tenantId: string) {
   return db
     .selectDistinct({ id: products.id, title: products.title })
     .from(reviews)
@@ -114,7 +114,7 @@ export async function listReviewedProducts(db: Db, tenantId: string) {
 }
 
 /** Approve or disapprove (seed 001 §4). false when the review is not this school's. */
-export async function setReviewStatus(db: Db, tenantId: string, reviewId: string, status: Exclude<ReviewStatus, 'pending'>, now = Date.now()) {
+export async function setReviewStatus(db: ShardDb, tenantId: string, reviewId: string, status: Exclude<ReviewStatus, 'pending'>, now = Date.now()) {
   const rows = await db
     .update(reviews)
     .set({ status, updatedAt: now })

@@ -3,13 +3,13 @@
 // the resolved tenant or the database, never from a request's Host.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { domains, tenants } from '#app/db/schema.server.ts'
 import { originForHost, primaryHost, type OriginEnv } from '#app/utils/school-origin.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** The active primary domain of a school as stored (no request): null when it has none. */
-export async function activePrimaryHostname(db: Db, tenantId: string): Promise<string | null> {
+export async function activePrimaryHostname(db: ShardDb, tenantId: string): Promise<string | null> {
   const [row] = await db
     .select({ hostname: domains.hostname })
     .from(domains)
@@ -23,7 +23,7 @@ export async function activePrimaryHostname(db: Db, tenantId: string): Promise<s
  * school other than the request's: reads the school's slug and active primary domain.
  * Null when the school does not exist.
  */
-export async function schoolEmailOriginById(db: Db, env: OriginEnv, tenantId: string): Promise<string | null> {
+export async function schoolEmailOriginById(db: ShardDb, env: OriginEnv, tenantId: string): Promise<string | null> {
   const [row] = await db.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   if (!row) return null
   return originForHost(env, primaryHost(env, { slug: row.slug, primaryHostname: await activePrimaryHostname(db, tenantId) }))

@@ -1,6 +1,6 @@
 // Creating a school: tenant, its platform subdomain, its owner and the sign-in hand-over token,
 // written in one D1 batch (all or nothing).
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { authTokens, domains, tenants, users } from '#app/db/schema.server.ts'
 import { buildAuthToken } from './auth-token.server.ts'
 import { buildUser } from './user.server.ts'
@@ -29,7 +29,7 @@ export type NewSchool = {
 
 export class SlugTakenError extends Error {}
 
-export async function createSchool(db: Db, input: NewSchool) {
+export async function createSchool(db: ShardDb, input: NewSchool) {
   const now = Date.now()
   const tenantId = newId()
   const owner = buildUser(tenantId, { email: input.ownerEmail, name: input.ownerName, passwordHash: input.ownerPasswordHash, role: 'owner' }, now)

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, ne, sql, type SQLWrapper } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { sessions, users } from '#app/db/schema.server.ts'
 import {
   generateSessionToken,
@@ -27,14 +27,14 @@ export function buildSession(tenantId: string, userId: string, meta: { userAgent
   return { row, token }
 }
 
-export async function createSession(db: Db, tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
+export async function createSession(db: ShardDb, tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
   const { row, token } = buildSession(tenantId, userId, meta)
   await db.insert(sessions).values(row)
   return { token, session: row }
 }
 
 /** The session and its user, only if the token belongs to this tenant and is still valid. */
-export async function validateSessionToken(db: Db, tenantId: string, token: string | null | undefined) {
+export async function validateSessionToken(db: ShardDb, tenantId: string, token: string | null | undefined) {
   const lookup = sessionLookup(db, tenantId, token)
   return lookup ? lookup.settle(await lookup.query) : null
 }
@@ -45,7 +45,7 @@ export async function validateSessionToken(db: Db, tenantId: string, token: stri
  * a token that cannot be one. `userId` is the session's user as SQL, for reads in the same batch
  * that depend on the viewer; their rows mean something only if `settle` returns a session.
  */
-export function sessionLookup(db: Db, tenantId: string, token: string | null | undefined, now = Date.now()) {
+export function sessionLookup(db: ShardDb, tenantId: string, token: string | null | undefined, now = Date.now()) {
   const parsed = parseSessionToken(token)
   if (!parsed) return null
   const query = sessionWithUser(db, { tenantId, sessionId: parsed.id })
@@ -87,17 +87,17 @@ export function sessionUserId(tenantId: string | SQLWrapper, sessionId: string |
   return sql`(select ${sessions.userId} from ${sessions} where ${ofTenant(sessions, tenantId, eq(sessions.id, sessionId))})`
 }
 
-export async function sessionExists(db: Db, tenantId: string, sessionId: string) {
+export async function sessionExists(db: ShardDb, tenantId: string, sessionId: string) {
   const rows = await db.select({ id: sessions.id }).from(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, sessionId))).limit(1)
   return rows.length > 0
 }
 
-export async function deleteSession(db: Db, tenantId: string, sessionId: string) {
+export async function deleteSession(db: ShardDb, tenantId: string, sessionId: string) {
   await db.delete(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, sessionId)))
 }
 
 /** Revoke one of the user's own sessions; false when no such session of this user exists. */
-export async function revokeUserSession(db: Db, tenantId: string, userId: string, sessionId: string) {
+export async function revokeUserSession(db: ShardDb, tenantId: string, userId: string, sessionId: string) {
   const deleted = await db
     .delete(sessions)
     .where(ofTenant(sessions, tenantId, eq(sessions.userId, userId), eq(sessions.id, sessionId)))
@@ -105,12 +105,12 @@ export async function revokeUserSession(db: Db, tenantId: string, userId: string
   return deleted.length > 0
 }
 
-export function deleteUserSessionsQuery(db: Db, tenantId: string, userId: string, exceptSessionId?: string) {
+export function deleteUserSessionsQuery(db: ShardDb, tenantId: string, userId: string, exceptSessionId?: string) {
   const scope = ofTenant(sessions, tenantId, eq(sessions.userId, userId))
   return db.delete(sessions).where(exceptSessionId ? and(scope, ne(sessions.id, exceptSessionId)) : scope)
 }
 
-export async function listUserSessions(db: Db, tenantId: string, userId: string) {
+export async function listUserSessions(db: ShardDb, tenantId: string, userId: string) {
   return db
     .select({ id: sessions.id, userAgent: sessions.userAgent, ip: sessions.ip, createdAt: sessions.createdAt, lastVerifiedAt: sessions.lastVerifiedAt })
     .from(sessions)

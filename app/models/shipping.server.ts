@@ -5,7 +5,7 @@
 // submit or a race: the second update changes nothing and its outbox row collides with the first's
 // id, so the batch fails as a whole and exactly one e-mail exists.
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { emailOutbox, transactions, users, type ShippingStatus } from '#app/db/schema.server.ts'
 import type { OutgoingEmail } from './email-outbox.server.ts'
 import { parseBuyer } from './transaction-report.server.ts'
@@ -68,7 +68,7 @@ function toOrder<R extends { buyer: string | null; shipping: string | null; user
 export type ShippingOrder = Awaited<ReturnType<typeof listOrdersToShipForExport>>[number]
 
 /** One order of the school (any kind or state: the caller decides whether it may be shipped). */
-export async function getShippingOrder(db: Db, tenantId: string, id: string): Promise<ShippingOrder | undefined> {
+export async function getShippingOrder(db: ShardDb, tenantId: string, id: string): Promise<ShippingOrder | undefined> {
   const [row] = await db
     .select(orderColumns)
     .from(transactions)
@@ -79,7 +79,7 @@ export async function getShippingOrder(db: Db, tenantId: string, id: string): Pr
 }
 
 /** Several orders of the school by id (the bulk form's checkboxes); other ids are simply absent. */
-export async function getShippingOrders(db: Db, tenantId: string, ids: string[]): Promise<ShippingOrder[]> {
+export async function getShippingOrders(db: ShardDb, tenantId: string, ids: string[]): Promise<ShippingOrder[]> {
   if (!ids.length) return []
   const rows = await db
     .select(orderColumns)
@@ -93,7 +93,7 @@ export async function getShippingOrders(db: Db, tenantId: string, ids: string[])
 /** Completed physical orders in `state`, oldest first (the next parcel to pack on top). */
 const toShipWhere = (tenantId: string, state: ShippingStatus) => ofTenant(transactions, tenantId, eq(transactions.shippingStatus, state), eq(transactions.status, 'completed'))
 
-export async function listOrdersToShip(db: Db, tenantId: string, { state, page = 1, perPage = ORDERS_TO_SHIP_PER_PAGE }: { state: ShippingStatus; page?: number; perPage?: number }) {
+export async function listOrdersToShip(db: ShardDb, tenantId: string, { state, page = 1, perPage = ORDERS_TO_SHIP_PER_PAGE }: { state: ShippingStatus; page?: number; perPage?: number }) {
   // Ready orders: the oldest waits longest; shipped / delivered: the latest change first.
   const order = state === 'ready' ? [asc(transactions.createdAt), asc(transactions.id)] : [desc(transactions.createdAt), desc(transactions.id)]
   const [rows, [total]] = await db.batch([
@@ -111,7 +111,7 @@ export async function listOrdersToShip(db: Db, tenantId: string, { state, page =
 }
 
 /** Every completed physical order in `state` for the CSV, oldest first. */
-export async function listOrdersToShipForExport(db: Db, tenantId: string, state: ShippingStatus) {
+export async function listOrdersToShipForExport(db: ShardDb, tenantId: string, state: ShippingStatus) {
   const rows = await db
     .select(orderColumns)
     .from(transactions)
@@ -129,7 +129,7 @@ export type ShippingMove = { to: 'shipped'; carrier: string; trackingNumber: str
  * batch. `changed` is false when the order was not in the previous state (already moved by an
  * earlier submit, refunded meanwhile, not paid): then nothing is written.
  */
-export async function advanceShipping(db: Db, tenantId: string, transactionId: string, move: ShippingMove, email: OutgoingEmail, now = Date.now()): Promise<{ changed: boolean; outboxId: string }> {
+export async function advanceShipping(db: ShardDb, tenantId: string, transactionId: string, move: ShippingMove, email: OutgoingEmail, now = Date.now()): Promise<{ changed: boolean; outboxId: string }> {
   const outboxId = shippingEmailId(transactionId, move.to)
   const set =
     move.to === 'shipped'

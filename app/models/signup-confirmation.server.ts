@@ -2,7 +2,7 @@
 // owner name) is mailed to it (issue 19 §4, ADR 024). The school exists meanwhile; the
 // confirmation mail is fixed platform text with a link on the platform's configured host.
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { signupConfirmations, tenants, users } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
@@ -20,7 +20,7 @@ export function buildSignupConfirmation(tenantId: string, userId: string, now = 
   return { token, row: { id: newId(), tenantId, userId, tokenHash: sha256Hex(token), expiresAt: now + CONFIRMATION_TTL_MS, confirmedAt: null, createdAt: now } }
 }
 
-export async function createSignupConfirmation(db: Db, tenantId: string, userId: string, now = Date.now()) {
+export async function createSignupConfirmation(db: ShardDb, tenantId: string, userId: string, now = Date.now()) {
   const { token, row } = buildSignupConfirmation(tenantId, userId, now)
   await db.insert(signupConfirmations).values(row)
   return token
@@ -31,7 +31,7 @@ function liveWhere(token: string, now: number) {
 }
 
 /** What a confirmation link stands for: a live one, an already confirmed one (its school's slug), or nothing (null). */
-export async function peekSignupConfirmation(db: Db, token: string, now = Date.now()): Promise<{ state: 'pending' } | { state: 'confirmed'; slug: string } | null> {
+export async function peekSignupConfirmation(db: ShardDb, token: string, now = Date.now()): Promise<{ state: 'pending' } | { state: 'confirmed'; slug: string } | null> {
   if (!TOKEN_PATTERN.test(token)) return null
   const [row] = await db
     .select({ confirmedAt: signupConfirmations.confirmedAt, expiresAt: signupConfirmations.expiresAt, slug: tenants.slug })
@@ -50,7 +50,7 @@ export type ConfirmedOwner = { tenantId: string; userId: string; email: string; 
  * Use a confirmation link exactly once (a conditional UPDATE wins for one request only); returns
  * the school and owner whose welcome mail may now be sent, or null.
  */
-export async function consumeSignupConfirmation(db: Db, token: string, now = Date.now()): Promise<ConfirmedOwner | null> {
+export async function consumeSignupConfirmation(db: ShardDb, token: string, now = Date.now()): Promise<ConfirmedOwner | null> {
   if (!TOKEN_PATTERN.test(token)) return null
   const [row] = await db.update(signupConfirmations).set({ confirmedAt: now }).where(liveWhere(token, now)).returning({ tenantId: signupConfirmations.tenantId, userId: signupConfirmations.userId })
   if (!row) return null
@@ -64,7 +64,7 @@ export async function consumeSignupConfirmation(db: Db, token: string, now = Dat
 }
 
 /** Has the owner confirmed their address? */
-export async function isSignupConfirmed(db: Db, tenantId: string, userId: string) {
+export async function isSignupConfirmed(db: ShardDb, tenantId: string, userId: string) {
   const rows = await db
     .select({ at: signupConfirmations.confirmedAt })
     .from(signupConfirmations)
@@ -73,7 +73,7 @@ export async function isSignupConfirmed(db: Db, tenantId: string, userId: string
 }
 
 /** Is the owner still to confirm the address they signed up with? (Schools made before confirmations existed have no rows: no.) */
-export async function awaitsSignupConfirmation(db: Db, tenantId: string, userId: string) {
+export async function awaitsSignupConfirmation(db: ShardDb, tenantId: string, userId: string) {
   const rows = await db
     .select({ at: signupConfirmations.confirmedAt })
     .from(signupConfirmations)

@@ -4,7 +4,7 @@
 // computed in SQL from the UTC offsets valid in the range (app/domain/school-time-zone.ts), so
 // grouping by day costs the same in Warsaw as in UTC.
 import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, sql, type SQL, type AnyColumn } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { affiliatePartners, lectureProgress, lectures, leads, pageViews, productAccess, products, promoCodes, tenants, transactions, users, type PageViewKind } from '#app/db/schema.server.ts'
 import type { OffsetSegment } from '#app/domain/school-time-zone.ts'
 import { activeAccessAt } from './access.server.ts'
@@ -45,7 +45,7 @@ function saleWindow(tenantId: string, w: StatsWindow) {
 export type SaleRow = { currency: string; status: 'completed' | 'refunded'; amount: number; sales: number }
 
 /** The page's reads, in batch order (exported for the index-plan test). */
-export function statsStatements(db: Db, tenantId: string, w: StatsWindow, now = Date.now()) {
+export function statsStatements(db: ShardDb, tenantId: string, w: StatsWindow, now = Date.now()) {
   const day = localDaySql(transactions.completedAt, w.segments)
   const fromHour = Math.floor(w.fromMs / HOUR_MS)
   const toHour = Math.ceil(w.toMs / HOUR_MS)
@@ -140,7 +140,7 @@ export function statsStatements(db: Db, tenantId: string, w: StatsWindow, now = 
   ] as const
 }
 
-export async function getStatsData(db: Db, tenantId: string, w: StatsWindow, now = Date.now()) {
+export async function getStatsData(db: ShardDb, tenantId: string, w: StatsWindow, now = Date.now()) {
   const [series, byProduct, byCode, byPartner, students, leadRows, viewsByDay, viewsByProduct, courses, enrolled, funnel] = await db.batch(statsStatements(db, tenantId, w, now))
   const num = (v: unknown) => Number(v ?? 0)
   return {
@@ -160,16 +160,16 @@ export async function getStatsData(db: Db, tenantId: string, w: StatsWindow, now
 export type StatsData = Awaited<ReturnType<typeof getStatsData>>
 
 /** The school's stored zone choice ('' = by language) and language: a statement to batch with others. */
-export function schoolTimeZoneQuery(db: Db, tenantId: string) {
+export function schoolTimeZoneQuery(db: ShardDb, tenantId: string) {
   return db.select({ timeZone: tenants.timeZone, language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
 }
 
-export async function getSchoolTimeZoneSetting(db: Db, tenantId: string) {
+export async function getSchoolTimeZoneSetting(db: ShardDb, tenantId: string) {
   return (await schoolTimeZoneQuery(db, tenantId))[0]
 }
 
 /** '' = by language. The caller validated the name (isTimeZone). */
-export async function setSchoolTimeZone(db: Db, tenantId: string, timeZone: string, now = Date.now()) {
+export async function setSchoolTimeZone(db: ShardDb, tenantId: string, timeZone: string, now = Date.now()) {
   const rows = await db.update(tenants).set({ timeZone, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
   return rows.length > 0
 }
@@ -179,7 +179,7 @@ export async function setSchoolTimeZone(db: Db, tenantId: string, timeZone: stri
  * one statement (insert … select from the school's products … on conflict add one), so an unknown
  * or unpublished slug writes nothing and concurrent views never lose a count.
  */
-export async function addPageView(db: Db, tenantId: string, slug: string, kind: PageViewKind, now = Date.now()) {
+export async function addPageView(db: ShardDb, tenantId: string, slug: string, kind: PageViewKind, now = Date.now()) {
   const hour = Math.floor(now / HOUR_MS)
   await db
     .insert(pageViews)

@@ -4,7 +4,7 @@
 // by the same condition instead of waiting for its id. Every function takes the tenant explicitly.
 import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lte, min, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import {
   articles,
   lectures,
@@ -76,7 +76,7 @@ const grandParentLinks = alias(productLinks, 'grand_parent_links')
 const allAccessMemberships = alias(products, 'all_access_memberships')
 
 /** Correlated on the outer `products` row: an active access row of the user that opens it. */
-function openingAccess(db: Db, tenantId: string | SQLWrapper, userId: string | SQL, now: number | SQLWrapper) {
+function openingAccess(db: ShardDb, tenantId: string | SQLWrapper, userId: string | SQL, now: number | SQLWrapper) {
   const parents = db
     .select({ id: parentLinks.parentId })
     .from(parentLinks)
@@ -110,7 +110,7 @@ const productJoin = (tenantId: string, column: typeof productPrices.productId | 
  * The four queries of a set of offers (products matching `where`, their prices, their price
  * history up to now, the viewer's active access), to put into one batch with a page's others.
  */
-function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number; viewerId?: SQL }) {
+function offerQueries(db: ShardDb, tenantId: string, where: SQL | undefined, opts: { viewer: Viewer; now: number; limit: number; viewerId?: SQL }) {
   const base = ofTenant(products, tenantId, eq(products.published, true), where)
   return [
     db.select().from(products).where(base).orderBy(asc(products.position), desc(products.createdAt), asc(products.id)).limit(opts.limit),
@@ -133,7 +133,7 @@ function offerQueries(db: Db, tenantId: string, where: SQL | undefined, opts: { 
  * The viewer's access as getCourseAccess decides it: a row on the product itself, on a bundle or
  * membership linking it (also a membership holding such a bundle), or on an all-products membership.
  */
-function accessQuery(db: Db, tenantId: string | SQLWrapper, where: SQL | undefined, userId: string | SQL, now: number | SQLWrapper) {
+function accessQuery(db: ShardDb, tenantId: string | SQLWrapper, where: SQL | undefined, userId: string | SQL, now: number | SQLWrapper) {
   return db
     .select({ productId: products.id })
     .from(products)
@@ -145,7 +145,7 @@ function accessQuery(db: Db, tenantId: string | SQLWrapper, where: SQL | undefin
  * page is already known (a visitor's page kept per isolate). Compiled once per isolate: it rides in
  * every signed-in course page's session batch.
  */
-export const productAccessQuery = (db: Db, values: { tenantId: string; slug: string; sessionId: string; now: number }) => productAccess_(db, values)
+export const productAccessQuery = (db: ShardDb, values: { tenantId: string; slug: string; sessionId: string; now: number }) => productAccess_(db, values)
 const productAccess_ = compiledQuery(
   (db, p: Placeholders<{ tenantId: string; slug: string; sessionId: string; now: number }>) =>
     accessQuery(db, p.tenantId, eq(products.slug, p.slug), sessionUserId(p.tenantId, p.sessionId), p.now),
@@ -209,7 +209,7 @@ function toOffers([rows, prices, history, access]: OfferRows, opts: OfferOptions
 const strip = ({ changesAt: _c, ...offer }: ProductOfferWithTimes): ProductOffer => offer
 
 /** Offers for published products of the school among `productIds` (missing ids are left out), one round trip. */
-export async function offersByIds(db: Db, tenantId: string, productIds: string[], opts: OfferOptions): Promise<Record<string, ProductOffer>> {
+export async function offersByIds(db: ShardDb, tenantId: string, productIds: string[], opts: OfferOptions): Promise<Record<string, ProductOffer>> {
   if (productIds.length === 0) return {}
   const now = opts.now ?? Date.now()
   const rows = await db.batch([...offerQueries(db, tenantId, inArray(products.id, productIds), { viewer: opts.viewer, now, limit: productIds.length })])
@@ -223,7 +223,7 @@ export type ArticleCard = { id: string; title: string; slug: string; authorName:
 const articleColumns = { id: articles.id, title: articles.title, slug: articles.slug, authorName: articles.authorName, publishedAt: articles.publishedAt, coverPath: articles.coverPath, body: articles.body }
 const articleLive = (tenantId: string, now: number) => ofTenant(articles, tenantId, eq(articles.published, true), sql`coalesce(${articles.publishedAt}, 0) <= ${now}`)
 const articleOrder = [desc(sql`coalesce(${articles.publishedAt}, 0)`), desc(articles.createdAt), asc(articles.id)]
-const nextScheduled = (db: Db, tenantId: string, now: number) =>
+const nextScheduled = (db: ShardDb, tenantId: string, now: number) =>
   db.select({ at: min(articles.publishedAt) }).from(articles).where(ofTenant(articles, tenantId, eq(articles.published, true), gt(articles.publishedAt, now)))
 
 function toArticleCard(row: { id: string; title: string; slug: string; authorName: string; publishedAt: number | null; coverPath: string | null; body: string }): ArticleCard {
@@ -232,7 +232,7 @@ function toArticleCard(row: { id: string; title: string; slug: string; authorNam
 }
 
 /** School home: a few listed products, the latest articles and when the page changes by itself. One round trip. */
-export async function getHomePage(db: Db, tenantId: string, opts: OfferOptions) {
+export async function getHomePage(db: ShardDb, tenantId: string, opts: OfferOptions) {
   const now = opts.now ?? Date.now()
   const [p, pr, h, a, latest, scheduled, total, school] = await db.batch([
     ...offerQueries(db, tenantId, listed, { viewer: opts.viewer, now, limit: HOME_PRODUCTS }),
@@ -253,7 +253,7 @@ export async function getHomePage(db: Db, tenantId: string, opts: OfferOptions) 
 }
 
 /** Catalogue: every published, listed product (optionally of one kind), and which kinds exist. One round trip. */
-export async function getCatalogue(db: Db, tenantId: string, opts: OfferOptions & { kind?: Product['kind'] | null }) {
+export async function getCatalogue(db: ShardDb, tenantId: string, opts: OfferOptions & { kind?: Product['kind'] | null }) {
   const now = opts.now ?? Date.now()
   const [p, pr, h, a, kinds] = await db.batch([
     ...offerQueries(db, tenantId, and(listed, opts.kind ? eq(products.kind, opts.kind) : undefined), { viewer: opts.viewer, now, limit: CATALOGUE_MAX }),
@@ -272,7 +272,7 @@ export type CurriculumSection = { id: string; title: string; lectures: Array<{ i
  * A published product by slug (hidden ones too: hidden means unlisted, reachable by its link),
  * its offer, curriculum (published lectures) and what a bundle or membership includes. One round trip.
  */
-export async function getProductPage(db: Db, tenantId: string, slug: string, opts: OfferOptions) {
+export async function getProductPage(db: ShardDb, tenantId: string, slug: string, opts: OfferOptions) {
   const now = opts.now ?? Date.now()
   return toProductPage(await db.batch(productPageQueries(db, tenantId, slug, { viewer: opts.viewer, now })), { ...opts, now })
 }
@@ -281,7 +281,7 @@ export async function getProductPage(db: Db, tenantId: string, slug: string, opt
  * getProductPage's batch, to share a round trip with other reads (the session lookup): `viewerId`
  * (SQL for the viewer's id, e.g. the session's user) stands in for `viewer.id` in the access read.
  */
-export function productPageQueries(db: Db, tenantId: string, slug: string, opts: { viewer: Viewer; now: number; viewerId?: SQL }) {
+export function productPageQueries(db: ShardDb, tenantId: string, slug: string, opts: { viewer: Viewer; now: number; viewerId?: SQL }) {
   const bySlug = ofTenant(products, tenantId, eq(products.published, true), eq(products.slug, slug))
   const included = db
     .select({ id: products.id, title: products.title, slug: products.slug, kind: products.kind, hidden: products.hidden })
@@ -327,7 +327,7 @@ export function toProductPage(rows: ProductPageRows, opts: OfferOptions & { now:
 }
 
 /** One page of the blog: published articles whose date has come, newest first. One round trip. */
-export async function getBlogPage(db: Db, tenantId: string, { page = 1, now = Date.now() }: { page?: number; now?: number } = {}) {
+export async function getBlogPage(db: ShardDb, tenantId: string, { page = 1, now = Date.now() }: { page?: number; now?: number } = {}) {
   const offset = (Math.max(1, Math.floor(page)) - 1) * BLOG_PER_PAGE
   const [rows, totals, scheduled] = await db.batch([
     db.select(articleColumns).from(articles).where(articleLive(tenantId, now)).orderBy(...articleOrder).limit(BLOG_PER_PAGE).offset(offset),
@@ -339,7 +339,7 @@ export async function getBlogPage(db: Db, tenantId: string, { page = 1, now = Da
 }
 
 /** Everything the sitemap lists: listed products, live articles, published subpages. One round trip. */
-export async function getSitemapEntries(db: Db, tenantId: string, now = Date.now()) {
+export async function getSitemapEntries(db: ShardDb, tenantId: string, now = Date.now()) {
   const [productRows, articleRows, subpageRows] = await db.batch([
     db
       .select({ slug: products.slug, updatedAt: products.updatedAt })
@@ -365,7 +365,7 @@ export function escapeLike(value: string) {
 /** How many published titles a non-ASCII query is matched against in the worker. */
 export const SEARCH_SCAN_MAX = 2000
 
-export async function searchPublishedProducts(db: Db, tenantId: string, q: string, limit = SEARCH_RESULTS_MAX) {
+export async function searchPublishedProducts(db: ShardDb, tenantId: string, q: string, limit = SEARCH_RESULTS_MAX) {
   const needle = q.toLocaleLowerCase()
   const columns = { id: products.id, title: products.title, slug: products.slug, coverPath: products.coverPath }
   const visible = ofTenant(products, tenantId, eq(products.published, true), eq(products.hidden, false))

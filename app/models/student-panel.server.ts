@@ -7,7 +7,7 @@
 // grants every product. Every function takes the tenant explicitly.
 import { asc, count, desc, eq, exists, inArray, isNotNull, max, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import {
   cancellationSurveys,
   lectureProgress,
@@ -174,21 +174,21 @@ export function sortCourses(courses: PanelCourse[]) {
 
 // ---- queries ---------------------------------------------------------------------------------
 
-const heldProducts = (db: Db, tenantId: string, userId: string, activeAt: number | null) =>
+const heldProducts = (db: ShardDb, tenantId: string, userId: string, activeAt: number | null) =>
   db
     .select({ id: productAccess.productId })
     .from(productAccess)
     .where(ofTenant(productAccess, tenantId, eq(productAccess.userId, userId), activeAt === null ? undefined : activeAccessAt(activeAt)))
 
 /** Products linked from the held ones (a bundle's courses, a membership's products). */
-const childrenOf = (db: Db, tenantId: string, parents: ReturnType<typeof heldProducts>) =>
+const childrenOf = (db: ShardDb, tenantId: string, parents: ReturnType<typeof heldProducts>) =>
   db
     .select({ id: productLinks.productId })
     .from(productLinks)
     .where(ofTenant(productLinks, tenantId, inArray(productLinks.parentId, parents)))
 
 /** The student holds, right now, a membership that grants every product. */
-function holdsAllAccess(db: Db, tenantId: string, userId: string, now: number) {
+function holdsAllAccess(db: ShardDb, tenantId: string, userId: string, now: number) {
   const membership = alias(products, 'all_access_membership')
   return exists(
     db
@@ -209,7 +209,7 @@ function holdsAllAccess(db: Db, tenantId: string, userId: string, now: number) {
 }
 
 /** `column` (a course id) is reachable from the student's access rows (active ones only when activeAt is set). */
-function reachableCourse(db: Db, tenantId: string, userId: string, column: SQLiteColumn, activeAt: number | null, now: number): SQL {
+function reachableCourse(db: ShardDb, tenantId: string, userId: string, column: SQLiteColumn, activeAt: number | null, now: number): SQL {
   const held = heldProducts(db, tenantId, userId, activeAt)
   const children = childrenOf(db, tenantId, held)
   const grandChildren = db
@@ -219,7 +219,7 @@ function reachableCourse(db: Db, tenantId: string, userId: string, column: SQLit
   return or(inArray(column, held), inArray(column, children), inArray(column, grandChildren), holdsAllAccess(db, tenantId, userId, now))!
 }
 
-export async function loadStudentPanel(db: Db, tenantId: string, viewer: PanelViewer, now = Date.now()): Promise<StudentPanel> {
+export async function loadStudentPanel(db: ShardDb, tenantId: string, viewer: PanelViewer, now = Date.now()): Promise<StudentPanel> {
   const userId = viewer.id
   const child = alias(products, 'linked_product')
   const course = alias(products, 'progress_course')

@@ -3,7 +3,7 @@
 // an added or imported student choose a password (its e-mail: app/students/invitations.server.ts).
 // Every function takes the tenant explicitly.
 import { asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { authTokens, users } from '#app/db/schema.server.ts'
 import { email as emailSchema } from '#app/utils/validation.ts'
 import { buildAuthToken, consumeAuthToken } from './auth-token.server.ts'
@@ -32,7 +32,7 @@ const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, 
 export type StudentListItem = { id: string; name: string; email: string; createdAt: number; activeProducts: number }
 
 /** One page of the school's students, newest first, matching `search` in name or email. */
-export async function listStudents(db: Db, tenantId: string, { search = '', page = 1, now = Date.now() }: { search?: string; page?: number; now?: number } = {}) {
+export async function listStudents(db: ShardDb, tenantId: string, { search = '', page = 1, now = Date.now() }: { search?: string; page?: number; now?: number } = {}) {
   const term = search.trim()
   const pattern = likePattern(term)
   const where = ofTenant(
@@ -58,7 +58,7 @@ export async function listStudents(db: Db, tenantId: string, { search = '', page
 }
 
 /** A student of this school (owners and admins are not students: undefined). */
-export async function getStudent(db: Db, tenantId: string, studentId: string) {
+export async function getStudent(db: ShardDb, tenantId: string, studentId: string) {
   const rows = await db
     .select({ id: users.id, name: users.name, email: users.email, phone: users.phone, vatId: users.vatId, createdAt: users.createdAt })
     .from(users)
@@ -68,7 +68,7 @@ export async function getStudent(db: Db, tenantId: string, studentId: string) {
 }
 
 /** Is an invitation of this user still waiting to be used? */
-export async function hasPendingInvitation(db: Db, tenantId: string, userId: string, now = Date.now()) {
+export async function hasPendingInvitation(db: ShardDb, tenantId: string, userId: string, now = Date.now()) {
   const rows = await db
     .select({ id: authTokens.id })
     .from(authTokens)
@@ -78,7 +78,7 @@ export async function hasPendingInvitation(db: Db, tenantId: string, userId: str
 }
 
 /** Every student for the CSV export, oldest first (capped: D1 answers stay small). */
-export async function listStudentsForExport(db: Db, tenantId: string, limit = 10_000) {
+export async function listStudentsForExport(db: ShardDb, tenantId: string, limit = 10_000) {
   return db
     .select({ name: users.name, email: users.email, phone: users.phone, vatId: users.vatId, createdAt: users.createdAt })
     .from(users)
@@ -91,13 +91,13 @@ export async function listStudentsForExport(db: Db, tenantId: string, limit = 10
 export type InvitedStudent = { id: string; name: string; email: string; token: string }
 
 /** Add one student with an unusable password and an invitation token; null if the email has an account here. */
-export async function addStudent(db: Db, tenantId: string, input: { name: string; email: string }, now = Date.now()): Promise<InvitedStudent | null> {
+export async function addStudent(db: ShardDb, tenantId: string, input: { name: string; email: string }, now = Date.now()): Promise<InvitedStudent | null> {
   const [created] = await createInvitedStudents(db, tenantId, [input], now)
   return created ?? null
 }
 
 /** Users and their invitation tokens; emails that already have an account are skipped (the unique index decides). */
-async function createInvitedStudents(db: Db, tenantId: string, people: Array<{ name: string; email: string }>, now: number): Promise<InvitedStudent[]> {
+async function createInvitedStudents(db: ShardDb, tenantId: string, people: Array<{ name: string; email: string }>, now: number): Promise<InvitedStudent[]> {
   if (people.length === 0) return []
   // One statement per user (D1 caps bound parameters per statement), all in one batch.
   const inserts = people.map((p) =>
@@ -147,7 +147,7 @@ export const nameFromEmail = (email: string) => email.split('@')[0].slice(0, NAM
  * Create a student for each valid email (at most 50). Repeats in the list and addresses that
  * already have an account here are reported, never duplicated.
  */
-export async function importStudents(db: Db, tenantId: string, emails: string[], now = Date.now()) {
+export async function importStudents(db: ShardDb, tenantId: string, emails: string[], now = Date.now()) {
   if (emails.length > IMPORT_MAX) throw new Error('importStudents: more than 50 emails')
   const seen = new Set<string>()
   const duplicates: string[] = []
@@ -174,7 +174,7 @@ export async function importStudents(db: Db, tenantId: string, emails: string[],
  * Use an invitation once: the student's name and password are set and any old sessions end.
  * Null when the token is unknown, used, expired or another school's.
  */
-export async function acceptInvitation(db: Db, tenantId: string, token: string, input: { name: string; passwordHash: string }) {
+export async function acceptInvitation(db: ShardDb, tenantId: string, token: string, input: { name: string; passwordHash: string }) {
   const used = await consumeAuthToken(db, tenantId, 'invitation', token)
   if (!used) return null
   await db.batch([

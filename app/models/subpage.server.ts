@@ -1,7 +1,7 @@
 // Custom subpages (sales pages) of a school, served at /p/{slug} once published, built from blocks
 // (block.server.ts). Every function takes the tenant explicitly.
 import { asc, count, desc, eq } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { blocks, subpages, type Subpage } from '#app/db/schema.server.ts'
 import { toParsedBlock, type ParsedBlock } from '#app/domain/blocks.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -13,17 +13,17 @@ export const SUBPAGES_MAX = 100
 
 export type SubpageInput = { title: string; slug: string; published: boolean; seoTitle: string; seoDescription: string }
 
-export async function listSubpages(db: Db, tenantId: string): Promise<Subpage[]> {
+export async function listSubpages(db: ShardDb, tenantId: string): Promise<Subpage[]> {
   return db.select().from(subpages).where(ofTenant(subpages, tenantId)).orderBy(desc(subpages.createdAt), asc(subpages.id))
 }
 
-export async function getSubpage(db: Db, tenantId: string, subpageId: string): Promise<Subpage | undefined> {
+export async function getSubpage(db: ShardDb, tenantId: string, subpageId: string): Promise<Subpage | undefined> {
   const [row] = await db.select().from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).limit(1)
   return row
 }
 
 /** A new subpage; null when the slug is taken in this school (unique index). */
-export async function createSubpage(db: Db, tenantId: string, input: SubpageInput, now = Date.now()): Promise<Subpage | null> {
+export async function createSubpage(db: ShardDb, tenantId: string, input: SubpageInput, now = Date.now()): Promise<Subpage | null> {
   const [row] = await db
     .insert(subpages)
     .values({ id: newId(), tenantId, ...input, createdAt: now, updatedAt: now })
@@ -33,7 +33,7 @@ export async function createSubpage(db: Db, tenantId: string, input: SubpageInpu
 }
 
 /** 'taken' when another subpage of the school has the slug. */
-export async function updateSubpage(db: Db, tenantId: string, subpageId: string, input: SubpageInput, now = Date.now()): Promise<Subpage | 'taken' | null> {
+export async function updateSubpage(db: ShardDb, tenantId: string, subpageId: string, input: SubpageInput, now = Date.now()): Promise<Subpage | 'taken' | null> {
   try {
     const [row] = await db
       .update(subpages)
@@ -49,7 +49,7 @@ export async function updateSubpage(db: Db, tenantId: string, subpageId: string,
   }
 }
 
-export async function deleteSubpage(db: Db, tenantId: string, subpageId: string) {
+export async function deleteSubpage(db: ShardDb, tenantId: string, subpageId: string) {
   const deleted = await db.delete(subpages).where(ofTenant(subpages, tenantId, eq(subpages.id, subpageId))).returning({ id: subpages.id })
   return deleted.length > 0
 }
@@ -58,7 +58,7 @@ export async function deleteSubpage(db: Db, tenantId: string, subpageId: string)
  * A published subpage and its renderable blocks in one D1 round trip (batch). Blocks whose
  * stored props no longer parse are left out rather than failing the page.
  */
-export async function getPublishedSubpageWithBlocks(db: Db, tenantId: string, slug: string): Promise<{ subpage: Subpage; blocks: ParsedBlock[] } | null> {
+export async function getPublishedSubpageWithBlocks(db: ShardDb, tenantId: string, slug: string): Promise<{ subpage: Subpage; blocks: ParsedBlock[] } | null> {
   const [pages, rows] = await db.batch([
     db.select().from(subpages).where(ofTenant(subpages, tenantId, eq(subpages.slug, slug), eq(subpages.published, true))).limit(1),
     db
@@ -74,7 +74,7 @@ export async function getPublishedSubpageWithBlocks(db: Db, tenantId: string, sl
 }
 
 /** Published subpages for the sitemap. */
-export async function listPublishedSubpages(db: Db, tenantId: string) {
+export async function listPublishedSubpages(db: ShardDb, tenantId: string) {
   return db
     .select({ slug: subpages.slug, title: subpages.title, updatedAt: subpages.updatedAt })
     .from(subpages)
@@ -82,7 +82,7 @@ export async function listPublishedSubpages(db: Db, tenantId: string) {
     .orderBy(asc(subpages.slug))
 }
 
-export async function countSubpages(db: Db, tenantId: string): Promise<number> {
+export async function countSubpages(db: ShardDb, tenantId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(subpages).where(ofTenant(subpages, tenantId))
   return row?.n ?? 0
 }

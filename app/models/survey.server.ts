@@ -4,7 +4,7 @@
 // tenant explicitly.
 import { asc, count, desc, eq, ne } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { surveyResponses, surveys, users } from '#app/db/schema.server.ts'
 import { kebabCase, SURVEY_DESCRIPTION_MAX, SURVEY_TITLE_MAX } from '#app/domain/survey-fields.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -156,7 +156,7 @@ export function validateResponse(questions: SurveyQuestion[], input: unknown): {
 export type SurveyRow = typeof surveys.$inferSelect
 
 /** The school's active site survey, if any (the /panel shows its modal). */
-export async function getActiveSurveyId(db: Db, tenantId: string): Promise<string | null> {
+export async function getActiveSurveyId(db: ShardDb, tenantId: string): Promise<string | null> {
   const [row] = await db
     .select({ id: surveys.id })
     .from(surveys)
@@ -166,7 +166,7 @@ export async function getActiveSurveyId(db: Db, tenantId: string): Promise<strin
   return row?.id ?? null
 }
 
-export async function getSurvey(db: Db, tenantId: string, surveyId: string) {
+export async function getSurvey(db: ShardDb, tenantId: string, surveyId: string) {
   const [row] = await db
     .select()
     .from(surveys)
@@ -176,7 +176,7 @@ export async function getSurvey(db: Db, tenantId: string, surveyId: string) {
 }
 
 /** Every survey of the school with its number of responses, newest first. */
-export async function listSurveys(db: Db, tenantId: string) {
+export async function listSurveys(db: ShardDb, tenantId: string) {
   const counts = db
     .select({ surveyId: surveyResponses.surveyId, responses: count().as('responses') })
     .from(surveyResponses)
@@ -192,7 +192,7 @@ export async function listSurveys(db: Db, tenantId: string) {
   return rows.map(({ questions, ...r }) => ({ ...r, responses: r.responses ?? 0, questionCount: parseQuestions(questions).filter((q) => q.type !== 'separator').length }))
 }
 
-export async function createSurvey(db: Db, tenantId: string, input: { title: string; description?: string; questions?: SurveyQuestion[] }, now = Date.now()) {
+export async function createSurvey(db: ShardDb, tenantId: string, input: { title: string; description?: string; questions?: SurveyQuestion[] }, now = Date.now()) {
   const [row] = await db
     .insert(surveys)
     .values({ id: newId(), tenantId, title: input.title, description: input.description ?? '', questions: JSON.stringify(input.questions ?? []), active: false, createdAt: now, updatedAt: now })
@@ -201,7 +201,7 @@ export async function createSurvey(db: Db, tenantId: string, input: { title: str
 }
 
 /** false when the survey is not this school's. */
-export async function updateSurvey(db: Db, tenantId: string, surveyId: string, input: { title: string; description: string; questions: SurveyQuestion[] }, now = Date.now()) {
+export async function updateSurvey(db: ShardDb, tenantId: string, surveyId: string, input: { title: string; description: string; questions: SurveyQuestion[] }, now = Date.now()) {
   const rows = await db
     .update(surveys)
     .set({ title: input.title, description: input.description, questions: JSON.stringify(input.questions), updatedAt: now })
@@ -211,7 +211,7 @@ export async function updateSurvey(db: Db, tenantId: string, surveyId: string, i
 }
 
 /** Make this survey the active one (every other survey of the school goes inactive) or deactivate it. */
-export async function setSurveyActive(db: Db, tenantId: string, surveyId: string, active: boolean, now = Date.now()) {
+export async function setSurveyActive(db: ShardDb, tenantId: string, surveyId: string, active: boolean, now = Date.now()) {
   const survey = await getSurvey(db, tenantId, surveyId)
   if (!survey) return false
   if (!active) {
@@ -228,7 +228,7 @@ export async function setSurveyActive(db: Db, tenantId: string, surveyId: string
   return true
 }
 
-export async function deleteSurvey(db: Db, tenantId: string, surveyId: string) {
+export async function deleteSurvey(db: ShardDb, tenantId: string, surveyId: string) {
   const rows = await db
     .delete(surveys)
     .where(ofTenant(surveys, tenantId, eq(surveys.id, surveyId)))
@@ -237,7 +237,7 @@ export async function deleteSurvey(db: Db, tenantId: string, surveyId: string) {
 }
 
 /** When this user answered this survey, or null. */
-export async function getRespondedAt(db: Db, tenantId: string, surveyId: string, userId: string) {
+export async function getRespondedAt(db: ShardDb, tenantId: string, surveyId: string, userId: string) {
   const [row] = await db
     .select({ respondedAt: surveyResponses.respondedAt })
     .from(surveyResponses)
@@ -247,7 +247,7 @@ export async function getRespondedAt(db: Db, tenantId: string, surveyId: string,
 }
 
 /** Store the answer once per user; 'already' when they had answered (nothing changes). */
-export async function saveSurveyResponse(db: Db, tenantId: string, surveyId: string, userId: string, response: Record<string, SurveyAnswer>, now = Date.now()) {
+export async function saveSurveyResponse(db: ShardDb, tenantId: string, surveyId: string, userId: string, response: Record<string, SurveyAnswer>, now = Date.now()) {
   const rows = await db
     .insert(surveyResponses)
     .values({ id: newId(), tenantId, surveyId, userId, response: JSON.stringify(response), respondedAt: now })
@@ -257,7 +257,7 @@ export async function saveSurveyResponse(db: Db, tenantId: string, surveyId: str
 }
 
 /** Responses of a survey with the respondent's name and email, oldest first (the owner's table). */
-export async function listSurveyResponses(db: Db, tenantId: string, surveyId: string) {
+export async function listSurveyResponses(db: ShardDb, tenantId: string, surveyId: string) {
   const rows = await db
     .select({ id: surveyResponses.id, response: surveyResponses.response, respondedAt: surveyResponses.respondedAt, name: users.name, email: users.email })
     .from(surveyResponses)

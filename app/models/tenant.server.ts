@@ -1,16 +1,16 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import type { Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import { domains, tenants, type Tenant } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 export type TenantStatus = Tenant['status']
 
-export async function getTenantBySlug(db: Db, slug: string) {
+export async function getTenantBySlug(db: ControlDb, slug: string) {
   return db.query.tenants.findFirst({ where: eq(tenants.slug, slug) })
 }
 
-export async function getTenantById(db: Db, id: string) {
+export async function getTenantById(db: ControlDb, id: string) {
   return db.query.tenants.findFirst({ where: eq(tenants.id, id) })
 }
 
@@ -19,7 +19,7 @@ export async function getTenantById(db: Db, id: string) {
 const primary = alias(domains, 'primary_domain')
 const primaryJoin = ofTenant(primary, tenants.id, eq(primary.isPrimary, true), eq(primary.verificationStatus, 'active'))
 
-export async function getTenantBySlugForRouting(db: Db, slug: string) {
+export async function getTenantBySlugForRouting(db: ControlDb, slug: string) {
   const rows = await db
     .select({ tenant: tenants, primaryHostname: primary.hostname })
     .from(tenants)
@@ -30,7 +30,7 @@ export async function getTenantBySlugForRouting(db: Db, slug: string) {
 }
 
 /** A custom domain resolves only once it is verified (status active). */
-export async function getTenantByCustomHostnameForRouting(db: Db, hostname: string) {
+export async function getTenantByCustomHostnameForRouting(db: ControlDb, hostname: string) {
   const rows = await db
     .select({ tenant: tenants, primaryHostname: primary.hostname })
     .from(domains)
@@ -41,14 +41,14 @@ export async function getTenantByCustomHostnameForRouting(db: Db, hostname: stri
   return rows[0]
 }
 
-export async function isSlugTaken(db: Db, slug: string) {
+export async function isSlugTaken(db: ControlDb, slug: string) {
   const row = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1)
   return row.length > 0
 }
 
 // Operator console: tenants are platform-level rows, so these queries are not tenant-scoped.
 export async function listTenantsForOperator(
-  db: Db,
+  db: ControlDb,
   { query, status, limit = 50, offset = 0 }: { query?: string; status?: TenantStatus; limit?: number; offset?: number },
 ) {
   const filters = []
@@ -65,7 +65,7 @@ export async function listTenantsForOperator(
   return { rows, total: count }
 }
 
-export async function setTenantStatus(db: Db, tenantId: string, status: TenantStatus) {
+export async function setTenantStatus(db: ControlDb, tenantId: string, status: TenantStatus) {
   const updated = await db
     .update(tenants)
     .set({ status, updatedAt: Date.now() })
@@ -78,7 +78,7 @@ export async function setTenantStatus(db: Db, tenantId: string, status: TenantSt
 /** The school switches of the page settings (issue 23 §11): owners keep access whatever they say. */
 export type SchoolAccess = { loginDisabled: boolean; registrationDisabled: boolean; simplifiedCheckout: boolean }
 
-export async function getSchoolAccess(db: Db, tenantId: string): Promise<SchoolAccess | undefined> {
+export async function getSchoolAccess(db: ControlDb, tenantId: string): Promise<SchoolAccess | undefined> {
   const rows = await db
     .select({ loginDisabled: tenants.loginDisabled, registrationDisabled: tenants.registrationDisabled, simplifiedCheckout: tenants.simplifiedCheckout })
     .from(tenants)
@@ -88,7 +88,7 @@ export async function getSchoolAccess(db: Db, tenantId: string): Promise<SchoolA
 }
 
 /** Saves the given switches (absent ones stay). Answers false when the school does not exist. */
-export async function updateSchoolAccess(db: Db, tenantId: string, access: Partial<SchoolAccess>, now = Date.now()) {
+export async function updateSchoolAccess(db: ControlDb, tenantId: string, access: Partial<SchoolAccess>, now = Date.now()) {
   const rows = await db
     .update(tenants)
     .set({ ...access, updatedAt: now })
@@ -98,19 +98,19 @@ export async function updateSchoolAccess(db: Db, tenantId: string, access: Parti
 }
 
 /** The tax choice made at signup (issue 23 §4/§7): prices include VAT at a rate, or no VAT. */
-export async function setTenantTaxDefaults(db: Db, tenantId: string, tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }, now = Date.now()) {
+export async function setTenantTaxDefaults(db: ControlDb, tenantId: string, tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }, now = Date.now()) {
   const rows = await db.update(tenants).set({ vatMode: tax.vatMode, defaultVatRate: tax.defaultVatRate, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
   return rows.length > 0
 }
 
 /** The school's tax setting (issue 23 §4): the checkout, receipts and invoices read it. */
-export async function getTenantTax(db: Db, tenantId: string): Promise<{ vatMode: 'vat' | 'none'; defaultVatRate: number }> {
+export async function getTenantTax(db: ControlDb, tenantId: string): Promise<{ vatMode: 'vat' | 'none'; defaultVatRate: number }> {
   const rows = await db.select({ vatMode: tenants.vatMode, defaultVatRate: tenants.defaultVatRate }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0] ?? { vatMode: 'vat', defaultVatRate: 23 }
 }
 
 /** What the legal pages (/terms, /privacy; issue 23 §9) need: the school's texts and what fills the templates. */
-export async function getTenantLegal(db: Db, tenantId: string) {
+export async function getTenantLegal(db: ControlDb, tenantId: string) {
   const rows = await db
     .select({ name: tenants.name, language: tenants.language, contactEmail: tenants.contactEmail, authorName: tenants.authorName, company: tenants.bankAccountHolder, termsMd: tenants.termsMd, privacyMd: tenants.privacyMd })
     .from(tenants)
@@ -120,7 +120,7 @@ export async function getTenantLegal(db: Db, tenantId: string) {
 }
 
 /** Saves the school's terms and privacy policy ('' = the template). */
-export async function updateTenantLegal(db: Db, tenantId: string, legal: { termsMd: string; privacyMd: string }, now = Date.now()) {
+export async function updateTenantLegal(db: ControlDb, tenantId: string, legal: { termsMd: string; privacyMd: string }, now = Date.now()) {
   const rows = await db.update(tenants).set({ ...legal, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
   return rows.length > 0
 }

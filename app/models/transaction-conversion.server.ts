@@ -4,12 +4,12 @@
 // tabs, a refresh or a replayed request cannot run it twice. Tenant-scoped like every model: another
 // school's transaction is never claimed.
 import { eq, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { transactions } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** Claim the conversion of a completed sale: true for the one call that set `conversion_at`, false after (or when it is not this school's completed sale). */
-export async function claimConversion(db: Db, tenantId: string, transactionId: string, now = Date.now()) {
+export async function claimConversion(db: ShardDb, tenantId: string, transactionId: string, now = Date.now()) {
   const rows = await db
     .update(transactions)
     .set({ conversionAt: now })

@@ -4,13 +4,13 @@
 // test provider's hosted page, right after its notification settled the payment), never over another
 // reason (the 72-hour 'expired', a mismatch) and never on a transaction that did not fail.
 import { eq, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { transactions } from '#app/db/schema.server.ts'
 import { declineStatusReason, type DeclineReason } from '#app/domain/payment-failure.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** True when the reason was recorded now. */
-export async function recordDeclineReason(db: Db, tenantId: string, transactionId: string, reason: DeclineReason, now = Date.now()) {
+export async function recordDeclineReason(db: ShardDb, tenantId: string, transactionId: string, reason: DeclineReason, now = Date.now()) {
   const rows = await db
     .update(transactions)
     .set({ statusReason: declineStatusReason(reason), updatedAt: now })

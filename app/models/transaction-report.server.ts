@@ -1,7 +1,7 @@
 // Read-only views of a school's transactions for /home (issue 8 item 8; seed 001 §2 "transactions
 // and per-student transactions"). Writing transactions is transaction.server.ts' job.
 import { asc, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { paymentEvents, transactions, type TransactionStatus } from '#app/db/schema.server.ts'
 import type { Buyer, InvoiceDetails, ShippingDetails } from './transaction.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -54,7 +54,7 @@ function escapeLike(value: string) {
 export type TransactionFilters = { status?: TransactionStatus; email?: string; userId?: string; page?: number; perPage?: number }
 
 /** Newest first, with the number of matches for paging. `email` matches part of the buyer's email (case-insensitive). */
-export async function listSchoolTransactions(db: Db, tenantId: string, { status, email, userId, page = 1, perPage = TRANSACTIONS_PER_PAGE }: TransactionFilters = {}) {
+export async function listSchoolTransactions(db: ShardDb, tenantId: string, { status, email, userId, page = 1, perPage = TRANSACTIONS_PER_PAGE }: TransactionFilters = {}) {
   const where = ofTenant(
     transactions,
     tenantId,
@@ -76,7 +76,7 @@ export async function listSchoolTransactions(db: Db, tenantId: string, { status,
 }
 
 /** One transaction with its snapshots parsed and the provider events that changed it (oldest first). */
-export async function getTransactionDetail(db: Db, tenantId: string, id: string) {
+export async function getTransactionDetail(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(transactions)

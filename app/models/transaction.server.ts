@@ -9,7 +9,7 @@
 import dayjs from 'dayjs'
 import type { BatchItem } from 'drizzle-orm/batch'
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import {
   appEvents,
   paymentEvents,
@@ -50,7 +50,7 @@ const ALLOWED_FROM: Record<TransactionStatus, TransactionStatus[]> = {
   mismatch: ['pending', 'waiting'],
 }
 
-export async function createTransaction(db: Db, tenantId: string, input: NewTransactionInput, now = Date.now()): Promise<Transaction> {
+export async function createTransaction(db: ShardDb, tenantId: string, input: NewTransactionInput, now = Date.now()): Promise<Transaction> {
   const [row] = await db
     .insert(transactions)
     // A physical order starts ready for shipping; the owner moves it on once it is paid (issue 24).
@@ -59,19 +59,19 @@ export async function createTransaction(db: Db, tenantId: string, input: NewTran
   return row!
 }
 
-export async function getTransaction(db: Db, tenantId: string, id: string) {
+export async function getTransaction(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db.select().from(transactions).where(ofTenant(transactions, tenantId, eq(transactions.id, id))).limit(1)
   return row
 }
 
 /** The public handle of the pending page. Another school's hash is simply not found. */
-export async function getTransactionByHash(db: Db, tenantId: string, hash: string) {
+export async function getTransactionByHash(db: ShardDb, tenantId: string, hash: string) {
   if (!/^[a-z0-9]{8,64}$/.test(hash)) return undefined
   const [row] = await db.select().from(transactions).where(ofTenant(transactions, tenantId, eq(transactions.hash, hash))).limit(1)
   return row
 }
 
-export async function getTransactionByProviderRef(db: Db, tenantId: string, provider: PaymentProvider, providerRef: string) {
+export async function getTransactionByProviderRef(db: ShardDb, tenantId: string, provider: PaymentProvider, providerRef: string) {
   const [row] = await db
     .select()
     .from(transactions)
@@ -86,7 +86,7 @@ export async function getTransactionByProviderRef(db: Db, tenantId: string, prov
  * session). Not led by a tenant: the provider's signed reference is the key — (provider,
  * provider_ref) is unique — and the row found names the tenant every later query is scoped to.
  */
-export async function findTenantOfPlatformSale(db: Db, provider: PaymentProvider, integrationId: string, providerRef: string) {
+export async function findTenantOfPlatformSale(db: ShardDb, provider: PaymentProvider, integrationId: string, providerRef: string) {
   const [row] = await db
     .select({ tenantId: transactions.tenantId })
     .from(transactions)
@@ -96,14 +96,14 @@ export async function findTenantOfPlatformSale(db: Db, provider: PaymentProvider
 }
 
 /** After the provider accepted the order: remember its id (unique per provider) for the notifications. */
-export async function setProviderRef(db: Db, tenantId: string, id: string, ref: { provider: PaymentProvider; integrationId: string | null; providerRef: string }, now = Date.now()) {
+export async function setProviderRef(db: ShardDb, tenantId: string, id: string, ref: { provider: PaymentProvider; integrationId: string | null; providerRef: string }, now = Date.now()) {
   await db
     .update(transactions)
     .set({ provider: ref.provider, integrationId: ref.integrationId, providerRef: ref.providerRef, updatedAt: now })
     .where(ofTenant(transactions, tenantId, eq(transactions.id, id)))
 }
 
-export async function listTransactions(db: Db, tenantId: string, opts: { userId?: string; status?: TransactionStatus; limit?: number; offset?: number } = {}) {
+export async function listTransactions(db: ShardDb, tenantId: string, opts: { userId?: string; status?: TransactionStatus; limit?: number; offset?: number } = {}) {
   return db
     .select()
     .from(transactions)
@@ -118,7 +118,7 @@ export async function listTransactions(db: Db, tenantId: string, opts: { userId?
  * that were created before `createdBefore`, the oldest first. Each is then handled with its own
  * tenantId through the tenant-scoped functions.
  */
-export async function listTransactionsToRecheck(db: Db, { createdBefore, limit = 50 }: { createdBefore: number; limit?: number }) {
+export async function listTransactionsToRecheck(db: ShardDb, { createdBefore, limit = 50 }: { createdBefore: number; limit?: number }) {
   return db
     .select()
     .from(transactions)
@@ -128,7 +128,7 @@ export async function listTransactionsToRecheck(db: Db, { createdBefore, limit =
 }
 
 /** The cron asked the provider about it now (whatever the answer). */
-export async function markTransactionChecked(db: Db, tenantId: string, id: string, now = Date.now()) {
+export async function markTransactionChecked(db: ShardDb, tenantId: string, id: string, now = Date.now()) {
   await db.update(transactions).set({ checkedAt: now }).where(ofTenant(transactions, tenantId, eq(transactions.id, id)))
 }
 
@@ -186,7 +186,7 @@ function isUniqueViolation(error: unknown) {
  * Safe to call any number of times, concurrently, in any order: see the header.
  */
 export async function settleTransaction(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   transactionId: string,
   change: { event: PaymentEvent | null; status: TransactionStatus | null; reason?: string | null },
@@ -361,7 +361,7 @@ export async function settleTransaction(
  * unique key and the status guard decide races — and the access it granted revoked in the same
  * batch. False when it was not this school's completed sale, or was refunded already.
  */
-export async function recordRefund(db: Db, tenantId: string, tx: Transaction, refund: { provider: PaymentProvider; refundRef: string; providerStatus: string }, now = Date.now()) {
+export async function recordRefund(db: ShardDb, tenantId: string, tx: Transaction, refund: { provider: PaymentProvider; refundRef: string; providerStatus: string }, now = Date.now()) {
   const stillCompleted = sql`exists (select 1 from ${transactions} where ${transactions.tenantId} = ${tenantId} and ${transactions.id} = ${tx.id} and ${transactions.status} = 'completed')`
   try {
     // Access first, while the guard still sees the sale completed; the whole batch is one transaction.
@@ -387,7 +387,7 @@ export async function recordRefund(db: Db, tenantId: string, tx: Transaction, re
 }
 
 /** Units of a product sold (completed transactions; seats count one each), for its sale limit. */
-export async function countSoldUnits(db: Db, tenantId: string, productId: string) {
+export async function countSoldUnits(db: ShardDb, tenantId: string, productId: string) {
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${transactions.quantity}), 0)` })
     .from(transactions)

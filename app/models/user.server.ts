@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import {
   authTokens,
   comments,
@@ -24,11 +24,11 @@ import { newId } from '#app/utils/ids.server.ts'
 import { buildAuthToken } from './auth-token.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
-export async function getUserById(db: Db, tenantId: string, userId: string) {
+export async function getUserById(db: ShardDb, tenantId: string, userId: string) {
   return db.query.users.findFirst({ where: ofTenant(users, tenantId, eq(users.id, userId)) })
 }
 
-export async function getUserByEmail(db: Db, tenantId: string, email: string) {
+export async function getUserByEmail(db: ShardDb, tenantId: string, email: string) {
   return db.query.users.findFirst({ where: ofTenant(users, tenantId, eq(users.email, email.toLowerCase())) })
 }
 
@@ -37,20 +37,20 @@ export function buildUser(tenantId: string, input: { email: string; name: string
 }
 
 /** Insert a user; null when the email already has an account in this school. */
-export async function createUser(db: Db, tenantId: string, input: { email: string; name: string; passwordHash: string; role: UserRole }) {
+export async function createUser(db: ShardDb, tenantId: string, input: { email: string; name: string; passwordHash: string; role: UserRole }) {
   const row = buildUser(tenantId, input)
   const inserted = await db.insert(users).values(row).onConflictDoNothing().returning()
   return inserted[0] ?? null
 }
 
-export function updateUserPassword(db: Db, tenantId: string, userId: string, passwordHash: string) {
+export function updateUserPassword(db: ShardDb, tenantId: string, userId: string, passwordHash: string) {
   return db
     .update(users)
     .set({ passwordHash, updatedAt: Date.now() })
     .where(ofTenant(users, tenantId, eq(users.id, userId)))
 }
 
-export async function listUsers(db: Db, tenantId: string, { role, limit = 100 }: { role?: UserRole; limit?: number } = {}) {
+export async function listUsers(db: ShardDb, tenantId: string, { role, limit = 100 }: { role?: UserRole; limit?: number } = {}) {
   return db
     .select({ id: users.id, name: users.name, email: users.email, role: users.role, createdAt: users.createdAt })
     .from(users)
@@ -59,7 +59,7 @@ export async function listUsers(db: Db, tenantId: string, { role, limit = 100 }:
     .limit(limit)
 }
 
-export async function countUsersByRole(db: Db, tenantId: string) {
+export async function countUsersByRole(db: ShardDb, tenantId: string) {
   const rows = await db
     .select({ role: users.role, count: sql<number>`count(*)` })
     .from(users)
@@ -76,7 +76,7 @@ export const PLATFORM_LOGIN_MAX_SCHOOLS = 20
  * in every active school (not erased), with the school's name and switches. Deliberately across
  * schools (app/models/cross-tenant.ts); the answer is only ever mailed to that address.
  */
-export async function listAccountsByEmailForPlatformLogin(db: Db, email: string) {
+export async function listAccountsByEmailForPlatformLogin(db: ShardDb, email: string) {
   return db
     .select({ userId: users.id, tenantId: users.tenantId, role: users.role, school: tenants.name, slug: tenants.slug, loginDisabled: tenants.loginDisabled })
     .from(users)
@@ -90,12 +90,12 @@ export async function listAccountsByEmailForPlatformLogin(db: Db, email: string)
 
 export const DELETED_USER_NAME = 'Deleted user'
 
-export async function updateUserName(db: Db, tenantId: string, userId: string, name: string) {
+export async function updateUserName(db: ShardDb, tenantId: string, userId: string, name: string) {
   await db.update(users).set({ name, updatedAt: Date.now() }).where(ofTenant(users, tenantId, eq(users.id, userId), isNull(users.deletedAt)))
 }
 
 /** Moves the account to a new address; false when another account of this school holds it (the unique index decides). */
-export async function updateUserEmail(db: Db, tenantId: string, userId: string, email: string) {
+export async function updateUserEmail(db: ShardDb, tenantId: string, userId: string, email: string) {
   try {
     const rows = await db
       .update(users)
@@ -110,7 +110,7 @@ export async function updateUserEmail(db: Db, tenantId: string, userId: string, 
 }
 
 /** "Download my data": what the school keeps about this user, each list its own rows. */
-export async function exportUserData(db: Db, tenantId: string, userId: string) {
+export async function exportUserData(db: ShardDb, tenantId: string, userId: string) {
   const [profile, purchases, access, progress, userComments, userReplies, userReviews, posts, userMemberships, surveys] = await db.batch([
     db
       .select({ id: users.id, email: users.email, name: users.name, role: users.role, phone: users.phone, vatId: users.vatId, createdAt: users.createdAt, updatedAt: users.updatedAt })
@@ -169,7 +169,7 @@ export const erasedEmail = (userId: string) => `deleted-${userId}@deleted.invali
  * posts stay under the anonymised name; transactions stay for accounting with the buyer's name,
  * e-mail, phone and shipping address replaced (invoice details stay: an issued invoice must be kept).
  */
-export async function eraseUser(db: Db, tenantId: string, userId: string, now = Date.now()) {
+export async function eraseUser(db: ShardDb, tenantId: string, userId: string, now = Date.now()) {
   const user = await getUserById(db, tenantId, userId)
   if (!user || user.deletedAt) return false
   const email = erasedEmail(userId)
@@ -194,7 +194,7 @@ export async function eraseUser(db: Db, tenantId: string, userId: string, now = 
 }
 
 /** A one-time link to confirm a new address (purpose email_change): the address travels in the token's payload, nothing changes until it is used. */
-export async function createEmailChangeToken(db: Db, tenantId: string, userId: string, newEmail: string) {
+export async function createEmailChangeToken(db: ShardDb, tenantId: string, userId: string, newEmail: string) {
   const { token, row } = buildAuthToken(tenantId, userId, 'email_change')
   await db.insert(authTokens).values({ ...row, payload: newEmail.toLowerCase() })
   return token

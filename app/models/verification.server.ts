@@ -6,7 +6,7 @@
 // query here is scoped by tenant and session. Sending a code (e-mail or SMS) is the use case in
 // app/auth/verification.server.ts.
 import { count, desc, eq, gt, isNull } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { sessions, tenants, users, verificationCodes, type LoginVerificationMode } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { hashSecret, secretMatches } from '#app/utils/session-token.server.ts'
@@ -20,7 +20,7 @@ export const RESEND_LOCK_MS = 60_000
 export const MAX_SENDS_PER_HOUR = 5
 export const HOUR_MS = 60 * 60_000
 
-export async function getLoginVerificationMode(db: Db, tenantId: string): Promise<LoginVerificationMode> {
+export async function getLoginVerificationMode(db: ShardDb, tenantId: string): Promise<LoginVerificationMode> {
   const [row] = await db.select({ mode: tenants.loginVerification }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return row?.mode ?? 'off'
 }
@@ -56,13 +56,13 @@ export function maskPhone(phone: string) {
   return `${'•'.repeat(digits.length - 4)}${digits.slice(-4)}`
 }
 
-export async function getUserPhone(db: Db, tenantId: string, userId: string) {
+export async function getUserPhone(db: ShardDb, tenantId: string, userId: string) {
   const [row] = await db.select({ phone: users.phone }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
   return row?.phone ?? null
 }
 
 /** Saves the student's phone; false for a number that is not one or an unknown user. */
-export async function saveUserPhone(db: Db, tenantId: string, userId: string, phoneNumber: string, now = Date.now()) {
+export async function saveUserPhone(db: ShardDb, tenantId: string, userId: string, phoneNumber: string, now = Date.now()) {
   const phone = normalisePhone(phoneNumber)
   if (!phone) return null
   const rows = await db
@@ -73,13 +73,13 @@ export async function saveUserPhone(db: Db, tenantId: string, userId: string, ph
   return rows.length ? phone : null
 }
 
-export async function isSessionVerified(db: Db, tenantId: string, sessionId: string) {
+export async function isSessionVerified(db: ShardDb, tenantId: string, sessionId: string) {
   const [row] = await db.select({ at: sessions.loginVerifiedAt }).from(sessions).where(ofTenant(sessions, tenantId, eq(sessions.id, sessionId))).limit(1)
   return row?.at != null
 }
 
 /** The session's newest code, used or not. */
-export async function latestCode(db: Db, tenantId: string, sessionId: string) {
+export async function latestCode(db: ShardDb, tenantId: string, sessionId: string) {
   const [row] = await db
     .select()
     .from(verificationCodes)
@@ -90,7 +90,7 @@ export async function latestCode(db: Db, tenantId: string, sessionId: string) {
 }
 
 /** For the page: when the last code went out and when a new one may be asked for. */
-export async function getVerificationState(db: Db, tenantId: string, sessionId: string, now = Date.now()) {
+export async function getVerificationState(db: ShardDb, tenantId: string, sessionId: string, now = Date.now()) {
   const last = await latestCode(db, tenantId, sessionId)
   if (!last) return { sent: false as const, channel: null, resendAt: null }
   const usable = last.consumedAt === null && last.expiresAt > now && last.attempts < MAX_ATTEMPTS
@@ -98,7 +98,7 @@ export async function getVerificationState(db: Db, tenantId: string, sessionId: 
 }
 
 /** How many codes went to this user since `since` (the hourly limit). */
-export async function countCodesSentSince(db: Db, tenantId: string, userId: string, since: number) {
+export async function countCodesSentSince(db: ShardDb, tenantId: string, userId: string, since: number) {
   const [{ sent }] = await db
     .select({ sent: count() })
     .from(verificationCodes)
@@ -107,7 +107,7 @@ export async function countCodesSentSince(db: Db, tenantId: string, userId: stri
 }
 
 /** A new code for this session, stored hashed; the session's earlier codes stop working in the same batch. */
-export async function issueCode(db: Db, tenantId: string, { userId, sessionId, channel, now }: { userId: string; sessionId: string; channel: 'email' | 'phone'; now: number }) {
+export async function issueCode(db: ShardDb, tenantId: string, { userId, sessionId, channel, now }: { userId: string; sessionId: string; channel: 'email' | 'phone'; now: number }) {
   const code = generateCode()
   const id = newId()
   await db.batch([
@@ -121,7 +121,7 @@ export async function issueCode(db: Db, tenantId: string, { userId, sessionId, c
 }
 
 /** A code that never reached the user: gone, so neither the resend lock nor the hourly limit counts it. */
-export async function deleteCode(db: Db, tenantId: string, id: string) {
+export async function deleteCode(db: ShardDb, tenantId: string, id: string) {
   await db.delete(verificationCodes).where(ofTenant(verificationCodes, tenantId, eq(verificationCodes.id, id)))
 }
 
@@ -129,7 +129,7 @@ export async function deleteCode(db: Db, tenantId: string, id: string) {
  * Checks a code for this session (of this user, of this school). Every try counts against the
  * code's attempts before comparing; the right code marks the session verified once.
  */
-export async function verifyCode(db: Db, tenantId: string, { userId, sessionId, code, now = Date.now() }: { userId: string; sessionId: string; code: string; now?: number }) {
+export async function verifyCode(db: ShardDb, tenantId: string, { userId, sessionId, code, now = Date.now() }: { userId: string; sessionId: string; code: string; now?: number }) {
   const last = await latestCode(db, tenantId, sessionId)
   if (!last || last.userId !== userId || last.consumedAt !== null || last.expiresAt <= now || last.attempts >= MAX_ATTEMPTS) return false
   const counted = await db

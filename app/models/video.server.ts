@@ -2,7 +2,7 @@
 // ones marked platform-level: Bunny's webhook names only the library and the video, and the
 // media worker's cron sweeps every school.
 import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { videos, type Video } from '#app/db/schema.server.ts'
 import { mergeVideoState, type VideoState } from '#app/domain/video-state.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -17,7 +17,7 @@ export type NewVideo = {
   createdBy?: string | null
 }
 
-export async function insertVideo(db: Db, tenantId: string, input: NewVideo, now = Date.now()): Promise<Video> {
+export async function insertVideo(db: ShardDb, tenantId: string, input: NewVideo, now = Date.now()): Promise<Video> {
   const row: Video = {
     id: newId(),
     tenantId,
@@ -38,27 +38,27 @@ export async function insertVideo(db: Db, tenantId: string, input: NewVideo, now
   return row
 }
 
-export async function getVideo(db: Db, tenantId: string, id: string): Promise<Video | undefined> {
+export async function getVideo(db: ShardDb, tenantId: string, id: string): Promise<Video | undefined> {
   const rows = await db.select().from(videos).where(ofTenant(videos, tenantId, eq(videos.id, id))).limit(1)
   return rows[0]
 }
 
 /** States of the school's videos among `ids` (others' ids are simply absent). */
-export async function listVideoStates(db: Db, tenantId: string, ids: string[]) {
+export async function listVideoStates(db: ShardDb, tenantId: string, ids: string[]) {
   if (!ids.length) return []
   return db.select({ id: videos.id, state: videos.state }).from(videos).where(ofTenant(videos, tenantId, inArray(videos.id, ids)))
 }
 
-export async function listVideos(db: Db, tenantId: string, { limit = 100 }: { limit?: number } = {}): Promise<Video[]> {
+export async function listVideos(db: ShardDb, tenantId: string, { limit = 100 }: { limit?: number } = {}): Promise<Video[]> {
   return db.select().from(videos).where(ofTenant(videos, tenantId)).orderBy(desc(videos.createdAt), asc(videos.id)).limit(limit)
 }
 
-export async function renameVideo(db: Db, tenantId: string, id: string, title: string, now = Date.now()) {
+export async function renameVideo(db: ShardDb, tenantId: string, id: string, title: string, now = Date.now()) {
   const result = await db.update(videos).set({ title, updatedAt: now }).where(ofTenant(videos, tenantId, eq(videos.id, id))).returning({ id: videos.id })
   return result.length > 0
 }
 
-export async function deleteVideo(db: Db, tenantId: string, id: string) {
+export async function deleteVideo(db: ShardDb, tenantId: string, id: string) {
   const result = await db.delete(videos).where(ofTenant(videos, tenantId, eq(videos.id, id))).returning({ id: videos.id })
   return result.length > 0
 }
@@ -77,7 +77,7 @@ export type VideoStateUpdate = {
  * (mergeVideoState): a late or repeated webhook changes nothing. The write is conditional on the
  * state read, so two concurrent deliveries can't overwrite each other with an older state.
  */
-export async function applyVideoState(db: Db, tenantId: string, id: string, update: VideoStateUpdate, now = Date.now()): Promise<Video | undefined> {
+export async function applyVideoState(db: ShardDb, tenantId: string, id: string, update: VideoStateUpdate, now = Date.now()): Promise<Video | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await getVideo(db, tenantId, id)
     if (!current) return undefined
@@ -98,7 +98,7 @@ export async function applyVideoState(db: Db, tenantId: string, id: string, upda
 }
 
 /** Platform-level: the row for a Bunny video (webhooks carry only library and video ids). */
-export async function findVideoByBunnyId(db: Db, libraryId: string, bunnyVideoId: string): Promise<Video | undefined> {
+export async function findVideoByBunnyId(db: ShardDb, libraryId: string, bunnyVideoId: string): Promise<Video | undefined> {
   const rows = await db
     .select()
     .from(videos)
@@ -114,7 +114,7 @@ const UNSETTLED: VideoState[] = ['uploading', 'queued', 'processing', 'transcodi
  * not read from the API since `checkedBefore` (a lost webhook must not leave a lecture
  * "transcoding" forever).
  */
-export async function listUnsettledVideosAcrossTenants(db: Db, checkedBefore: number, updatedBefore: number, limit: number): Promise<Video[]> {
+export async function listUnsettledVideosAcrossTenants(db: ShardDb, checkedBefore: number, updatedBefore: number, limit: number): Promise<Video[]> {
   return db
     .select()
     .from(videos)
@@ -124,7 +124,7 @@ export async function listUnsettledVideosAcrossTenants(db: Db, checkedBefore: nu
 }
 
 /** Platform-level, for the cron: video objects created for an upload that never started. */
-export async function listAbandonedVideosAcrossTenants(db: Db, createdBefore: number, limit: number): Promise<Video[]> {
+export async function listAbandonedVideosAcrossTenants(db: ShardDb, createdBefore: number, limit: number): Promise<Video[]> {
   return db
     .select()
     .from(videos)

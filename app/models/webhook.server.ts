@@ -5,7 +5,7 @@
 // webhooks worker's sweep, and the consumer deduplicates by row (one row per webhook and event).
 import { and, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm'
 import { encodeBase64urlNoPadding } from '@oslojs/encoding'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { sealSecret } from '#app/utils/secret-box.server.ts'
@@ -28,7 +28,7 @@ export function generateWebhookSecret() {
 export type CreateWebhookResult = { ok: true; webhook: typeof webhooks.$inferSelect; secret: string } | { ok: false; reason: 'duplicate' }
 
 /** A new webhook with a fresh secret (returned once, stored sealed); the same event and URL twice is refused. */
-export async function createWebhook(db: Db, integrationsKey: string, tenantId: string, input: { event: WebhookEvent; url: string }, now = Date.now()): Promise<CreateWebhookResult> {
+export async function createWebhook(db: ShardDb, integrationsKey: string, tenantId: string, input: { event: WebhookEvent; url: string }, now = Date.now()): Promise<CreateWebhookResult> {
   const id = newId()
   const secret = generateWebhookSecret()
   const sealed = await sealSecret(integrationsKey, tenantId, WEBHOOK_SECRET_PURPOSE, secret)
@@ -40,7 +40,7 @@ export async function createWebhook(db: Db, integrationsKey: string, tenantId: s
   return row ? { ok: true, webhook: row, secret } : { ok: false, reason: 'duplicate' }
 }
 
-export async function getWebhook(db: Db, tenantId: string, id: string) {
+export async function getWebhook(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(webhooks)
@@ -50,7 +50,7 @@ export async function getWebhook(db: Db, tenantId: string, id: string) {
 }
 
 /** The school's webhooks, newest first, with how their deliveries stand. */
-export async function listWebhooks(db: Db, tenantId: string) {
+export async function listWebhooks(db: ShardDb, tenantId: string) {
   const rows = await db.select().from(webhooks).where(ofTenant(webhooks, tenantId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id))
   if (rows.length === 0) return []
   const counts = await db
@@ -66,14 +66,14 @@ export async function listWebhooks(db: Db, tenantId: string) {
 }
 
 /** Enabled webhooks of the school listening to `event`: the fan-out's targets. */
-export async function listEnabledWebhooksFor(db: Db, tenantId: string, event: WebhookEvent) {
+export async function listEnabledWebhooksFor(db: ShardDb, tenantId: string, event: WebhookEvent) {
   return db
     .select()
     .from(webhooks)
     .where(ofTenant(webhooks, tenantId, eq(webhooks.event, event), eq(webhooks.enabled, true)))
 }
 
-export async function setWebhookEnabled(db: Db, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
+export async function setWebhookEnabled(db: ShardDb, tenantId: string, id: string, enabled: boolean, now = Date.now()) {
   const rows = await db
     .update(webhooks)
     .set({ enabled, updatedAt: now })
@@ -83,7 +83,7 @@ export async function setWebhookEnabled(db: Db, tenantId: string, id: string, en
 }
 
 /** Deletes the webhook and (cascade) its delivery log. */
-export async function deleteWebhook(db: Db, tenantId: string, id: string) {
+export async function deleteWebhook(db: ShardDb, tenantId: string, id: string) {
   const rows = await db
     .delete(webhooks)
     .where(ofTenant(webhooks, tenantId, eq(webhooks.id, id)))
@@ -93,7 +93,7 @@ export async function deleteWebhook(db: Db, tenantId: string, id: string) {
 
 // ─── Deliveries ───────────────────────────────────────────────────────────────────────────────
 
-export async function getWebhookDelivery(db: Db, tenantId: string, id: string) {
+export async function getWebhookDelivery(db: ShardDb, tenantId: string, id: string) {
   const [row] = await db
     .select()
     .from(webhookDeliveries)
@@ -103,7 +103,7 @@ export async function getWebhookDelivery(db: Db, tenantId: string, id: string) {
 }
 
 /** One webhook's delivery log, newest first, a page at a time. */
-export async function listWebhookDeliveries(db: Db, tenantId: string, webhookId: string, { page = 1, perPage = DELIVERIES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
+export async function listWebhookDeliveries(db: ShardDb, tenantId: string, webhookId: string, { page = 1, perPage = DELIVERIES_PER_PAGE }: { page?: number; perPage?: number } = {}) {
   const where = ofTenant(webhookDeliveries, tenantId, eq(webhookDeliveries.webhookId, webhookId))
   const [{ total }] = await db.select({ total: count() }).from(webhookDeliveries).where(where)
   const pageCount = Math.max(1, Math.ceil(total / perPage))
@@ -122,7 +122,7 @@ export async function listWebhookDeliveries(db: Db, tenantId: string, webhookId:
  * One delivery row per enabled webhook of the school listening to the event. Returns only the rows
  * this call created: a redelivered event finds its rows and creates (and so queues) nothing.
  */
-export async function createDeliveriesForEvent(db: Db, tenantId: string, event: { id: string; type: WebhookEvent }, now = Date.now()) {
+export async function createDeliveriesForEvent(db: ShardDb, tenantId: string, event: { id: string; type: WebhookEvent }, now = Date.now()) {
   const targets = await listEnabledWebhooksFor(db, tenantId, event.type)
   if (targets.length === 0) return []
   return db
@@ -133,7 +133,7 @@ export async function createDeliveriesForEvent(db: Db, tenantId: string, event: 
 }
 
 /** Undo rows whose queue send failed (still untouched), so a retry of the event creates them again. */
-export async function deleteUnattemptedDeliveries(db: Db, tenantId: string, ids: string[]) {
+export async function deleteUnattemptedDeliveries(db: ShardDb, tenantId: string, ids: string[]) {
   if (ids.length === 0) return
   await db
     .delete(webhookDeliveries)
@@ -153,7 +153,7 @@ async function enqueue(queue: Queue<WebhookDeliveryJob> | undefined, job: Webhoo
 }
 
 /** "Send test event": a delivery row with a `test:{id}` event id, queued like a real one. */
-export async function scheduleTestDelivery(db: Db, queue: Queue<WebhookDeliveryJob> | undefined, tenantId: string, webhook: { id: string; event: WebhookEvent }, now = Date.now()) {
+export async function scheduleTestDelivery(db: ShardDb, queue: Queue<WebhookDeliveryJob> | undefined, tenantId: string, webhook: { id: string; event: WebhookEvent }, now = Date.now()) {
   const [row] = await db
     .insert(webhookDeliveries)
     .values({ id: newId(), tenantId, webhookId: webhook.id, eventId: `${TEST_EVENT_PREFIX}${newId()}`, eventType: webhook.event, isTest: true, status: 'pending', createdAt: now, updatedAt: now })
@@ -165,7 +165,7 @@ export async function scheduleTestDelivery(db: Db, queue: Queue<WebhookDeliveryJ
 export type RedeliverResult = { ok: true; queued: boolean } | { ok: false; reason: 'not_found' | 'not_redeliverable' }
 
 /** "Redeliver": a failed or dead delivery back to pending (attempts kept, so the log shows the history) and queued again. */
-export async function redeliverWebhookDelivery(db: Db, queue: Queue<WebhookDeliveryJob> | undefined, tenantId: string, webhookId: string, deliveryId: string, now = Date.now()): Promise<RedeliverResult> {
+export async function redeliverWebhookDelivery(db: ShardDb, queue: Queue<WebhookDeliveryJob> | undefined, tenantId: string, webhookId: string, deliveryId: string, now = Date.now()): Promise<RedeliverResult> {
   const [row] = await db
     .update(webhookDeliveries)
     .set({ status: 'pending', updatedAt: now })
@@ -190,7 +190,7 @@ export async function redeliverWebhookDelivery(db: Db, queue: Queue<WebhookDeliv
  * Take the next attempt of a pending delivery: attempts + 1, only if nobody else took it since it
  * was read (`seenAttempts`). Two copies of one message racing each other send one POST.
  */
-export async function claimDeliveryAttempt(db: Db, tenantId: string, id: string, seenAttempts: number, now = Date.now()) {
+export async function claimDeliveryAttempt(db: ShardDb, tenantId: string, id: string, seenAttempts: number, now = Date.now()) {
   const [row] = await db
     .update(webhookDeliveries)
     .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, updatedAt: now })
@@ -201,7 +201,7 @@ export async function claimDeliveryAttempt(db: Db, tenantId: string, id: string,
 
 /** The outcome of one attempt: delivered, or still pending (the queue retries) with what went wrong. */
 export async function recordDeliveryAttempt(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   id: string,
   result: { delivered: boolean; statusCode: number | null; durationMs: number; error: string | null },
@@ -221,7 +221,7 @@ export async function recordDeliveryAttempt(
 }
 
 /** Give up: 'failed' (the worker refused to send: target, secret, disabled webhook) or 'dead' (retries used up). */
-export async function markDeliveryFinal(db: Db, tenantId: string, id: string, status: 'failed' | 'dead', error: string | null, now = Date.now()) {
+export async function markDeliveryFinal(db: ShardDb, tenantId: string, id: string, status: 'failed' | 'dead', error: string | null, now = Date.now()) {
   const rows = await db
     .update(webhookDeliveries)
     .set({ status, ...(error ? { lastError: error } : {}), updatedAt: now })
@@ -234,7 +234,7 @@ export async function markDeliveryFinal(db: Db, tenantId: string, id: string, st
  * Pending rows the queue may never have seen, across schools: never attempted and older than
  * `unattemptedAfterMs`, or untouched for `idleAfterMs` (longer than the whole retry schedule).
  */
-export async function listStrandedDeliveriesAcrossTenants(db: Db, { now = Date.now(), unattemptedAfterMs, idleAfterMs, limit }: { now?: number; unattemptedAfterMs: number; idleAfterMs: number; limit: number }) {
+export async function listStrandedDeliveriesAcrossTenants(db: ShardDb, { now = Date.now(), unattemptedAfterMs, idleAfterMs, limit }: { now?: number; unattemptedAfterMs: number; idleAfterMs: number; limit: number }) {
   return db
     .select({ id: webhookDeliveries.id, tenantId: webhookDeliveries.tenantId })
     .from(webhookDeliveries)

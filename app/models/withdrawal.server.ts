@@ -7,7 +7,7 @@
 // (D1 runs each statement atomically and serializes writes), so two requests at once cannot both
 // see the same money: the second one's select finds nothing available and inserts no row.
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { BANK_ACCOUNT_TYPES, tenants, withdrawals, type BankAccountType, type Withdrawal } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { availableSql, getBalances } from './balance.server.ts'
@@ -44,7 +44,7 @@ export function parseBankSnapshot(value: string): BankSnapshot {
   return { account: value, holder: '', type: null, swift: null, routing: null }
 }
 
-export async function requestWithdrawal(db: Db, tenantId: string, input: { currency: string; requestedBy: string | null }, now = Date.now()): Promise<RequestOutcome> {
+export async function requestWithdrawal(db: ShardDb, tenantId: string, input: { currency: string; requestedBy: string | null }, now = Date.now()): Promise<RequestOutcome> {
   const available = availableSql(tenantId, input.currency, now)
   // Columns of the select follow the table's column order: id, tenant_id, amount, currency,
   // bank_account, status, requested_by, paid_at, paid_by, created_at, updated_at.
@@ -66,7 +66,7 @@ export async function requestWithdrawal(db: Db, tenantId: string, input: { curre
   return balance && balance.debt > 0 ? { outcome: 'in_debt', debt: balance.debt } : { outcome: 'nothing_available' }
 }
 
-export async function listWithdrawals(db: Db, tenantId: string, { limit = WITHDRAWALS_PER_PAGE, offset = 0 } = {}) {
+export async function listWithdrawals(db: ShardDb, tenantId: string, { limit = WITHDRAWALS_PER_PAGE, offset = 0 } = {}) {
   return db
     .select()
     .from(withdrawals)
@@ -80,7 +80,7 @@ export async function listWithdrawals(db: Db, tenantId: string, { limit = WITHDR
 // Operators are platform staff: these read and change withdrawals of every school by design (like
 // listTenantsForOperator); the routes using them answer only on the platform host, to operators.
 
-export async function listWithdrawalsForOperator(db: Db, { status, limit = 50, offset = 0 }: { status?: Withdrawal['status']; limit?: number; offset?: number } = {}) {
+export async function listWithdrawalsForOperator(db: ShardDb, { status, limit = 50, offset = 0 }: { status?: Withdrawal['status']; limit?: number; offset?: number } = {}) {
   const where = status ? eq(withdrawals.status, status) : undefined
   const [rows, [{ count }]] = await Promise.all([
     db
@@ -101,7 +101,7 @@ export async function listWithdrawalsForOperator(db: Db, { status, limit = 50, o
  * pending → paid, once: the update only matches a pending row, so a second click (or two
  * operators at once) changes nothing and answers 'already'.
  */
-export async function markWithdrawalPaid(db: Db, withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
+export async function markWithdrawalPaid(db: ShardDb, withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
   const updated = await db
     .update(withdrawals)
     .set({ status: 'paid', paidAt: now, paidBy: operatorId, updatedAt: now })

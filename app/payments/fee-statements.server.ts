@@ -10,7 +10,7 @@
 // month); every run in that window picks up what is not written yet, a bounded batch at a time.
 // Exactly once: the unique (tenant, month, currency) index decides which run writes a statement and
 // only that run emails it; an email interrupted by a crash is picked up by the next run.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { getDb } from '#app/db/client.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { InvoiceContent } from '#app/invoicing/invoice-content.ts'
@@ -114,7 +114,7 @@ export async function makeFeeStatements(env: FeeStatementEnv, month: string, now
   return summary
 }
 
-async function emailStatement(db: Db, env: FeeStatementEnv, statement: FeeStatement, now: number) {
+async function emailStatement(db: ShardDb, env: FeeStatementEnv, statement: FeeStatement, now: number) {
   if (!(await claimFeeStatementEmail(db, statement.tenantId, statement.id, now))) return false
   const recipient = await statementRecipient(db, statement.tenantId)
   if (!recipient) return false
@@ -125,7 +125,7 @@ async function emailStatement(db: Db, env: FeeStatementEnv, statement: FeeStatem
 }
 
 /** 'issued' | 'failed' | 'retry' (the system was unavailable: the next run asks again). */
-async function invoiceStatement(db: Db, env: FeeStatementEnv, invoicing: PlatformInvoicing, statement: FeeStatement, now: number) {
+async function invoiceStatement(db: ShardDb, env: FeeStatementEnv, invoicing: PlatformInvoicing, statement: FeeStatement, now: number) {
   const recipient = await statementRecipient(db, statement.tenantId)
   const adapter = invoicingAdapter(env, invoicing.provider, invoicing.credentials)
   const content = feeInvoiceContent(statement, recipient ? { school: recipient.school, email: recipient.email } : { school: statement.tenantId, email: '' }, invoicing.vatRate)

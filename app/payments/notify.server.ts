@@ -6,7 +6,7 @@
 // memberships) go to the membership billing lifecycle instead.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { dispatchAppEvents, eventQueues } from '#app/models/app-event.server.ts'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { setMembershipCardOfTransaction } from '#app/models/membership.server.ts'
 import { getTransactionByProviderRef, settleTransaction, type PaymentEvent, type Transaction } from '#app/models/transaction.server.ts'
 import { reconcile, type Reconciled } from '#app/domain/payment-confirm.ts'
@@ -79,7 +79,7 @@ export async function applyNotification(context: AppLoadContext, tenantId: strin
  * claim never takes the key of the genuine notification that may come later, and repeats of the
  * same answer are replays. A mismatch moves a not-yet-granted transaction to `mismatch`.
  */
-export async function applyDecision(db: Db, tenantId: string, tx: Transaction, claimed: PaymentEvent | null, decision: Exclude<Reconciled, { kind: 'retry' }>) {
+export async function applyDecision(db: ShardDb, tenantId: string, tx: Transaction, claimed: PaymentEvent | null, decision: Exclude<Reconciled, { kind: 'retry' }>) {
   if (decision.kind === 'mismatch') {
     console.warn(JSON.stringify({ event: 'payment_mismatch', tenantId, transactionId: tx.id, provider: tx.provider, reason: decision.reason }))
     const event: PaymentEvent = { provider: tx.provider ?? 'test', eventKey: `mismatch:${tx.providerRef}:${decision.providerStatus}`, providerStatus: `mismatch (${decision.providerStatus})`, status: 'mismatch' }

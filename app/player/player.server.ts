@@ -2,7 +2,7 @@
 // access decision for one lecture by id (JSON, video token, PDF, progress calls). Every decision
 // goes through getCourseAccess + lectureGate; ids of another school are simply not found.
 import type { AppLoadContext } from '@remix-run/cloudflare'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { Lecture } from '#app/db/schema.server.ts'
 import { filesService } from '#app/media/files-service.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
@@ -32,7 +32,7 @@ export type NavLecture = {
 export type NavSection = { id: string; title: string; lectures: NavLecture[] }
 
 /** The course's curriculum as this viewer sees it (drafts only for staff), each lecture with its gate. */
-export async function loadCurriculum(db: Db, tenantId: string, course: PlayerCourse, access: CourseAccess, signedIn: boolean, progress: Map<string, { completedAt: number | null; starred: boolean }>, now: number) {
+export async function loadCurriculum(db: ShardDb, tenantId: string, course: PlayerCourse, access: CourseAccess, signedIn: boolean, progress: Map<string, { completedAt: number | null; starred: boolean }>, now: number) {
   return curriculumFor(await listCurriculumRows(db, tenantId, course.id), course, access, signedIn, progress, now)
 }
 
@@ -72,7 +72,7 @@ export function curriculumFor(
 export type LectureForViewer = { lecture: Lecture; course: PlayerCourse; access: CourseAccess; gate: LectureGate }
 
 /** A lecture of this school by id with its course, the viewer's access and the gate; undefined: not this school's (or a draft for a non-staff viewer). */
-export async function loadLectureForViewer(db: Db, tenantId: string, lectureId: string, viewer: CourseViewer, now = Date.now()): Promise<LectureForViewer | undefined> {
+export async function loadLectureForViewer(db: ShardDb, tenantId: string, lectureId: string, viewer: CourseViewer, now = Date.now()): Promise<LectureForViewer | undefined> {
   const row = await getLectureWithCourse(db, tenantId, lectureId)
   if (!row) return undefined
   const access = await getCourseAccess(db, tenantId, row.course.id, viewer, now)
@@ -82,12 +82,12 @@ export async function loadLectureForViewer(db: Db, tenantId: string, lectureId: 
 }
 
 /** The lecture's components (text, file, quiz), in order. */
-export async function lectureComponentsOf(db: Db, tenantId: string, lecture: Lecture): Promise<ComponentView[]> {
+export async function lectureComponentsOf(db: ShardDb, tenantId: string, lecture: Lecture): Promise<ComponentView[]> {
   return listComponents(db, tenantId, lecture.productId, lecture.sectionId, lecture.id)
 }
 
 /** Whether a file component with this key belongs to the lecture (the PDF route serves only those). */
-export async function lectureHasFile(db: Db, tenantId: string, lectureId: string, componentId: string) {
+export async function lectureHasFile(db: ShardDb, tenantId: string, lectureId: string, componentId: string) {
   const data = await getLectureFileComponentData(db, tenantId, lectureId, componentId)
   if (data === undefined) return null
   try {

@@ -11,7 +11,7 @@
 import { redirectDocument, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { startCardUpdate } from '#app/membership/card-update.server.ts'
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { backToPanel, jsonErrors } from '#app/membership/answers.server.ts'
 import { cardUpdatable, getMembershipForUser, listMembershipsForUser, testCardToken, updateMembershipCard } from '#app/models/membership.server.ts'
 import { CYPHER_MAX_LENGTH } from '#app/payments/card.ts'
@@ -29,7 +29,7 @@ const CardSchema = z.object({
 })
 
 /** The seed's call carries only the cypher: the student's one membership whose card can change. */
-async function onlyUpdatable(db: Db, tenantId: string, userId: string) {
+async function onlyUpdatable(db: ShardDb, tenantId: string, userId: string) {
   const open = (await listMembershipsForUser(db, tenantId, userId)).filter(cardUpdatable)
   return open.length === 1 ? open[0] : undefined
 }

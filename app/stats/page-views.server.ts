@@ -3,7 +3,7 @@
 // edge page cache — without a cookie, a script or anything about the visitor kept. The write runs
 // in ctx.waitUntil: it never delays or breaks the answer.
 import { isbot } from 'isbot'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { PageViewKind } from '#app/db/schema.server.ts'
 import { isReservedProductSlug, PRODUCT_SLUG_PATTERN } from '#app/models/product.server.ts'
 import { addPageView } from '#app/models/stats.server.ts'
@@ -25,12 +25,12 @@ export function pageViewOf(request: Request, response: Response, pathname: strin
 }
 
 /** +1 for the product's view in the current UTC hour (nothing when no published product has the slug). */
-export function countPageView(db: Db, tenantId: string, slug: string, kind: PageViewKind, now = Date.now()) {
+export function countPageView(db: ShardDb, tenantId: string, slug: string, kind: PageViewKind, now = Date.now()) {
   return addPageView(db, tenantId, slug, kind, now)
 }
 
 /** Called by server.ts after the answer is known: schedules the count, logs and swallows a failure. */
-export function trackPageView(ctx: { waitUntil(promise: Promise<unknown>): void }, db: Db, tenantId: string, request: Request, response: Response, pathname: string) {
+export function trackPageView(ctx: { waitUntil(promise: Promise<unknown>): void }, db: ShardDb, tenantId: string, request: Request, response: Response, pathname: string) {
   let view: ReturnType<typeof pageViewOf>
   try {
     view = pageViewOf(request, response, pathname)

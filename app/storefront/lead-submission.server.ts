@@ -4,7 +4,7 @@
 // refused before anything is written; hidden fields come from the block's configuration, never
 // from the client. A stored lead notifies the school's owners (unless they turned lead emails off).
 import { z } from 'zod'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { takeActionTurn, type ThrottledAction } from '#app/models/action-throttle.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import { enqueueMailingSubscription } from '#app/mailing/subscribe.server.ts'
@@ -94,7 +94,7 @@ export function parseLead(props: LeadFormProps, input: Record<string, unknown>):
 }
 
 /** Take this IP's turn: false (and nothing written) when it stored a lead within the window. */
-export function takeLeadTurn(db: Db, tenantId: string, ip: string, now = Date.now()) {
+export function takeLeadTurn(db: ShardDb, tenantId: string, ip: string, now = Date.now()) {
   return takeActionTurn(db, tenantId, `ip:${ip.slice(0, 64)}`, LEAD_THROTTLE_ACTION, now, LEAD_THROTTLE_MS)
 }
 
@@ -123,7 +123,7 @@ export type SubmitLeadResult =
 /** The whole POST /lead: block lookup, validation, throttle, store, notify. Nothing is written on any refusal. */
 export async function submitLead(
   /** `origin`: the school's configured one (`schoolEmailOrigin`), never the request's (issue 19 §6). */
-  deps: { db: Db; queue: Queue<MailJob> | undefined; origin: string; mailingQueue?: Queue<MailingJob> },
+  deps: { db: ShardDb; queue: Queue<MailJob> | undefined; origin: string; mailingQueue?: Queue<MailingJob> },
   tenant: { id: string; name: string; language: Locale },
   ip: string,
   input: Record<string, unknown>,

@@ -1,6 +1,6 @@
 // Product offers for the storefront: price, running promotion, lowest 30-day price, and whether
 // the viewer already has access (checkout vs watch). The queries live in models/storefront.server.ts.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { UserRole } from '#app/db/schema.server.ts'
 import { offersByIds } from '#app/models/storefront.server.ts'
 import type { ProductOffer } from '#app/domain/block-context.ts'
@@ -11,7 +11,7 @@ import type { ProductOffer } from '#app/domain/block-context.ts'
  * treated as a student.
  */
 export async function loadProductOffers(
-  db: Db,
+  db: ShardDb,
   tenantId: string,
   productIds: string[],
   options: { viewerId: string | null; mediaOrigin: string; currency: string; now?: number; viewerRole?: UserRole },

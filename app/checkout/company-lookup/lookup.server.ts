@@ -4,7 +4,7 @@
 // that cannot answer is never cached, and the buyer just types the fields (nothing here blocks
 // the order). Register calls are rate-limited per IP (ADR 024 quota counters) — cache hits and
 // checksum refusals cost the registers nothing and are not counted.
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import { PLATFORM_SCOPE, quotaSecondsLeft, takeQuotaTurn, type QuotaPolicy } from '#app/models/login-throttle.server.ts'
 import { getCachedCompanyLookup, saveCompanyLookup } from '#app/models/company-lookup.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
@@ -23,7 +23,7 @@ export type CompanyLookupResult = { ok: true; company: RegisterCompany; source: 
 
 export type CompanyLookupInput = { nip?: string | null; vat?: string | null }
 
-type Deps = { db: Db; env: Env; ip: string; now?: number }
+type Deps = { db: ShardDb; env: Env; ip: string; now?: number }
 
 function logUnavailable(error: unknown) {
   if (!(error instanceof RegisterUnavailableError)) throw error

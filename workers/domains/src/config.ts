@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { CustomHostnamesClient, type FetchFn } from '#app/domains/custom-hostnames.server.ts'
 import { DohClient } from '#app/domains/doh.server.ts'
 import type { LifecycleConfig, LifecycleDeps } from '#app/domains/lifecycle.server.ts'
-import type { Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
 import type { DomainsWorkerEnv } from './env.ts'
 
 const list = z
@@ -73,7 +73,7 @@ export function defaultProviders(env: DomainsWorkerEnv, config: WorkerConfig, ti
   }
 }
 
-export function buildLifecycle(env: DomainsWorkerEnv, db: Db, deps: WorkerDeps, now?: () => number) {
+export function buildLifecycle(env: DomainsWorkerEnv, db: ShardDb, deps: WorkerDeps, now?: () => number) {
   const config = readConfig(env)
   const providers = deps.providers ? deps.providers(env, config) : defaultProviders(env, config, deps.timeoutMs)
   const lifecycle: LifecycleDeps = { db, ...providers, config: lifecycleConfig(config), mailQueue: env.MAIL_QUEUE, now }

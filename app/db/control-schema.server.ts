@@ -1,0 +1,194 @@
+// The control plane (ADR 033): the tables tenant resolution, the platform and the operator console
+// need, in one database (binding DB); migrations in /migrations/control are generated from this
+// file alone (drizzle.control.config.ts). Queries import tables from schema.server.ts.
+
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { BANK_ACCOUNT_TYPES, LOGIN_VERIFICATION_MODES, PAYOUT_PROVIDERS, timestamps, VAT_MODES } from './shard-schema.server.ts'
+
+/** A domain row belongs to its school, in the same database: removed with it. */
+const tenantIdColumn = () =>
+  text('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' })
+
+export const tenants = sqliteTable(
+  'tenants',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['active', 'suspended'] })
+      .notNull()
+      .default('active'),
+    language: text('language', { enum: ['en', 'pl'] }).notNull(),
+    currency: text('currency').notNull(),
+    /** Media keys (media_objects.key, context avatar/cover) of the school's images; served from the media host. */
+    avatarPath: text('avatar_path'),
+    coverPath: text('cover_path'),
+    /** Page settings (seed 001 §3 "Page"): author, bio, public contact email, template. */
+    authorName: text('author_name').notNull().default(''),
+    bio: text('bio').notNull().default(''),
+    contactEmail: text('contact_email').notNull().default(''),
+    template: text('template').notNull().default('classic'),
+    /** The creator's own scripts: injected only on the school's public pages, never on /home or the platform. */
+    customJs: text('custom_js').notNull().default(''),
+    conversionCode: text('conversion_code').notNull().default(''),
+    /** JSON: which events email the owner (leads, reviews, comments, transactions, registrations). */
+    notificationPrefs: text('notification_prefs').notNull().default('{}'),
+    /** Bumped by every creator edit (server.ts): part of the public page cache key, so an edit invalidates the school's cached pages. */
+    contentVersion: integer('content_version').notNull().default(0),
+    /** Login verification (seed 000 §2 "session verification"): off, or a code by email or by SMS to the phone. */
+    loginVerification: text('login_verification', { enum: LOGIN_VERIFICATION_MODES }).notNull().default('off'),
+    /** Payout account for withdrawals (seed 001 §3 "Account: bank account"); IBAN or local format, spaces removed. */
+    bankAccount: text('bank_account'),
+    bankAccountHolder: text('bank_account_holder'),
+    /** Which format bankAccount is in (issue 23): IBAN, Polish NRB, US (ABA routing + account) or SWIFT/BIC + account. */
+    bankAccountType: text('bank_account_type', { enum: BANK_ACCOUNT_TYPES }),
+    bankSwift: text('bank_swift'),
+    bankRoutingNumber: text('bank_routing_number'),
+    /** Tax (issue 23): whether prices include VAT at all, and the rate new products start with. */
+    vatMode: text('vat_mode', { enum: VAT_MODES }).notNull().default('vat'),
+    defaultVatRate: integer('default_vat_rate').notNull().default(23),
+    /** School switches (issue 23): sign-in / registration temporarily off for students (staff keep access); checkout asking only e-mail, name and consents. */
+    loginDisabled: integer('login_disabled', { mode: 'boolean' }).notNull().default(false),
+    registrationDisabled: integer('registration_disabled', { mode: 'boolean' }).notNull().default(false),
+    simplifiedCheckout: integer('simplified_checkout', { mode: 'boolean' }).notNull().default(false),
+    /** The school's terms of sale and privacy policy (markdown); '' = the template in the school's language. */
+    termsMd: text('terms_md').notNull().default(''),
+    privacyMd: text('privacy_md').notNull().default(''),
+    /** Platform fee set by the operator (seed 001 §1): basis points and fixed minor units; null = defaults (app/payments/pricing.ts). */
+    feeBasisPoints: integer('fee_basis_points'),
+    feeFixed: integer('fee_fixed'),
+    /** IANA time zone for stats and dates (issue 24); '' = by language (pl: Europe/Warsaw, en: UTC). */
+    timeZone: text('time_zone').notNull().default(''),
+    /** Which shard database holds the school's data (ADR 033): DB_SHARD_{shard}. Changed only by a move. */
+    shard: integer('shard').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
+)
+
+/** Lifecycle of a custom domain (issue 3); platform subdomains are created `active`. */
+export const DOMAIN_STATUSES = ['pending_dns', 'pending_ownership', 'pending_certificate', 'active', 'failed'] as const
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
+
+export const domains = sqliteTable(
+  'domains',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    hostname: text('hostname').notNull(),
+    kind: text('kind', { enum: ['platform_subdomain', 'custom'] }).notNull(),
+    verificationStatus: text('verification_status', { enum: DOMAIN_STATUSES }).notNull().default('pending_dns'),
+    /** Other hosts of the school redirect (301) to the primary one while it is active. */
+    isPrimary: integer('is_primary', { mode: 'boolean' }).notNull().default(false),
+    // Cloudflare for SaaS custom hostname, as last seen.
+    cfHostnameId: text('cf_hostname_id'),
+    cfStatus: text('cf_status'),
+    sslStatus: text('ssl_status'),
+    ownershipTxtName: text('ownership_txt_name'),
+    ownershipTxtValue: text('ownership_txt_value'),
+    /** JSON: [{ name, value }] TXT records Cloudflare wants for certificate validation. */
+    sslValidationRecords: text('ssl_validation_records'),
+    /** What the DNS lookup saw last (JSON: { cname, a, aaaa, ownershipTxt }). */
+    dnsObserved: text('dns_observed'),
+    /** Why the domain is in trouble: a translation key (e.g. domains.problem.timeout). */
+    problem: text('problem'),
+    /** The last technical error talking to DNS or Cloudflare (kept, retried later). */
+    lastError: text('last_error'),
+    checkCount: integer('check_count').notNull().default(0),
+    lastCheckedAt: integer('last_checked_at'),
+    nextCheckAt: integer('next_check_at'),
+    verificationStartedAt: integer('verification_started_at'),
+    activatedAt: integer('activated_at'),
+    problemNotifiedAt: integer('problem_notified_at'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('domains_hostname_unique').on(t.hostname), index('domains_tenant_idx').on(t.tenantId), index('domains_due_idx').on(t.verificationStatus, t.nextCheckAt)],
+)
+
+/** Every state change of a domain, per tenant (issue 3 §6). */
+export const domainEvents = sqliteTable(
+  'domain_events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    domainId: text('domain_id').notNull(),
+    hostname: text('hostname').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    detail: text('detail'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('domain_events_tenant_domain_idx').on(t.tenantId, t.domainId, t.createdAt)],
+)
+
+// Platform staff. Not tenant-owned.
+export const operators = sqliteTable(
+  'operators',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('operators_email_unique').on(t.email)],
+)
+
+export const operatorSessions = sqliteTable(
+  'operator_sessions',
+  {
+    id: text('id').primaryKey(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastVerifiedAt: integer('last_verified_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+)
+
+/**
+ * The platform's own webhook endpoints at a provider (issue 18): Stripe sends the platform
+ * account's events (Checkout Sessions of marketplace sales) and its connected accounts' events
+ * (`account.updated`) to one URL each on the platform host. Created through the provider's API the
+ * first time they are needed; the signing secret is sealed like integration credentials.
+ */
+export const PLATFORM_WEBHOOK_PURPOSES = ['account', 'connect'] as const
+export type PlatformWebhookPurpose = (typeof PLATFORM_WEBHOOK_PURPOSES)[number]
+
+export const platformWebhooks = sqliteTable(
+  'platform_webhooks',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: PAYOUT_PROVIDERS }).notNull(),
+    purpose: text('purpose', { enum: PLATFORM_WEBHOOK_PURPOSES }).notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    url: text('url').notNull(),
+    /** Secret-box sealed signing secret (purpose `platform-webhook:{provider}`). */
+    secret: text('secret').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('platform_webhooks_unique').on(t.provider, t.purpose)],
+)
+
+/**
+ * What the Polish business register (GUS BIR 1.1) or the EU's VIES said about a tax number (issue
+ * 25): public data, cached per number for every school's checkout. `key` is `nip:{10 digits}` or
+ * `vat:{CC}{number}`; `found` false records a number the register does not know (cached shorter).
+ */
+export const companyLookups = sqliteTable('company_lookups', {
+  key: text('key').primaryKey(),
+  found: integer('found', { mode: 'boolean' }).notNull(),
+  /** JSON: { name, street, postalCode, city, country, regon? } as the checkout fills it. */
+  company: text('company').notNull().default('{}'),
+  fetchedAt: integer('fetched_at').notNull(),
+})
+
+export type Tenant = typeof tenants.$inferSelect
+export type Domain = typeof domains.$inferSelect
+export type DomainEvent = typeof domainEvents.$inferSelect
+export type Operator = typeof operators.$inferSelect

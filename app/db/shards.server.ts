@@ -1,0 +1,67 @@
+// The one place that picks a database (ADR 033). The control plane is the `DB` binding; tenant
+// data lives in `DB_SHARD_0 … DB_SHARD_{N-1}`, each school in exactly one, recorded on its tenant
+// row (tenants.shard). Routes and workers never name a shard binding: they get the school's shard
+// with its resolved tenant (the request's `context.db`) or through tenantShard() by tenant id;
+// scripts/check-layers.mjs fails if anything else mentions `DB_SHARD_`.
+import { eq } from 'drizzle-orm'
+import { getDb, type ControlDb, type ShardDb } from './client.server.ts'
+import { tenants } from './schema.server.ts'
+
+export type DatabaseEnv = { DB: D1Database } & { [binding: `DB_SHARD_${number}`]: D1Database | undefined }
+
+const SHARD_BINDING = /^DB_SHARD_(\d+)$/
+
+export function controlDb(env: DatabaseEnv): ControlDb {
+  return getDb(env.DB) as ControlDb
+}
+
+/** How many shards this worker is bound to: DB_SHARD_0 … DB_SHARD_{N-1}, without gaps. */
+export function shardCount(env: DatabaseEnv): number {
+  let n = 0
+  while (env[`DB_SHARD_${n}`]) n++
+  return n
+}
+
+export function shardBinding(env: DatabaseEnv, shard: number): D1Database {
+  const d1 = env[`DB_SHARD_${shard}`]
+  if (!d1) throw new Error(`no binding DB_SHARD_${shard} (this worker has ${shardCount(env)} shards)`)
+  return d1
+}
+
+export function shardDb(env: DatabaseEnv, shard: number): ShardDb {
+  return getDb(shardBinding(env, shard)) as ShardDb
+}
+
+/** Every shard, in order: for sweeps across schools (crons, the operator console). */
+export function allShards(env: DatabaseEnv): Array<{ shard: number; db: ShardDb }> {
+  return Array.from({ length: shardCount(env) }, (_, shard) => ({ shard, db: shardDb(env, shard) }))
+}
+
+// Tenant id → shard, per isolate: a school changes shard only by a move, which runs through the
+// control plane and is followed by forgetTenantShard() in the isolate that did it; others keep
+// an entry at most SHARD_TTL_MS, and a moving school's writes are refused meanwhile (ADR 033).
+const SHARD_TTL_MS = 60_000
+const known = new Map<string, { shard: number; until: number }>()
+
+export function rememberTenantShard(tenantId: string, shard: number, now = Date.now()) {
+  if (known.size >= 10_000) known.delete(known.keys().next().value!)
+  known.set(tenantId, { shard, until: now + SHARD_TTL_MS })
+}
+
+export function forgetTenantShard(tenantId: string) {
+  known.delete(tenantId)
+}
+
+/** The shard of a school known by id (queue messages, crons): from the control plane, cached per isolate. Null for an unknown school. */
+export async function tenantShard(env: DatabaseEnv, tenantId: string, now = Date.now()): Promise<{ shard: number; db: ShardDb } | null> {
+  const hit = known.get(tenantId)
+  if (hit && hit.until > now) return { shard: hit.shard, db: shardDb(env, hit.shard) }
+  const [row] = await controlDb(env).select({ shard: tenants.shard }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  if (!row) return null
+  rememberTenantShard(tenantId, row.shard, now)
+  return { shard: row.shard, db: shardDb(env, row.shard) }
+}
+
+export function isShardBinding(name: string) {
+  return SHARD_BINDING.test(name)
+}

@@ -1,2 +1,0 @@
-ALTER TABLE `community_posts` ADD `has_media` integer GENERATED ALWAYS AS (image_path IS NOT NULL OR video_url IS NOT NULL OR video_id IS NOT NULL) VIRTUAL;--> statement-breakpoint
-CREATE INDEX `community_posts_media_idx` ON `community_posts` (`tenant_id`,`topic_id`,`has_media`,`created_at`,`id`);

@@ -1,1 +1,0 @@
-CREATE INDEX `users_email_idx` ON `users` (`email`);
