@@ -1,6 +1,7 @@
-// Creating a school: tenant, its platform subdomain, its owner and the sign-in hand-over token,
-// written in one D1 batch (all or nothing).
-import type { ShardDb } from '#app/db/client.server.ts'
+// Creating a school: its owner and the sign-in hand-over token in the school's shard, then the
+// tenant row and its platform subdomain in the control plane (ADR 033).
+import { eq } from 'drizzle-orm'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { authTokens, domains, tenants, users } from '#app/db/schema.server.ts'
 import { buildAuthToken } from './auth-token.server.ts'
 import { buildUser } from './user.server.ts'
@@ -29,15 +30,22 @@ export type NewSchool = {
 
 export class SlugTakenError extends Error {}
 
-export async function createSchool(db: ShardDb, input: NewSchool) {
+/**
+ * The school's own rows go to its shard first, then the control plane's batch (tenant row with
+ * the shard, platform subdomain) makes it exist: resolution reads only the control plane, so a
+ * school is never found half made. A lost slug race removes the shard rows again.
+ */
+export async function createSchool(control: ControlDb, home: { shard: number; db: ShardDb }, input: NewSchool) {
   const now = Date.now()
   const tenantId = newId()
   const owner = buildUser(tenantId, { email: input.ownerEmail, name: input.ownerName, passwordHash: input.ownerPasswordHash, role: 'owner' }, now)
   const handover = buildAuthToken(tenantId, owner.id, 'login_handover', now)
+  const shard = home.db
+  await shard.batch([shard.insert(users).values(owner), shard.insert(authTokens).values(handover.row)])
   try {
-    await db.batch([
-      db.insert(tenants).values({ id: tenantId, slug: input.slug, name: input.schoolName, status: 'active', language: input.language, currency: input.currency, createdAt: now, updatedAt: now }),
-      db.insert(domains).values({
+    await control.batch([
+      control.insert(tenants).values({ id: tenantId, slug: input.slug, name: input.schoolName, status: 'active', language: input.language, currency: input.currency, shard: home.shard, createdAt: now, updatedAt: now }),
+      control.insert(domains).values({
         id: newId(),
         tenantId,
         hostname: `${input.slug}.${input.platformHost}`,
@@ -46,10 +54,9 @@ export async function createSchool(db: ShardDb, input: NewSchool) {
         createdAt: now,
         updatedAt: now,
       }),
-      db.insert(users).values(owner),
-      db.insert(authTokens).values(handover.row),
     ])
   } catch (error) {
+    await shard.batch([shard.delete(authTokens).where(eq(authTokens.tenantId, tenantId)), shard.delete(users).where(eq(users.tenantId, tenantId))])
     // Two signups racing for one slug: the unique index decides, the batch rolls back.
     if (/UNIQUE constraint failed: (tenants\.slug|domains\.hostname)/.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message))) {
       throw new SlugTakenError(input.slug)

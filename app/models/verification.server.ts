@@ -6,7 +6,7 @@
 // query here is scoped by tenant and session. Sending a code (e-mail or SMS) is the use case in
 // app/auth/verification.server.ts.
 import { count, desc, eq, gt, isNull } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { sessions, tenants, users, verificationCodes, type LoginVerificationMode } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { hashSecret, secretMatches } from '#app/utils/session-token.server.ts'
@@ -20,7 +20,7 @@ export const RESEND_LOCK_MS = 60_000
 export const MAX_SENDS_PER_HOUR = 5
 export const HOUR_MS = 60 * 60_000
 
-export async function getLoginVerificationMode(db: ShardDb, tenantId: string): Promise<LoginVerificationMode> {
+export async function getLoginVerificationMode(db: ControlDb, tenantId: string): Promise<LoginVerificationMode> {
   const [row] = await db.select({ mode: tenants.loginVerification }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return row?.mode ?? 'off'
 }
