@@ -10,7 +10,7 @@
 // orders (total 0) are not sales here. Split sales (fee taken at source) and platform-held sales
 // (fee kept from the money) never owe anything and never appear.
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { feeStatements, tenants, transactions, users, type INVOICE_STATUSES } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
@@ -166,15 +166,17 @@ export async function setFeeStatementInvoice(db: ShardDb, tenantId: string, id: 
 }
 
 /** Who gets the statement and in which language: the school's first owner. */
-export async function statementRecipient(db: ShardDb, tenantId: string) {
-  const [row] = await db
-    .select({ school: tenants.name, slug: tenants.slug, language: tenants.language, email: users.email, name: users.name })
-    .from(tenants)
-    .innerJoin(users, ofTenant(users, tenants.id, eq(users.role, 'owner')))
-    .where(eq(tenants.id, tenantId))
-    .orderBy(asc(users.createdAt))
-    .limit(1)
-  return row
+export async function statementRecipient(dbs: { control: ControlDb; db: ShardDb }, tenantId: string) {
+  const [[school], [owner]] = await Promise.all([
+    dbs.control.select({ school: tenants.name, slug: tenants.slug, language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+    dbs.db
+      .select({ email: users.email, name: users.name })
+      .from(users)
+      .where(ofTenant(users, tenantId, eq(users.role, 'owner')))
+      .orderBy(asc(users.createdAt))
+      .limit(1),
+  ])
+  return school && owner ? { ...school, ...owner } : undefined
 }
 
 /** The sales a statement sums (the same rules as listStatementsDue), oldest first, at most `limit`. */

@@ -1,7 +1,7 @@
 // Uploaded files (issue 4). Every function takes the tenant explicitly, except the one marked
 // platform-level (the media worker's cron that removes abandoned uploads across schools).
 import { and, eq, lt } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { mediaObjects, tenants, type MediaObject } from '#app/db/schema.server.ts'
 import type { UploadContext } from '#app/domain/upload-policy.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -80,7 +80,7 @@ export async function listAbandonedUploadsAcrossTenants(db: ShardDb, before: num
 
 export type TenantImages = { avatarPath: string | null; coverPath: string | null }
 
-export async function getTenantImages(db: ShardDb, tenantId: string): Promise<TenantImages> {
+export async function getTenantImages(db: ControlDb, tenantId: string): Promise<TenantImages> {
   const rows = await db.select({ avatarPath: tenants.avatarPath, coverPath: tenants.coverPath }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0] ?? { avatarPath: null, coverPath: null }
 }
@@ -90,7 +90,8 @@ export async function getTenantImages(db: ShardDb, tenantId: string): Promise<Te
  * uploaded in the matching context (avatar / cover); otherwise nothing changes and it answers false.
  * `null` clears; `undefined` leaves the field as it is.
  */
-export async function updateTenantImages(db: ShardDb, tenantId: string, images: { avatarPath?: string | null; coverPath?: string | null }): Promise<boolean> {
+export async function updateTenantImages(dbs: { control: ControlDb; db: ShardDb }, tenantId: string, images: { avatarPath?: string | null; coverPath?: string | null }): Promise<boolean> {
+  const { control, db } = dbs
   const set: Partial<TenantImages> = {}
   for (const [field, context] of [
     ['avatarPath', 'avatar'],
@@ -106,7 +107,7 @@ export async function updateTenantImages(db: ShardDb, tenantId: string, images: 
     set[field] = value
   }
   if (Object.keys(set).length === 0) return true
-  const rows = await db
+  const rows = await control
     .update(tenants)
     .set({ ...set, updatedAt: Date.now() })
     .where(eq(tenants.id, tenantId))
@@ -115,7 +116,7 @@ export async function updateTenantImages(db: ShardDb, tenantId: string, images: 
 }
 
 /** After an image is deleted: the school's avatar / cover must not point at it any more. */
-export async function clearTenantImagePath(db: ShardDb, tenantId: string, path: string) {
+export async function clearTenantImagePath(db: ControlDb, tenantId: string, path: string) {
   await db.batch([
     db.update(tenants).set({ avatarPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.avatarPath, path))),
     db.update(tenants).set({ coverPath: null, updatedAt: Date.now() }).where(and(eq(tenants.id, tenantId), eq(tenants.coverPath, path))),

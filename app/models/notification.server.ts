@@ -93,7 +93,7 @@ export async function notifyStaff(context: AppLoadContext, tenantId: string, eve
   if (context.site?.kind === 'school' && context.site.tenant.id === tenantId) {
     school = { id: tenantId, name: context.site.tenant.name, language: context.site.tenant.language, hostname: context.site.primaryHostname ?? context.site.hostname }
   } else {
-    const [row] = await context.db.select({ name: tenants.name, language: tenants.language, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+    const [row] = await context.control.select({ name: tenants.name, language: tenants.language, slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
     if (row) school = { id: tenantId, name: row.name, language: row.language, hostname: `${row.slug}.${context.cloudflare.env.PLATFORM_HOST}` }
   }
   if (!school) return

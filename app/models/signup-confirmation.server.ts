@@ -2,7 +2,7 @@
 // owner name) is mailed to it (issue 19 §4, ADR 024). The school exists meanwhile; the
 // confirmation mail is fixed platform text with a link on the platform's configured host.
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { signupConfirmations, tenants, users } from '#app/db/schema.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { OutgoingEmail } from '#app/models/email-outbox.server.ts'
@@ -30,17 +30,26 @@ function liveWhere(token: string, now: number) {
   return and(eq(signupConfirmations.tokenHash, sha256Hex(token)), isNull(signupConfirmations.confirmedAt), gt(signupConfirmations.expiresAt, now))
 }
 
-/** What a confirmation link stands for: a live one, an already confirmed one (its school's slug), or nothing (null). */
-export async function peekSignupConfirmation(db: ShardDb, token: string, now = Date.now()): Promise<{ state: 'pending' } | { state: 'confirmed'; slug: string } | null> {
+/**
+ * What a confirmation link stands for: a live one, an already confirmed one (its school's slug), or
+ * nothing (null). The link carries no school, so every shard is asked (a rare, one-row lookup).
+ */
+export async function peekSignupConfirmation(control: ControlDb, shards: ShardDb[], token: string, now = Date.now()): Promise<{ state: 'pending' } | { state: 'confirmed'; slug: string } | null> {
   if (!TOKEN_PATTERN.test(token)) return null
-  const [row] = await db
-    .select({ confirmedAt: signupConfirmations.confirmedAt, expiresAt: signupConfirmations.expiresAt, slug: tenants.slug })
-    .from(signupConfirmations)
-    .innerJoin(tenants, eq(tenants.id, signupConfirmations.tenantId))
-    .where(eq(signupConfirmations.tokenHash, sha256Hex(token)))
-    .limit(1)
+  const found = await Promise.all(
+    shards.map((db) =>
+      db
+        .select({ tenantId: signupConfirmations.tenantId, confirmedAt: signupConfirmations.confirmedAt, expiresAt: signupConfirmations.expiresAt })
+        .from(signupConfirmations)
+        .where(eq(signupConfirmations.tokenHash, sha256Hex(token)))
+        .limit(1),
+    ),
+  )
+  const row = found.flat()[0]
   if (!row) return null
-  if (row.confirmedAt !== null) return { state: 'confirmed', slug: row.slug }
+  const [school] = await control.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, row.tenantId)).limit(1)
+  if (!school) return null
+  if (row.confirmedAt !== null) return { state: 'confirmed', slug: school.slug }
   return row.expiresAt > now ? { state: 'pending' } : null
 }
 
@@ -50,17 +59,18 @@ export type ConfirmedOwner = { tenantId: string; userId: string; email: string; 
  * Use a confirmation link exactly once (a conditional UPDATE wins for one request only); returns
  * the school and owner whose welcome mail may now be sent, or null.
  */
-export async function consumeSignupConfirmation(db: ShardDb, token: string, now = Date.now()): Promise<ConfirmedOwner | null> {
+export async function consumeSignupConfirmation(control: ControlDb, shards: ShardDb[], token: string, now = Date.now()): Promise<ConfirmedOwner | null> {
   if (!TOKEN_PATTERN.test(token)) return null
-  const [row] = await db.update(signupConfirmations).set({ confirmedAt: now }).where(liveWhere(token, now)).returning({ tenantId: signupConfirmations.tenantId, userId: signupConfirmations.userId })
-  if (!row) return null
-  const [owner] = await db
-    .select({ email: users.email, name: users.name, school: tenants.name, slug: tenants.slug, language: tenants.language })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(ofTenant(users, row.tenantId, eq(users.id, row.userId)))
-    .limit(1)
-  return owner ? { tenantId: row.tenantId, userId: row.userId, ...owner } : null
+  for (const db of shards) {
+    const [row] = await db.update(signupConfirmations).set({ confirmedAt: now }).where(liveWhere(token, now)).returning({ tenantId: signupConfirmations.tenantId, userId: signupConfirmations.userId })
+    if (!row) continue
+    const [[owner], [school]] = await Promise.all([
+      db.select({ email: users.email, name: users.name }).from(users).where(ofTenant(users, row.tenantId, eq(users.id, row.userId))).limit(1),
+      control.select({ school: tenants.name, slug: tenants.slug, language: tenants.language }).from(tenants).where(eq(tenants.id, row.tenantId)).limit(1),
+    ])
+    return owner && school ? { tenantId: row.tenantId, userId: row.userId, ...owner, ...school } : null
+  }
+  return null
 }
 
 /** Has the owner confirmed their address? */
