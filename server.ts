@@ -4,7 +4,8 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@re
 // Built by `remix vite:build` (npm run build) into one self-contained ESM bundle.
 // @ts-ignore the bundle exists only after the build; it has no type declarations
 import * as build from './build/server/index.js'
-import { getDb } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { controlDb, noShard, shardDb } from '#app/db/shards.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
@@ -81,7 +82,7 @@ async function handleSchoolRequest(
   request: Request,
   env: Env,
   ctx: ExecutionContext,
-  { url, db, site, nonce, memo, decorateHit }: { url: URL; db: ReturnType<typeof getDb>; site: SchoolSite; nonce: () => string; memo: Map<string, unknown>; decorateHit: DecorateHit },
+  { url, db, site, nonce, memo, decorateHit }: { url: URL; db: ShardDb; site: SchoolSite; nonce: () => string; memo: Map<string, unknown>; decorateHit: DecorateHit },
 ): Promise<{ response: Response; final: boolean }> {
   let key: string | null = null
   if (env.PAGE_CACHE !== 'off' && isLoaderCacheCandidate(request)) {
@@ -99,7 +100,7 @@ async function handleSchoolRequest(
     const cached = await readCachedPage(key, nonce, decorateHit)
     if (cached) return { response: cached, final: true }
   }
-  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce: nonce(), memo })
+  let response = await handleRemix(request, { cloudflare: { env, ctx }, db, control: controlDb(env), site, siteCache, nonce: nonce(), memo })
   if (key) response = await storeCachedPage(key, response, nonce(), memo.get(CREATOR_SCRIPTS_MEMO_KEY) === true, (promise) => ctx.waitUntil(promise))
   if (invalidatesSchoolPages(request, response)) {
     rememberContentVersion(site.tenant.id, await bumpContentVersion(db, site.tenant.id))
@@ -117,8 +118,10 @@ export default {
     // A fresh CSP nonce, made only for an answer that needs one (a page-cache hit sent as stored does not).
     let nonce: string | undefined
     const nonceNow = () => (nonce ??= newNonce())
-    const db = getDb(env.DB)
-    const site = await siteCache.resolve(db, url.host, env.PLATFORM_HOST)
+    // The control plane resolves the host; a school's data is in its shard (ADR 033).
+    const control = controlDb(env)
+    const site = await siteCache.resolve(control, url.host, env.PLATFORM_HOST)
+    const db = site.kind === 'school' ? shardDb(env, site.tenant.shard) : noShard()
 
     const memo = new Map<string, unknown>()
     // Called once per rendered answer; a page-cache hit from memory reuses the headers it built the first time.
@@ -162,7 +165,7 @@ export default {
       if (school.final) return school.response
       response = school.response
     } else {
-      response = await handleRemix(request, { cloudflare: { env, ctx }, db, site, siteCache, nonce: nonceNow(), memo })
+      response = await handleRemix(request, { cloudflare: { env, ctx }, db, control, site, siteCache, nonce: nonceNow(), memo })
     }
 
     // Responses from Remix may have immutable headers: copy before decorating.
@@ -186,10 +189,10 @@ export default {
     const statements = await runMonthlyFeeStatements(env, now)
     if (statements) console.log(JSON.stringify({ event: 'fee_statements', ...statements }))
     // PayU Marketplace registrations still being verified (PayU tells no one when it is done).
-    const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: getDb(env.DB), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
+    const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: noShard(), control: controlDb(env), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
     if (payu.checked) console.log(JSON.stringify({ event: 'payu_registrations_recheck', ...payu }))
     // Community topic digests whose hour is up (issue 22 item 6).
-    const digests = await sendDueCommunityDigests({ db: getDb(env.DB), env }, now)
+    const digests = await sendDueCommunityDigests(env, now)
     if (digests.due) console.log(JSON.stringify({ event: 'community_digests', ...digests }))
   },
 } satisfies ExportedHandler<Env>

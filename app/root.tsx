@@ -48,7 +48,7 @@ async function creatorScriptsFor(request: Request, context: LoaderFunctionArgs['
   if (!allowsCreatorScripts(new URL(request.url).pathname)) return null
   // Most schools have none: skip the query (the flag comes with the cached tenant, site.server.ts).
   if (!context.site.tenant.hasCreatorCode) return null
-  const code = await getCreatorCode(context.db, context.site.tenant.id)
+  const code = await getCreatorCode(context.control, context.site.tenant.id)
   const scripts = { page: creatorScriptBlocks(code.customJs), conversion: creatorScriptBlocks(code.conversionCode) }
   if (!scripts.page.length && !scripts.conversion.length) return null
   context.memo.set(CREATOR_SCRIPTS_MEMO_KEY, true)

@@ -11,7 +11,7 @@ export async function getCurrentOperator(request: Request, context: AppLoadConte
   if (context.site.kind !== 'platform') return null
   if (context.memo.has('operator')) return context.memo.get('operator') as CurrentOperator | null
   const token = parseCookies(request.headers.get('Cookie'))[cookieName(OPERATOR_COOKIE, request)]
-  const operator = token ? await validateOperatorSession(context.db, token) : null
+  const operator = token ? await validateOperatorSession(context.control, token) : null
   context.memo.set('operator', operator)
   return operator
 }
@@ -24,7 +24,7 @@ export async function requireOperator(request: Request, context: AppLoadContext)
 }
 
 export async function signInOperator(request: Request, context: AppLoadContext, operatorId: string) {
-  const token = await createOperatorSession(context.db, operatorId)
+  const token = await createOperatorSession(context.control, operatorId)
   const cookie = serializeCookie(cookieName(OPERATOR_COOKIE, request), token, {
     secure: isSecureRequest(request),
     sameSite: 'Strict',
@@ -35,7 +35,7 @@ export async function signInOperator(request: Request, context: AppLoadContext, 
 
 export async function signOutOperator(request: Request, context: AppLoadContext) {
   const operator = await getCurrentOperator(request, context)
-  if (operator) await deleteOperatorSession(context.db, operator.sessionId)
+  if (operator) await deleteOperatorSession(context.control, operator.sessionId)
   const cookie = serializeCookie(cookieName(OPERATOR_COOKIE, request), '', { secure: isSecureRequest(request), maxAge: 0 })
   return redirect('/operator/login', { headers: { 'Set-Cookie': cookie } })
 }

@@ -4,6 +4,8 @@
 // address, never from a request's Host.
 import type { Env } from '#app/utils/env.server.ts'
 import type { ShardDb } from '#app/db/client.server.ts'
+import { controlDb, type DatabaseEnv } from '#app/db/shards.server.ts'
+import { getSchoolTimeZoneSetting } from '#app/models/stats.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import {
   getCertificateSettings,
@@ -23,7 +25,7 @@ import { getUserById } from '#app/models/user.server.ts'
 import { formatCertificateDate } from './certificate-dates.ts'
 import { renderCertificatePdf, type CertificateImage } from './pdf.server.ts'
 
-export type CertificateEnv = Pick<Env, 'MEDIA' | 'ENVIRONMENT' | 'PLATFORM_HOST' | 'PUBLIC_PORT'>
+export type CertificateEnv = DatabaseEnv & Pick<Env, 'MEDIA' | 'ENVIRONMENT' | 'PLATFORM_HOST' | 'PUBLIC_PORT'>
 
 export type CertificateOffer = {
   productId: string
@@ -43,13 +45,13 @@ export type CertificateOffer = {
  * Issues the student's certificate for the course when certificates are on and the rule holds;
  * returns the certificate (an earlier one, revoked or not, is returned as it is) or null.
  */
-export async function issueCertificateIfEligible(db: ShardDb, _env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<Certificate | null> {
+export async function issueCertificateIfEligible(db: ShardDb, env: CertificateEnv, tenantId: string, userId: string, productId: string): Promise<Certificate | null> {
   const existing = await getStudentCertificate(db, tenantId, userId, productId)
   if (existing) return existing
   const settings = await getCertificateSettings(db, tenantId, productId)
   if (!settings?.enabled) return null
   if (!isCourseComplete(await getCourseCompletion(db, tenantId, userId, productId))) return null
-  const [product, user, tenant] = await Promise.all([getProduct(db, tenantId, productId, 'course'), getUserById(db, tenantId, userId), getTenantById(db, tenantId)])
+  const [product, user, tenant] = await Promise.all([getProduct(db, tenantId, productId, 'course'), getUserById(db, tenantId, userId), getTenantById(controlDb(env), tenantId)])
   if (!product || !user || !tenant) return null
   const { certificate } = await insertCertificateOnce(db, tenantId, {
     productId,
@@ -137,10 +139,11 @@ export function certificateLabels(language: Locale) {
 
 /** Renders the PDF from the certificate's snapshots and the course's current settings. */
 export async function buildCertificatePdf(db: ShardDb, env: CertificateEnv, tenantId: string, certificate: Certificate): Promise<Uint8Array> {
-  const [tenant, settings, origin] = await Promise.all([
-    getTenantById(db, tenantId),
+  const [tenant, settings, origin, zone] = await Promise.all([
+    getTenantById(controlDb(env), tenantId),
     certificate.productId ? getCertificateSettings(db, tenantId, certificate.productId) : undefined,
-    schoolEmailOriginById(db, env, tenantId),
+    schoolEmailOriginById(controlDb(env), env, tenantId),
+    getSchoolTimeZoneSetting(db, tenantId),
   ])
   if (!tenant || !origin) throw new Error(`buildCertificatePdf: no school ${tenantId}`)
   const [logo, signatureImage] = await Promise.all([readImage(env, tenant.avatarPath), readImage(env, settings?.signatureImageKey ?? null)])
@@ -150,7 +153,7 @@ export async function buildCertificatePdf(db: ShardDb, env: CertificateEnv, tena
     labels: certificateLabels(certificate.language),
     studentName: certificate.studentName,
     courseTitle: certificate.courseTitle,
-    dateText: formatCertificateDate(certificate.issuedAt, certificate.language, tenant.timeZone),
+    dateText: formatCertificateDate(certificate.issuedAt, certificate.language, zone?.timeZone ?? ''),
     signatureName: settings?.signatureName ?? '',
     signatureImage,
     certificateId: certificate.id,

@@ -65,7 +65,7 @@ export async function applyPromo({ context, request, tenant, offer, user, values
   const parsed = parseWith(quoteSchema(offer), values)
   if (!parsed.ok) return { kind: 'form', status: 422, errors: parsed.errors }
   if (!parsed.data.promoCode) return { kind: 'form', status: 200, errors: {} }
-  const promo = await applyPromoCode(context.db, tenant.id, { code: parsed.data.promoCode, productId: offer.product.id, userId: user?.id ?? null, ip: clientIp(request) })
+  const promo = await applyPromoCode(context, tenant.id, { code: parsed.data.promoCode, productId: offer.product.id, userId: user?.id ?? null, ip: clientIp(request) })
   if (!promo.ok) return { kind: 'form', status: promo.error === 'throttled' ? 429 : 422, errors: { promoCode: promoFieldError(promo) } }
   return { kind: 'form', status: 200, errors: {}, promo: publicPromo(promo.promo) }
 }
@@ -84,7 +84,7 @@ export async function placeOrder({ context, request, tenant, offer, user, values
   if (!buyer && input.mode === 'login') {
     // An existing account logs in right here (the same throttled check as /login).
     const result = await attemptLogin({
-      db: context.db,
+      limits: context,
       scope: tenant.id,
       email: input.email!,
       password: input.password!,
@@ -96,7 +96,7 @@ export async function placeOrder({ context, request, tenant, offer, user, values
     if (!loginAllowed(tenant, result.account.role)) return { kind: 'form', status: 403, errors: { email: LOGIN_DISABLED } }
     cookie = await startSession(request, context, result.account.id)
     // A school that asks for a login code: verify first, then come back to this checkout.
-    if (result.account.role === 'student' && (await getLoginVerificationMode(context.db, tenant.id)) !== 'off') {
+    if (result.account.role === 'student' && (await getLoginVerificationMode(context.control, tenant.id)) !== 'off') {
       return { kind: 'redirect', url: `${VERIFY_PATH}?redirectTo=${encodeURIComponent(`/${offer.product.slug}/checkout`)}`, cookie }
     }
     buyer = { userId: result.account.id, name: result.account.name, email: result.account.email }
@@ -104,7 +104,7 @@ export async function placeOrder({ context, request, tenant, offer, user, values
 
   let promo: AppliedPromo | null = null
   if (input.promoCode) {
-    const checked = await applyPromoCode(context.db, tenant.id, { code: input.promoCode, productId: offer.product.id, userId: buyer?.userId ?? null, ip: clientIp(request) })
+    const checked = await applyPromoCode(context, tenant.id, { code: input.promoCode, productId: offer.product.id, userId: buyer?.userId ?? null, ip: clientIp(request) })
     if (!checked.ok) return { kind: 'form', status: checked.error === 'throttled' ? 429 : 422, errors: { promoCode: promoFieldError(checked) }, cookie }
     promo = checked.promo
   }
@@ -157,7 +157,7 @@ async function writeOrder(
     const hooks = await ensurePlatformStripeWebhooks(context, platformOrigin(context.cloudflare.env))
     if (!hooks.ok) console.warn(JSON.stringify({ event: 'platform_webhooks_unavailable', tenantId: tenant.id, reason: hooks.reason }))
   }
-  const fee = platformFee(breakdown.total, feeSettingsFor(tenant.currency, (await getFeeOverride(context.db, tenant.id)) ?? { feeBasisPoints: null, feeFixed: null }))
+  const fee = platformFee(breakdown.total, feeSettingsFor(tenant.currency, (await getFeeOverride(context.control, tenant.id)) ?? { feeBasisPoints: null, feeFixed: null }))
   const p = offer.product
   const address = { address: input.address, postalCode: input.postalCode, city: input.city, country: input.country }
   // The partner who recommended the sale (issue 24): the buyer's `recommendation` cookie, if it is

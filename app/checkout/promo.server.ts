@@ -1,8 +1,8 @@
 // The promo code of a checkout (issue 8 items 1-2): checked with the promo model on every quote and
 // submission, never trusted from the browser. The answer is what priceOrder() needs plus the id
 // recorded on the transaction (the redemption is written when it completes).
-import type { ShardDb } from '#app/db/client.server.ts'
 import { checkPromoCode } from '#app/models/promo-code.server.ts'
+import type { ThrottleDbs } from '#app/models/login-throttle.server.ts'
 import { promoLockedSeconds, recordPromoFailures } from '#app/models/rate-limit.server.ts'
 import type { PromoDiscount } from '#app/payments/pricing.ts'
 
@@ -13,18 +13,18 @@ export type PromoError = 'invalid' | 'expired' | 'used' | 'throttled'
 export const normalizePromoCode = (code: string) => code.trim().toUpperCase()
 
 export async function applyPromoCode(
-  db: ShardDb,
+  dbs: ThrottleDbs,
   tenantId: string,
   input: { code: string; productId: string; userId: string | null; now?: number; /** Throttles wrong guesses per IP when given. */ ip?: string },
 ): Promise<{ ok: true; promo: AppliedPromo } | { ok: false; error: PromoError; seconds?: number }> {
   const code = normalizePromoCode(input.code)
   if (input.ip) {
-    const seconds = await promoLockoutSeconds(db, tenantId, input.ip, input.userId)
+    const seconds = await promoLockoutSeconds(dbs, tenantId, input.ip, input.userId)
     if (seconds > 0) return { ok: false, error: 'throttled', seconds }
   }
-  const result = await checkPromoCode(db, tenantId, { code, productId: input.productId, userId: input.userId, now: input.now ?? Date.now() })
+  const result = await checkPromoCode(dbs.db, tenantId, { code, productId: input.productId, userId: input.userId, now: input.now ?? Date.now() })
   if (!result.ok) {
-    if (input.ip) await recordPromoFailure(db, tenantId, input.ip, input.userId)
+    if (input.ip) await recordPromoFailure(dbs, tenantId, input.ip, input.userId)
     return { ok: false, error: result.error }
   }
   return { ok: true, promo: { id: result.promo.id, code, kind: result.promo.kind, value: result.promo.value } }
@@ -49,7 +49,7 @@ export const promoFieldError = (r: { error: PromoError; seconds?: number }) => (
 export const PROMO_MAX_FAILURES = 10
 
 /** Seconds until this IP (and buyer, when signed in) may try a code again, or 0. */
-export const promoLockoutSeconds = (db: ShardDb, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => promoLockedSeconds(db, tenantId, ip, userId, now)
+export const promoLockoutSeconds = (db: ThrottleDbs, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => promoLockedSeconds(db, tenantId, ip, userId, now)
 
 /** Count a wrong (unknown, expired or used) code; returns the lockout seconds it caused, or 0. */
-export const recordPromoFailure = (db: ShardDb, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => recordPromoFailures(db, tenantId, ip, userId, now)
+export const recordPromoFailure = (db: ThrottleDbs, tenantId: string, ip: string, userId: string | null = null, now = Date.now()) => recordPromoFailures(db, tenantId, ip, userId, now)

@@ -3,6 +3,7 @@
 // works without logging in); at most one e-mail per topic per student per hour — posts within the
 // hour after an e-mail wait for a digest, which the app's cron sends when it is due.
 import type { ShardDb } from '#app/db/client.server.ts'
+import { allShards, controlDb } from '#app/db/shards.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import {
   claimDigest,
@@ -84,8 +85,9 @@ export function digestEmail(school: School, to: string, topicTitle: string, post
   return { template: 'community_digest', to, subject, text, html }
 }
 
-async function schoolOf(db: ShardDb, env: MailEnv, tenantId: string): Promise<School | null> {
-  const [tenant, origin] = await Promise.all([getTenantById(db, tenantId), schoolEmailOriginById(db, env, tenantId)])
+async function schoolOf(env: MailEnv, tenantId: string): Promise<School | null> {
+  const control = controlDb(env)
+  const [tenant, origin] = await Promise.all([getTenantById(control, tenantId), schoolEmailOriginById(control, env, tenantId)])
   if (!tenant || !origin) return null
   return { id: tenant.id, name: tenant.name, language: tenant.language, origin }
 }
@@ -103,7 +105,7 @@ export async function emailTopicSubscribers(
 ) {
   const subscribers = await listTopicSubscribers(deps.db, tenantId, topic, post.userId, now)
   if (subscribers.length === 0) return 0
-  const school = await schoolOf(deps.db, deps.env, tenantId)
+  const school = await schoolOf(deps.env, tenantId)
   if (!school) return 0
   const claimed = await claimSubscriptionEmails(
     deps.db,
@@ -123,12 +125,23 @@ export async function emailTopicSubscribers(
 }
 
 /** Cron: send the digests that are due (each claimed first, so two runs never send one twice). */
-export async function sendDueCommunityDigests(deps: { db: ShardDb; env: MailEnv }, now = Date.now()) {
+export async function sendDueCommunityDigests(env: MailEnv, now = Date.now()) {
+  let due = 0
+  let sent = 0
+  for (const { db } of allShards(env)) {
+    const shard = await sendDueDigestsOfShard({ db, env }, now)
+    due += shard.due
+    sent += shard.sent
+  }
+  return { due, sent }
+}
+
+async function sendDueDigestsOfShard(deps: { db: ShardDb; env: MailEnv }, now: number) {
   const due = await listDueDigestsAcrossTenants(deps.db, now)
   let sent = 0
   for (const row of due) {
     try {
-      const [user, topic, school] = await Promise.all([getUserById(deps.db, row.tenantId, row.userId), getTopic(deps.db, row.tenantId, row.topicId), schoolOf(deps.db, deps.env, row.tenantId)])
+      const [user, topic, school] = await Promise.all([getUserById(deps.db, row.tenantId, row.userId), getTopic(deps.db, row.tenantId, row.topicId), schoolOf(deps.env, row.tenantId)])
       const since = row.lastSentAt ?? 0
       if (!(await claimDigest(deps.db, row.tenantId, row.userId, row.topicId, now))) continue
       // The student may have lost access meanwhile (a lapsed membership): no mail about a topic they cannot read.

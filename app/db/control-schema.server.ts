@@ -3,7 +3,12 @@
 // file alone (drizzle.control.config.ts). Queries import tables from schema.server.ts.
 
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { BANK_ACCOUNT_TYPES, LOGIN_VERIFICATION_MODES, PAYOUT_PROVIDERS, timestamps, VAT_MODES } from './shard-schema.server.ts'
+import { LOGIN_VERIFICATION_MODES, PAYOUT_PROVIDERS, timestamps } from './shard-schema.server.ts'
+
+// Platform-wide throttles (ADR 024's per-IP limits across every school, scope 'platform') must count
+// in one place whatever the school's shard: the same table also lives in the control plane, and
+// login-throttle.server.ts writes scope 'platform' there, a school's own scope in its shard.
+export { loginAttempts } from './shard-schema.server.ts'
 
 /** A domain row belongs to its school, in the same database: removed with it. */
 const tenantIdColumn = () =>
@@ -25,42 +30,20 @@ export const tenants = sqliteTable(
     /** Media keys (media_objects.key, context avatar/cover) of the school's images; served from the media host. */
     avatarPath: text('avatar_path'),
     coverPath: text('cover_path'),
-    /** Page settings (seed 001 §3 "Page"): author, bio, public contact email, template. */
-    authorName: text('author_name').notNull().default(''),
-    bio: text('bio').notNull().default(''),
     contactEmail: text('contact_email').notNull().default(''),
     template: text('template').notNull().default('classic'),
     /** The creator's own scripts: injected only on the school's public pages, never on /home or the platform. */
     customJs: text('custom_js').notNull().default(''),
     conversionCode: text('conversion_code').notNull().default(''),
-    /** JSON: which events email the owner (leads, reviews, comments, transactions, registrations). */
-    notificationPrefs: text('notification_prefs').notNull().default('{}'),
-    /** Bumped by every creator edit (server.ts): part of the public page cache key, so an edit invalidates the school's cached pages. */
-    contentVersion: integer('content_version').notNull().default(0),
     /** Login verification (seed 000 §2 "session verification"): off, or a code by email or by SMS to the phone. */
     loginVerification: text('login_verification', { enum: LOGIN_VERIFICATION_MODES }).notNull().default('off'),
-    /** Payout account for withdrawals (seed 001 §3 "Account: bank account"); IBAN or local format, spaces removed. */
-    bankAccount: text('bank_account'),
-    bankAccountHolder: text('bank_account_holder'),
-    /** Which format bankAccount is in (issue 23): IBAN, Polish NRB, US (ABA routing + account) or SWIFT/BIC + account. */
-    bankAccountType: text('bank_account_type', { enum: BANK_ACCOUNT_TYPES }),
-    bankSwift: text('bank_swift'),
-    bankRoutingNumber: text('bank_routing_number'),
-    /** Tax (issue 23): whether prices include VAT at all, and the rate new products start with. */
-    vatMode: text('vat_mode', { enum: VAT_MODES }).notNull().default('vat'),
-    defaultVatRate: integer('default_vat_rate').notNull().default(23),
     /** School switches (issue 23): sign-in / registration temporarily off for students (staff keep access); checkout asking only e-mail, name and consents. */
     loginDisabled: integer('login_disabled', { mode: 'boolean' }).notNull().default(false),
     registrationDisabled: integer('registration_disabled', { mode: 'boolean' }).notNull().default(false),
     simplifiedCheckout: integer('simplified_checkout', { mode: 'boolean' }).notNull().default(false),
-    /** The school's terms of sale and privacy policy (markdown); '' = the template in the school's language. */
-    termsMd: text('terms_md').notNull().default(''),
-    privacyMd: text('privacy_md').notNull().default(''),
     /** Platform fee set by the operator (seed 001 §1): basis points and fixed minor units; null = defaults (app/payments/pricing.ts). */
     feeBasisPoints: integer('fee_basis_points'),
     feeFixed: integer('fee_fixed'),
-    /** IANA time zone for stats and dates (issue 24); '' = by language (pl: Europe/Warsaw, en: UTC). */
-    timeZone: text('time_zone').notNull().default(''),
     /** Which shard database holds the school's data (ADR 033): DB_SHARD_{shard}. Changed only by a move. */
     shard: integer('shard').notNull().default(0),
     ...timestamps,

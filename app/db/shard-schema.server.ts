@@ -28,6 +28,39 @@ export const timestamps = {
   updatedAt: integer('updated_at').notNull(),
 }
 
+/**
+ * The school's own settings that tenant data is read and written with (ADR 033): one row per school
+ * in its shard, so the batches that join them with sales, sessions or balances stay one round trip.
+ * What resolution caches for every page (name, language, template, switches…) is on the control
+ * plane's tenant row instead.
+ */
+export const schoolSettings = sqliteTable('school_settings', {
+  tenantId: text('tenant_id').primaryKey(),
+  /** Page settings (seed 001 §3 "Page"): author and bio (contact e-mail and template are on the tenant row: every page shows them). */
+  authorName: text('author_name').notNull().default(''),
+  bio: text('bio').notNull().default(''),
+  /** JSON: which events email the owner (leads, reviews, comments, transactions, registrations). */
+  notificationPrefs: text('notification_prefs').notNull().default('{}'),
+  /** Bumped by every creator edit (server.ts): part of the public page cache key, so an edit invalidates the school's cached pages. */
+  contentVersion: integer('content_version').notNull().default(0),
+  /** Payout account for withdrawals (seed 001 §3 "Account: bank account"); IBAN or local format, spaces removed. */
+  bankAccount: text('bank_account'),
+  bankAccountHolder: text('bank_account_holder'),
+  /** Which format bankAccount is in (issue 23): IBAN, Polish NRB, US (ABA routing + account) or SWIFT/BIC + account. */
+  bankAccountType: text('bank_account_type', { enum: BANK_ACCOUNT_TYPES }),
+  bankSwift: text('bank_swift'),
+  bankRoutingNumber: text('bank_routing_number'),
+  /** Tax (issue 23): whether prices include VAT at all, and the rate new products start with. */
+  vatMode: text('vat_mode', { enum: VAT_MODES }).notNull().default('vat'),
+  defaultVatRate: integer('default_vat_rate').notNull().default(23),
+  /** The school's terms of sale and privacy policy (markdown); '' = the template in the school's language. */
+  termsMd: text('terms_md').notNull().default(''),
+  privacyMd: text('privacy_md').notNull().default(''),
+  /** IANA time zone for stats and dates (issue 24); '' = by language (pl: Europe/Warsaw, en: UTC). */
+  timeZone: text('time_zone').notNull().default(''),
+  ...timestamps,
+})
+
 /** Uploaded files (issue 4): one row per R2 object under `tenants/{tenantId}/…`. */
 export const MEDIA_STATUSES = ['pending', 'ready'] as const
 export type MediaStatus = (typeof MEDIA_STATUSES)[number]
@@ -1623,3 +1656,4 @@ export type Certificate = typeof certificates.$inferSelect
 export type AffiliatePartner = typeof affiliatePartners.$inferSelect
 export type AffiliateCommission = typeof affiliateCommissions.$inferSelect
 export type AffiliatePayout = typeof affiliatePayouts.$inferSelect
+export type SchoolSettings = typeof schoolSettings.$inferSelect

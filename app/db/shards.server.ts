@@ -65,3 +65,15 @@ export async function tenantShard(env: DatabaseEnv, tenantId: string, now = Date
 export function isShardBinding(name: string) {
   return SHARD_BINDING.test(name)
 }
+
+/**
+ * `context.db` of a platform-host request: the platform has no shard of its own, so any use is a
+ * bug that should fail loudly (its routes use `context.control`, `allShards` or `tenantShard`).
+ */
+export function noShard(): ShardDb {
+  return new Proxy({} as ShardDb, {
+    get(_, property) {
+      throw new Error(`context.db.${String(property)} on the platform host: it has no shard (use context.control, allShards or tenantShard)`)
+    },
+  })
+}

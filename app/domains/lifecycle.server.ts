@@ -12,7 +12,7 @@
 // at their next check; an unproven claim expires (failed, timeout) after the 24 h window.
 // Adapter errors (DNS or Cloudflare unreachable, 5xx, 429, timeouts, malformed JSON) change
 // nothing but `lastError` and the next check time.
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import type { Domain, DomainStatus } from '#app/db/schema.server.ts'
 import { isLocale } from '#app/i18n/i18n.ts'
 import { domainProblemEmail } from '#app/mail/templates.server.ts'
@@ -40,7 +40,10 @@ export type LifecycleConfig = {
 }
 
 export type LifecycleDeps = {
-  db: ShardDb
+  /** The control plane: domains, their events and the tenant rows (ADR 033). */
+  db: ControlDb
+  /** The school's shard, for mail to its owners (its users and outbox live there). */
+  shardOf: (tenantId: string) => Promise<ShardDb | null>
   cloudflare: Pick<CustomHostnamesClient, 'create' | 'get' | 'findByHostname' | 'refreshValidation' | 'delete'>
   doh: Pick<DohClient, 'resolveCname' | 'resolveA' | 'resolveAaaa' | 'resolveTxt'>
   config: LifecycleConfig
@@ -286,7 +289,7 @@ export async function refreshDomain(deps: LifecycleDeps, domain: Domain, opts: {
 }
 
 /** Another school holds the hostname (and has not failed): this claim cannot succeed. */
-async function heldByAnotherSchool(db: ShardDb, domain: Pick<Domain, 'id' | 'hostname'>) {
+async function heldByAnotherSchool(db: ControlDb, domain: Pick<Domain, 'id' | 'hostname'>) {
   const holder = await findDomainByHostname(db, domain.hostname)
   return !!holder && holder.id !== domain.id && holder.verificationStatus !== 'failed'
 }
@@ -316,9 +319,9 @@ async function loseClaim(deps: LifecycleDeps, domain: Domain, now: number, reaso
 async function notifyOwners(deps: LifecycleDeps, domain: Domain, now: number) {
   if (!(await claimProblemNotification(deps.db, domain.tenantId, domain.id, now))) return
   domain.problemNotifiedAt = now
-  const tenant = await getTenantById(deps.db, domain.tenantId)
-  if (!tenant) return
-  const owners = await listUsers(deps.db, domain.tenantId, { role: 'owner' })
+  const [tenant, shard] = await Promise.all([getTenantById(deps.db, domain.tenantId), deps.shardOf(domain.tenantId)])
+  if (!tenant || !shard) return
+  const owners = await listUsers(shard, domain.tenantId, { role: 'owner' })
   const url = `${deps.config.schoolUrlTemplate.replace('{slug}', tenant.slug).replace(/\/+$/, '')}/home/settings/domain`
   for (const owner of owners) {
     const email = domainProblemEmail({
@@ -330,7 +333,7 @@ async function notifyOwners(deps: LifecycleDeps, domain: Domain, now: number) {
       problem: domain.problem ?? 'domains.problem.timeout',
       url,
     })
-    await enqueueEmail(deps.db, deps.mailQueue, domain.tenantId, email)
+    await enqueueEmail(shard, deps.mailQueue, domain.tenantId, email)
   }
   logDomainEvent('domain_problem_notified', { tenantId: domain.tenantId, domainId: domain.id, hostname: domain.hostname, owners: owners.length })
 }
@@ -394,4 +397,4 @@ export async function removeDomain(deps: LifecycleDeps, domain: Domain): Promise
 }
 
 /** Re-reads a domain after a change (tenant-scoped). */
-export const reloadDomain = (db: ShardDb, domain: Pick<Domain, 'tenantId' | 'id'>) => getTenantDomain(db, domain.tenantId, domain.id)
+export const reloadDomain = (db: ControlDb, domain: Pick<Domain, 'tenantId' | 'id'>) => getTenantDomain(db, domain.tenantId, domain.id)

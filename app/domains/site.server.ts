@@ -1,6 +1,6 @@
 // Tenant resolution: the request's Host decides which school (or the platform) answers.
 // Forwarding headers (X-Forwarded-Host, Forwarded) are never read.
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import type { Tenant } from '#app/db/schema.server.ts'
 import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '#app/models/tenant.server.ts'
 
@@ -10,7 +10,7 @@ import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '
 // /register and the checkout.
 export type SchoolTenant = Pick<
   Tenant,
-  'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification' | 'contactEmail' | 'template' | 'loginDisabled' | 'registrationDisabled' | 'simplifiedCheckout'
+  'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification' | 'contactEmail' | 'template' | 'loginDisabled' | 'registrationDisabled' | 'simplifiedCheckout' | 'shard'
 > & {
   /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
   hasCreatorCode: boolean
@@ -49,7 +49,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', contactEmail: t.contactEmail ?? '', template: t.template ?? 'classic', loginDisabled: Boolean(t.loginDisabled), registrationDisabled: Boolean(t.registrationDisabled), simplifiedCheckout: Boolean(t.simplifiedCheckout), hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', contactEmail: t.contactEmail ?? '', template: t.template ?? 'classic', loginDisabled: Boolean(t.loginDisabled), registrationDisabled: Boolean(t.registrationDisabled), simplifiedCheckout: Boolean(t.simplifiedCheckout), shard: t.shard, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**
@@ -63,7 +63,7 @@ export class SiteCache {
 
   constructor(private now: () => number = Date.now) {}
 
-  async resolve(db: ShardDb, rawHost: string, platformHost: string): Promise<Site> {
+  async resolve(db: ControlDb, rawHost: string, platformHost: string): Promise<Site> {
     const hostname = normalizeHostname(rawHost)
     const platform = normalizeHostname(platformHost)
     if (hostname === platform || hostname === `www.${platform}`) return { kind: 'platform', hostname }
@@ -75,7 +75,7 @@ export class SiteCache {
     return { ...value, hostname }
   }
 
-  private async lookup(db: ShardDb, hostname: string, platform: string): Promise<Resolved> {
+  private async lookup(db: ControlDb, hostname: string, platform: string): Promise<Resolved> {
     const slug = subdomainSlug(hostname, platform)
     let value: Resolved = { kind: 'unknown' }
     if (slug) {

@@ -26,7 +26,8 @@ import { testPaymentsAllowed } from '#app/payments/payment-mode.server.ts'
 import { collectorOf } from '#app/domain/payment-confirm.ts'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import dayjs from 'dayjs'
-import { getDb, type Db } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { allShards, controlDb, type DatabaseEnv } from '#app/db/shards.server.ts'
 import type { Collector, MembershipStatus, PaymentProvider } from '#app/db/schema.server.ts'
 import { isLocale, type Locale } from '#app/i18n/i18n.ts'
 import { membershipPaymentProblemEmail, type PaymentProblemKind } from '#app/membership/membership-emails.server.ts'
@@ -48,7 +49,8 @@ import {
 } from '#app/models/membership-lifecycle.server.ts'
 import { paymentEventStatement } from '#app/models/payment-event.server.ts'
 import { getProduct } from '#app/models/product.server.ts'
-import { getTenantById, getTenantTax } from '#app/models/tenant.server.ts'
+import { getTenantById } from '#app/models/tenant.server.ts'
+import { getTenantTax } from '#app/models/school-settings.server.ts'
 import { createTransaction, getTransaction, getTransactionByProviderRef, type Buyer } from '#app/models/transaction.server.ts'
 import { getUserById } from '#app/models/user.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
@@ -96,8 +98,8 @@ function isUniqueViolation(error: unknown) {
 
 type School = { id: string; name: string; slug: string; language: Locale; feeBasisPoints: number | null; feeFixed: number | null }
 
-async function getSchool(db: Db, tenantId: string): Promise<School | undefined> {
-  const row = await getTenantById(db, tenantId)
+async function getSchool(control: ControlDb, tenantId: string): Promise<School | undefined> {
+  const row = await getTenantById(control, tenantId)
   return row
     ? { id: row.id, name: row.name, slug: row.slug, language: isLocale(row.language) ? row.language : 'en', feeBasisPoints: row.feeBasisPoints, feeFixed: row.feeFixed }
     : undefined
@@ -107,7 +109,7 @@ async function getSchool(db: Db, tenantId: string): Promise<School | undefined> 
  * Where links in a school's emails lead when there is no request: its active primary domain, else
  * its platform subdomain (https; development passes the request's origin style instead).
  */
-export async function schoolOrigin(db: Db, tenantId: string, fallbackHost: string, protocol = 'https:', port = '') {
+export async function schoolOrigin(db: ControlDb, tenantId: string, fallbackHost: string, protocol = 'https:', port = '') {
   const rows = await listActiveDomainHosts(db, tenantId)
   const host = rows.find((r) => r.isPrimary)?.hostname ?? rows.find((r) => r.kind === 'platform_subdomain')?.hostname ?? fallbackHost
   return `${protocol}//${host}${port ? `:${port}` : ''}`
@@ -128,7 +130,7 @@ type RenewalSnapshot = {
   splitFeePercent: number
 }
 
-async function renewalSnapshot(db: Db, m: Membership): Promise<RenewalSnapshot | null> {
+async function renewalSnapshot(db: ShardDb, m: Membership): Promise<RenewalSnapshot | null> {
   const [product, tax] = await Promise.all([getProduct(db, m.tenantId, m.productId), getTenantTax(db, m.tenantId)])
   if (!product) return null
   const first = await getTransaction(db, m.tenantId, m.transactionId)
@@ -210,7 +212,7 @@ export type RenewalOutcome = {
 
 export type RenewalReport = { now: number; renewed: number; failed: number; ended: number; skipped: number; outcomes: RenewalOutcome[] }
 
-type BillingEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'EVENTS_QUEUE' | 'INVOICING_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT' | 'TEST_PAYMENTS_SECRET'>
+type BillingEnv = DatabaseEnv & Pick<Env, 'MAIL_QUEUE' | 'EVENTS_QUEUE' | 'INVOICING_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT' | 'TEST_PAYMENTS_SECRET'>
 
 type RenewalCharge = { ok: true } | { ok: false; reason: 'card_declined' | 'no_card' | 'pay_link' | 'unavailable'; decline?: DeclineReason | null }
 
@@ -227,14 +229,14 @@ async function chargeTestCard(m: Membership, idempotencyKey: string): Promise<Re
  * A renewal through the school's own provider with the card it keeps. Counted only as the
  * provider's API confirms it, for this membership's amount and currency (ADR 023).
  */
-async function chargeAtProvider(db: Db, env: BillingEnv, m: Membership, idempotencyKey: string, snap: RenewalSnapshot): Promise<RenewalCharge> {
+async function chargeAtProvider(db: ShardDb, env: BillingEnv, m: Membership, idempotencyKey: string, snap: RenewalSnapshot): Promise<RenewalCharge> {
   const fallback: RenewalCharge = PAY_LINK_PROVIDERS.has(m.provider ?? '') ? { ok: false, reason: 'pay_link' } : { ok: false, reason: 'no_card' }
   if (!m.integrationId || !m.provider || !m.cardToken) return fallback
   const integration = await getIntegration(db, m.tenantId, m.integrationId)
   if (!integration || !integration.enabled || integration.provider !== m.provider) return fallback
   const adapter = await integrationAdapter(env as Env, integration)
   if (!adapter || !canChargeStoredCard(adapter)) return fallback
-  const origin = await schoolEmailOriginById(db, env, m.tenantId)
+  const origin = await schoolEmailOriginById(controlDb(env), env, m.tenantId)
   const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
   const result = await adapter.chargeStoredCard({
     token: m.cardToken,
@@ -255,9 +257,9 @@ async function chargeAtProvider(db: Db, env: BillingEnv, m: Membership, idempote
 }
 
 /** One due membership: claim, charge, then one batch. */
-async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Promise<RenewalOutcome> {
+async function renewOne(db: ShardDb, env: BillingEnv, m: Membership, now: number): Promise<RenewalOutcome> {
   const base = { membershipId: m.id, tenantId: m.tenantId }
-  const [school, snap] = await Promise.all([getSchool(db, m.tenantId), renewalSnapshot(db, m)])
+  const [school, snap] = await Promise.all([getSchool(controlDb(env), m.tenantId), renewalSnapshot(db, m)])
   if (!school || !snap || m.currentPeriodEnd === null || m.periodMonths <= 0) return { ...base, result: 'skipped', reason: 'gone' }
 
   // 1. The claim: of two overlapping runs only one inserts this row.
@@ -320,13 +322,13 @@ async function renewOne(db: Db, env: BillingEnv, m: Membership, now: number): Pr
   }
 }
 
-async function sendPaymentProblemEmail(db: Db, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, decline: DeclineReason | null = null) {
+async function sendPaymentProblemEmail(db: ShardDb, env: Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'PUBLIC_PORT'>, school: School, m: Membership, snap: RenewalSnapshot, kind: PaymentProblemKind, decline: DeclineReason | null = null) {
   const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
   const user = await getUserById(db, m.tenantId, m.userId)
   const to = user?.email ?? buyer.email
   if (!to) return false
   // The school's configured address and the deployment's scheme, never a request's Host (issue 19 §6).
-  const origin = await schoolEmailOriginById(db, env, m.tenantId)
+  const origin = await schoolEmailOriginById(controlDb(env as BillingEnv), env, m.tenantId)
   if (!origin) return false
   const url = kind === 'pay_link' ? `${origin}/${snap.productSlug}/checkout` : `${origin}/panel`
   await enqueueEmail(
@@ -353,20 +355,19 @@ type Only = RenewalScope
 
 /** The scheduled run: end what is over, charge what is due. Safe to run concurrently. */
 export async function runMembershipRenewals(env: BillingEnv, now = Date.now(), options: { limit?: number } & Only = {}): Promise<RenewalReport> {
-  const db = getDb(env.DB)
-  const outcomes: RenewalOutcome[] = (await endFinishedMemberships(db, now, options)).map((r) => ({
-    membershipId: r.id,
-    tenantId: r.tenantId,
-    result: 'ended',
-    reason: 'period_over',
-    currentPeriodEnd: r.currentPeriodEnd,
-  }))
-  for (const m of await listDueMemberships(db, now, options.limit ?? RENEWALS_PER_RUN, options)) {
-    try {
-      outcomes.push(await renewOne(db, env, m, now))
-    } catch (error) {
-      // One broken membership must not stop the others; its claim (if any) keeps it from double charges.
-      console.error(JSON.stringify({ event: 'membership_renewal_failed', tenantId: m.tenantId, membershipId: m.id, error: String(error) }))
+  const outcomes: RenewalOutcome[] = []
+  // Each shard's schools in turn (ADR 033); the claim rows keep concurrent runs apart as before.
+  for (const { db } of allShards(env)) {
+    for (const r of await endFinishedMemberships(db, now, options)) {
+      outcomes.push({ membershipId: r.id, tenantId: r.tenantId, result: 'ended', reason: 'period_over', currentPeriodEnd: r.currentPeriodEnd })
+    }
+    for (const m of await listDueMemberships(db, now, options.limit ?? RENEWALS_PER_RUN, options)) {
+      try {
+        outcomes.push(await renewOne(db, env, m, now))
+      } catch (error) {
+        // One broken membership must not stop the others; its claim (if any) keeps it from double charges.
+        console.error(JSON.stringify({ event: 'membership_renewal_failed', tenantId: m.tenantId, membershipId: m.id, error: String(error) }))
+      }
     }
   }
   const count = (r: RenewalOutcome['result']) => outcomes.filter((o) => o.result === r).length
@@ -376,7 +377,8 @@ export async function runMembershipRenewals(env: BillingEnv, now = Date.now(), o
 /** The cron (server.ts `scheduled`): renewals, then the domain events the queues never got. */
 export async function runScheduledBilling(env: Env, now = Date.now()) {
   const renewals = await runMembershipRenewals(env, now)
-  const events = await sweepUnsentAppEvents(getDb(env.DB), eventQueues(env), now)
+  let events = 0
+  for (const { db } of allShards(env)) events += await sweepUnsentAppEvents(db, eventQueues(env), now)
   console.log(JSON.stringify({ event: 'scheduled_billing', renewed: renewals.renewed, failed: renewals.failed, ended: renewals.ended, skipped: renewals.skipped, eventsSent: events }))
   return { renewals, eventsSent: events }
 }
@@ -402,7 +404,7 @@ export async function applySubscriptionNotification(
 
   try {
     if (n.kind === 'renewed') {
-      const [school, snap] = await Promise.all([getSchool(db, tenantId), renewalSnapshot(db, m)])
+      const [school, snap] = await Promise.all([getSchool(context.control, tenantId), renewalSnapshot(db, m)])
       if (!school || !snap) return { outcome: 'unknown' }
       const id = newId()
       const newEnd = n.periodEnd ?? addPeriod(Math.max(m.currentPeriodEnd ?? now, now), Math.max(m.periodMonths, 1))
@@ -421,7 +423,7 @@ export async function applySubscriptionNotification(
       const [, moved] = await db.batch([event(m.transactionId), subscriptionFailedStatement(db, tenantId, m.id, now)])
       let emailed = false
       if (moved[0]?.failedCharges === 1) {
-        const [school, snap] = await Promise.all([getSchool(db, tenantId), renewalSnapshot(db, m)])
+        const [school, snap] = await Promise.all([getSchool(context.control, tenantId), renewalSnapshot(db, m)])
         if (school && snap) {
           // Once per failure streak (this batch moved the count to 1); one outbox row, the send is queued.
           emailed = await sendPaymentProblemEmail(db, context.cloudflare.env, school, m, snap, 'provider', n.decline ?? null)

@@ -13,8 +13,10 @@
 // The same arithmetic exists once more as SQL (`availableSql`) so a withdrawal's insert checks it
 // inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
-import { tenants, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { schoolSettings, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
+import { pageAcrossShards, schoolNames } from './cross-shard.server.ts'
+import { updateSchoolSettings } from './school-settings.server.ts'
 
 export type Balance = {
   currency: string
@@ -162,9 +164,15 @@ export type PayoutAccount = {
 
 export async function getPayoutAccount(db: ShardDb, tenantId: string): Promise<PayoutAccount | undefined> {
   const [row] = await db
-    .select({ bankAccount: tenants.bankAccount, bankAccountHolder: tenants.bankAccountHolder, bankAccountType: tenants.bankAccountType, bankSwift: tenants.bankSwift, bankRoutingNumber: tenants.bankRoutingNumber })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId))
+    .select({
+      bankAccount: schoolSettings.bankAccount,
+      bankAccountHolder: schoolSettings.bankAccountHolder,
+      bankAccountType: schoolSettings.bankAccountType,
+      bankSwift: schoolSettings.bankSwift,
+      bankRoutingNumber: schoolSettings.bankRoutingNumber,
+    })
+    .from(schoolSettings)
+    .where(eq(schoolSettings.tenantId, tenantId))
     .limit(1)
   return row
 }
@@ -177,19 +185,18 @@ export async function setPayoutAccount(
   now = Date.now(),
 ) {
   const bankAccountType = account.bankAccountType ?? inferBankAccountType(account.bankAccount)
-  const rows = await db
-    .update(tenants)
-    .set({
+  return updateSchoolSettings(
+    db,
+    tenantId,
+    {
       bankAccount: account.bankAccount,
       bankAccountHolder: account.bankAccountHolder,
       bankAccountType,
       bankSwift: bankAccountType === 'swift' ? (account.bankSwift ?? null) : null,
       bankRoutingNumber: bankAccountType === 'us' ? (account.bankRoutingNumber ?? null) : null,
-      updatedAt: now,
-    })
-    .where(eq(tenants.id, tenantId))
-    .returning({ id: tenants.id })
-  return rows.length > 0
+    },
+    now,
+  )
 }
 
 export type BankAccountCheck = { ok: true; value: string } | { ok: false; error: 'format' | 'checksum' }
@@ -324,13 +331,15 @@ export function displayPayoutAccount(a: { bankAccountType: BankAccountType | nul
 
 // ---- the guard before the balance page --------------------------------------------------------
 
-/** Seed 001 §5: "page settings must be complete before the balance page" — the author and a public contact email. */
-export async function missingPageSettings(db: ShardDb, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
-  const [row] = await db.select({ authorName: tenants.authorName, contactEmail: tenants.contactEmail }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-  if (!row) return ['authorName', 'contactEmail']
+/**
+ * Seed 001 §5: "page settings must be complete before the balance page" — the author (the
+ * school's shard) and a public contact email (the tenant row, as resolution read it).
+ */
+export async function missingPageSettings(db: ShardDb, tenant: { id: string; contactEmail: string }): Promise<Array<'authorName' | 'contactEmail'>> {
+  const [row] = await db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenant.id)).limit(1)
   const missing: Array<'authorName' | 'contactEmail'> = []
-  if (!row.authorName.trim()) missing.push('authorName')
-  if (!row.contactEmail.trim()) missing.push('contactEmail')
+  if (!row?.authorName.trim()) missing.push('authorName')
+  if (!tenant.contactEmail.trim()) missing.push('contactEmail')
   return missing
 }
 
@@ -343,30 +352,37 @@ export async function missingPageSettings(db: ShardDb, tenantId: string): Promis
  * across schools, newest first, with their school and the reason. Nothing was granted or counted
  * for them; someone has to look.
  */
-export async function listMismatchesForOperator(db: ShardDb, { tenantId, limit = 50, offset = 0 }: { tenantId?: string; limit?: number; offset?: number } = {}) {
+export async function listMismatchesForOperator(control: ControlDb, shards: ShardDb[], { tenantId, limit = 50, offset = 0 }: { tenantId?: string; limit?: number; offset?: number } = {}) {
   const where = and(eq(transactions.status, 'mismatch'), tenantId ? eq(transactions.tenantId, tenantId) : undefined)
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: transactions.id,
-        productTitle: transactions.productTitle,
-        totalAmount: transactions.totalAmount,
-        currency: transactions.currency,
-        provider: transactions.provider,
-        providerRef: transactions.providerRef,
-        collector: transactions.collector,
-        statusReason: transactions.statusReason,
-        createdAt: transactions.createdAt,
-        updatedAt: transactions.updatedAt,
-        school: { id: tenants.id, name: tenants.name, slug: tenants.slug },
-      })
-      .from(transactions)
-      .innerJoin(tenants, eq(tenants.id, transactions.tenantId))
-      .where(where)
-      .orderBy(sql`${transactions.updatedAt} desc`, sql`${transactions.id} desc`)
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: sql<number>`count(*)` }).from(transactions).where(where),
-  ])
-  return { rows, total: Number(total?.n ?? 0) }
+  const page = await pageAcrossShards(
+    shards,
+    { limit, offset },
+    (db, take) =>
+      db
+        .select({
+          id: transactions.id,
+          tenantId: transactions.tenantId,
+          productTitle: transactions.productTitle,
+          totalAmount: transactions.totalAmount,
+          currency: transactions.currency,
+          provider: transactions.provider,
+          providerRef: transactions.providerRef,
+          collector: transactions.collector,
+          statusReason: transactions.statusReason,
+          createdAt: transactions.createdAt,
+          updatedAt: transactions.updatedAt,
+        })
+        .from(transactions)
+        .where(where)
+        .orderBy(sql`${transactions.updatedAt} desc`, sql`${transactions.id} desc`)
+        .limit(take),
+    async (db) => Number((await db.select({ n: sql<number>`count(*)` }).from(transactions).where(where))[0]?.n ?? 0),
+    (a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  )
+  const names = await schoolNames(control, page.rows.map((r) => r.tenantId))
+  const rows = page.rows.flatMap(({ tenantId: id, ...row }) => {
+    const school = names.get(id)
+    return school ? [{ ...row, school }] : []
+  })
+  return { rows, total: page.total }
 }

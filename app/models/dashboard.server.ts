@@ -3,8 +3,8 @@
 // is an existence probe (limit 1) or an aggregate on an index led by tenant_id, so the page costs
 // the same for a school with ten sales as for one with a hundred thousand.
 import { count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
-import { domains, lectures, paymentIntegrations, payoutAccounts, products, tenants, transactions, users } from '#app/db/schema.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { domains, lectures, paymentIntegrations, payoutAccounts, products, schoolSettings, transactions, users } from '#app/db/schema.server.ts'
 import { PENDING_EXPIRY_MS } from '#app/domain/payment-confirm.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -45,19 +45,29 @@ export function windowStart(now: number) {
   return Math.floor(now / DAY_MS) * DAY_MS - (DASHBOARD_DAYS - 1) * DAY_MS
 }
 
-export async function getDashboard(db: ShardDb, tenantId: string, now = Date.now()): Promise<Dashboard> {
+/**
+ * The tenant row's part (contact e-mail, avatar) comes as resolution read it; whether a custom
+ * domain is active is asked of the control plane, beside the shard's one batch.
+ */
+export async function getDashboard(dbs: { control: ControlDb; db: ShardDb }, tenant: { id: string; contactEmail: string; avatarPath: string | null }, now = Date.now()): Promise<Dashboard> {
+  const { db } = dbs
+  const tenantId = tenant.id
   const since = windowStart(now)
   const one = { one: sql<number>`1` }
   const day = sql<number>`cast((${transactions.completedAt} - ${since}) / ${DAY_MS} as integer)`
-  const [page, product, lecture, integration, payout, domain, sale, daily, students] = await db.batch([
-    db.select({ authorName: tenants.authorName, bio: tenants.bio, contactEmail: tenants.contactEmail, avatarPath: tenants.avatarPath }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+  const activeCustomDomain = dbs.control
+    .select({ one: sql<number>`1` })
+    .from(domains)
+    .where(ofTenant(domains, tenantId, eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
+    .limit(1)
+  const [[page, product, lecture, integration, payout, sale, daily, students], domain] = await Promise.all([db.batch([
+    db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
     db.select(one).from(products).where(ofTenant(products, tenantId)).limit(1),
     db.select(one).from(lectures).where(ofTenant(lectures, tenantId, eq(lectures.published, true))).limit(1),
     // Payments ready: a provider account of the school's own that is switched on, or …
     db.select(one).from(paymentIntegrations).where(ofTenant(paymentIntegrations, tenantId, eq(paymentIntegrations.enabled, true))).limit(1),
     // … Coursefront payments (ADR 023) once the provider says the account can take charges.
     db.select(one).from(payoutAccounts).where(ofTenant(payoutAccounts, tenantId, eq(payoutAccounts.status, 'enabled'))).limit(1),
-    db.select(one).from(domains).where(ofTenant(domains, tenantId, eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active'))).limit(1),
     // A sale that was paid stays the first sale even if it was refunded later; free orders are not sales.
     db.select(one).from(transactions).where(ofTenant(transactions, tenantId, inArray(transactions.status, ['completed', 'refunded']), gt(transactions.totalAmount, 0))).limit(1),
     // A sale completes at most PENDING_EXPIRY_MS after it was started (pending ones expire then), so
@@ -80,14 +90,10 @@ export async function getDashboard(db: ShardDb, tenantId: string, now = Date.now
       .select({ n: count() })
       .from(users)
       .where(ofTenant(users, tenantId, eq(users.role, 'student'), gte(users.createdAt, since), isNull(users.deletedAt))),
-  ])
+  ]), activeCustomDomain])
 
-  const row = page[0]
-  const missingPage = PAGE_FIELDS.filter((field) => {
-    if (!row) return true
-    if (field === 'avatar') return !row.avatarPath
-    return !row[field].trim()
-  })
+  const row = { authorName: page[0]?.authorName ?? '', bio: page[0]?.bio ?? '', contactEmail: tenant.contactEmail }
+  const missingPage = PAGE_FIELDS.filter((field) => (field === 'avatar' ? !tenant.avatarPath : !row[field].trim()))
 
   const byCurrency = new Map<string, CurrencyRevenue>()
   for (const r of daily) {

@@ -3,7 +3,7 @@
 // platform-wide counters (per IP across schools, signup). Every change is one upsert statement, so
 // concurrent failures cannot both read a stale count.
 import { eq, inArray, or, sql } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, Db, ShardDb } from '#app/db/client.server.ts'
 import { loginAttempts } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -25,6 +25,23 @@ export const PAIR_POLICY: LimitPolicy = { max: MAX_LOGIN_FAILURES, windowMs: FAI
 /** Scope for operator logins, which belong to no school, and for platform-wide counters. */
 export const PLATFORM_SCOPE = 'platform'
 
+/**
+ * Where counters live (ADR 033): a school's in its shard, the platform-wide ones (scope
+ * 'platform': per IP across schools, operators, signups) in the control plane, so every school's
+ * requests count them in one place whatever its shard. A request's context is one.
+ */
+export type ThrottleDbs = { db: ShardDb; control: ControlDb }
+const dbOf = (dbs: ThrottleDbs, scope: string): Db => (scope === PLATFORM_SCOPE ? dbs.control : dbs.db)
+/** The keys by the database that holds them. */
+function byDatabase<K extends { scope: string }>(dbs: ThrottleDbs, keys: K[]): Array<[Db, K[]]> {
+  const groups = new Map<Db, K[]>()
+  for (const k of keys) {
+    const db = dbOf(dbs, k.scope)
+    groups.set(db, [...(groups.get(db) ?? []), k])
+  }
+  return [...groups]
+}
+
 export function throttleKey(email: string, ip: string) {
   return `${email.trim().toLowerCase()}|${ip}`
 }
@@ -32,22 +49,28 @@ export function throttleKey(email: string, ip: string) {
 export type LimitKey = { scope: string; key: string; policy: LimitPolicy }
 
 /** Seconds left on a lockout, or 0. */
-export async function lockoutSecondsLeft(db: ShardDb, scope: string, key: string, now = Date.now()) {
-  return lockedSecondsAny(db, [{ scope, key }], now)
+export async function lockoutSecondsLeft(dbs: ThrottleDbs, scope: string, key: string, now = Date.now()) {
+  return lockedSecondsAny(dbs, [{ scope, key }], now)
 }
 
 /** The longest lockout left among the keys (seconds), or 0: one query. */
-export async function lockedSecondsAny(db: ShardDb, keys: Array<{ scope: string; key: string }>, now = Date.now()) {
+export async function lockedSecondsAny(dbs: ThrottleDbs, keys: Array<{ scope: string; key: string }>, now = Date.now()) {
   if (keys.length === 0) return 0
-  const rows = await db
-    .select({ lockedUntil: loginAttempts.lockedUntil })
-    .from(loginAttempts)
-    .where(or(...keys.map((k) => ofTenant(loginAttempts, k.scope, eq(loginAttempts.throttleKey, k.key)))))
+  const rows = (
+    await Promise.all(
+      byDatabase(dbs, keys).map(([db, group]) =>
+        db
+          .select({ lockedUntil: loginAttempts.lockedUntil })
+          .from(loginAttempts)
+          .where(or(...group.map((k) => ofTenant(loginAttempts, k.scope, eq(loginAttempts.throttleKey, k.key))))),
+      ),
+    )
+  ).flat()
   const until = Math.max(0, ...rows.map((r) => r.lockedUntil ?? 0))
   return until > now ? Math.ceil((until - now) / 1000) : 0
 }
 
-function failureUpsert(db: ShardDb, scope: string, key: string, policy: LimitPolicy, now: number) {
+function failureUpsert(db: Db, scope: string, key: string, policy: LimitPolicy, now: number) {
   const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
   const nextFailures = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${loginAttempts.failures} + 1 END)`
   const trips = sql`(${nextFailures} >= ${policy.max})`
@@ -71,35 +94,40 @@ function failureUpsert(db: ShardDb, scope: string, key: string, policy: LimitPol
 }
 
 /** Count a failure atomically (one upsert); returns the lockout seconds it caused, or 0. */
-export async function recordLoginFailure(db: ShardDb, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
-  return recordFailures(db, [{ scope, key, policy: { ...PAIR_POLICY, max: maxFailures } }], now)
+export async function recordLoginFailure(dbs: ThrottleDbs, scope: string, key: string, now = Date.now(), maxFailures = MAX_LOGIN_FAILURES) {
+  return recordFailures(dbs, [{ scope, key, policy: { ...PAIR_POLICY, max: maxFailures } }], now)
 }
 
 /**
  * Count one failure on every key (one batch: one round trip, one transaction); returns the longest
  * lockout now in force among them (seconds), or 0.
  */
-export async function recordFailures(db: ShardDb, keys: LimitKey[], now = Date.now()) {
+export async function recordFailures(dbs: ThrottleDbs, keys: LimitKey[], now = Date.now()) {
   if (keys.length === 0) return 0
-  const statements = keys.map((k) => failureUpsert(db, k.scope, k.key, k.policy, now))
-  const results = (await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as Array<Array<{ lockedUntil: number | null }>>
-  const until = Math.max(0, ...results.flat().map((r) => r.lockedUntil ?? 0))
+  // One batch per database (the school's shard, the control plane), side by side.
+  const results = await Promise.all(
+    byDatabase(dbs, keys).map(async ([db, group]) => {
+      const statements = group.map((k) => failureUpsert(db, k.scope, k.key, k.policy, now))
+      return (await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as Array<Array<{ lockedUntil: number | null }>>
+    }),
+  )
+  const until = Math.max(0, ...results.flat(2).map((r) => r.lockedUntil ?? 0))
   return until > now ? Math.ceil((until - now) / 1000) : 0
 }
 
-export async function clearLoginFailures(db: ShardDb, scope: string, key: string) {
-  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
+export async function clearLoginFailures(dbs: ThrottleDbs, scope: string, key: string) {
+  await dbOf(dbs, scope).delete(loginAttempts).where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
 }
 
 /** Forget several keys of one scope at once. */
-export async function clearKeys(db: ShardDb, scope: string, keys: string[]) {
+export async function clearKeys(dbs: ThrottleDbs, scope: string, keys: string[]) {
   if (keys.length === 0) return
-  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, inArray(loginAttempts.throttleKey, keys)))
+  await dbOf(dbs, scope).delete(loginAttempts).where(ofTenant(loginAttempts, scope, inArray(loginAttempts.throttleKey, keys)))
 }
 
 /** Forget every key of a scope that starts with `prefix` (an account's e-mail+IP pairs). */
-export async function clearKeysWithPrefix(db: ShardDb, scope: string, prefix: string) {
-  await db.delete(loginAttempts).where(ofTenant(loginAttempts, scope, sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
+export async function clearKeysWithPrefix(dbs: ThrottleDbs, scope: string, prefix: string) {
+  await dbOf(dbs, scope).delete(loginAttempts).where(ofTenant(loginAttempts, scope, sql`substr(${loginAttempts.throttleKey}, 1, ${prefix.length}) = ${prefix}`))
 }
 
 /** A "so many per window" rule for actions that succeed (signups): no lockout, the window decides. */
@@ -109,9 +137,9 @@ export type QuotaPolicy = { max: number; windowMs: number }
  * Take one turn of a quota atomically: true when the key is under `max` within the window (the
  * turn is counted), false when it is not (nothing is written). A conditional upsert decides races.
  */
-export async function takeQuotaTurn(db: ShardDb, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+export async function takeQuotaTurn(dbs: ThrottleDbs, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
   const fresh = sql`${loginAttempts.firstFailureAt} <= ${now - policy.windowMs}`
-  const rows = await db
+  const rows = await dbOf(dbs, scope)
     .insert(loginAttempts)
     .values({ tenantId: scope, throttleKey: key, failures: 1, firstFailureAt: now, lockedUntil: null, lockouts: 0 })
     .onConflictDoUpdate({
@@ -127,16 +155,16 @@ export async function takeQuotaTurn(db: ShardDb, scope: string, key: string, pol
 }
 
 /** Give back a turn taken by takeQuotaTurn (the action was refused by a later check). */
-export async function returnQuotaTurn(db: ShardDb, scope: string, key: string) {
-  await db
+export async function returnQuotaTurn(dbs: ThrottleDbs, scope: string, key: string) {
+  await dbOf(dbs, scope)
     .update(loginAttempts)
     .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
     .where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))
 }
 
 /** Seconds until a quota has a turn again, or 0. */
-export async function quotaSecondsLeft(db: ShardDb, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
-  const [row] = await db
+export async function quotaSecondsLeft(dbs: ThrottleDbs, scope: string, key: string, policy: QuotaPolicy, now = Date.now()) {
+  const [row] = await dbOf(dbs, scope)
     .select({ count: loginAttempts.failures, since: loginAttempts.firstFailureAt })
     .from(loginAttempts)
     .where(ofTenant(loginAttempts, scope, eq(loginAttempts.throttleKey, key)))

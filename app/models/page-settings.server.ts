@@ -2,8 +2,9 @@
 // email, template, the creator's own scripts and the owner's notification preferences. They live
 // on the tenant row; every function takes the tenant explicitly. Images are media.server.ts'.
 import { eq } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
-import { LOGIN_VERIFICATION_MODES, tenants, type LoginVerificationMode } from '#app/db/schema.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { LOGIN_VERIFICATION_MODES, schoolSettings, tenants, type LoginVerificationMode } from '#app/db/schema.server.ts'
+import { updateSchoolSettings } from './school-settings.server.ts'
 
 export { LOGIN_VERIFICATION_MODES, type LoginVerificationMode }
 
@@ -44,54 +45,61 @@ function toTemplate(value: string): PageTemplate {
   return (PAGE_TEMPLATES as readonly string[]).includes(value) ? (value as PageTemplate) : 'classic'
 }
 
-export async function getPageSettings(db: ShardDb, tenantId: string): Promise<PageSettings | undefined> {
-  const rows = await db
-    .select({
-      name: tenants.name,
-      language: tenants.language,
-      authorName: tenants.authorName,
-      bio: tenants.bio,
-      contactEmail: tenants.contactEmail,
-      template: tenants.template,
-      customJs: tenants.customJs,
-      conversionCode: tenants.conversionCode,
-      notificationPrefs: tenants.notificationPrefs,
-    })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId))
-    .limit(1)
-  const row = rows[0]
+/** The page settings: the tenant row's part from the control plane, the author's from the school's shard. */
+export async function getPageSettings(dbs: { control: ControlDb; db: ShardDb }, tenantId: string): Promise<PageSettings | undefined> {
+  const [[row], [own]] = await Promise.all([
+    dbs.control
+      .select({
+        name: tenants.name,
+        language: tenants.language,
+        contactEmail: tenants.contactEmail,
+        template: tenants.template,
+        customJs: tenants.customJs,
+        conversionCode: tenants.conversionCode,
+      })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId))
+      .limit(1),
+    dbs.db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio, notificationPrefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+  ])
   if (!row) return undefined
-  const { notificationPrefs, template, ...rest } = row
-  return { ...rest, template: toTemplate(template), notifications: parseNotificationPrefs(notificationPrefs) }
+  const { template, ...rest } = row
+  return { ...rest, authorName: own?.authorName ?? '', bio: own?.bio ?? '', template: toTemplate(template), notifications: parseNotificationPrefs(own?.notificationPrefs) }
 }
 
 /**
- * Saves the given fields (absent ones stay). Answers false when the school does not exist.
+ * Saves the given fields (absent ones stay): the author's in the school's shard first, then the
+ * tenant row's. Answers false when the school does not exist.
  * `loginVerification` (ADR 017) is read with getLoginVerificationMode (verification.server.ts).
  */
-export async function updatePageSettings(db: ShardDb, tenantId: string, fields: Partial<PageSettings> & { loginVerification?: LoginVerificationMode }, now = Date.now()) {
-  const { notifications, ...rest } = fields
-  const set: Partial<typeof tenants.$inferInsert> = { ...rest, updatedAt: now }
-  if (notifications) set.notificationPrefs = JSON.stringify(notifications)
-  const rows = await db.update(tenants).set(set).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
+export async function updatePageSettings(dbs: { control: ControlDb; db: ShardDb }, tenantId: string, fields: Partial<PageSettings> & { loginVerification?: LoginVerificationMode }, now = Date.now()) {
+  const { notifications, authorName, bio, ...rest } = fields
+  const own: Parameters<typeof updateSchoolSettings>[2] = {}
+  if (authorName !== undefined) own.authorName = authorName
+  if (bio !== undefined) own.bio = bio
+  if (notifications) own.notificationPrefs = JSON.stringify(notifications)
+  if (Object.keys(own).length > 0) await updateSchoolSettings(dbs.db, tenantId, own, now)
+  const rows = await dbs.control
+    .update(tenants)
+    .set({ ...rest, updatedAt: now })
+    .where(eq(tenants.id, tenantId))
+    .returning({ id: tenants.id })
   return rows.length > 0
 }
 
-/** The author name new articles start with. */
 /** Which events email the school's owners (defaults where the creator chose nothing). */
 export async function getNotificationPrefs(db: ShardDb, tenantId: string): Promise<NotificationPrefs> {
-  const [row] = await db.select({ prefs: tenants.notificationPrefs }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  const [row] = await db.select({ prefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
   return parseNotificationPrefs(row?.prefs)
 }
 
 export async function getAuthorName(db: ShardDb, tenantId: string) {
-  const rows = await db.select({ authorName: tenants.authorName }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  const rows = await db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
   return rows[0]?.authorName ?? ''
 }
 
 /** What the root loader puts on a school's public page (ADR 013). */
-export async function getCreatorCode(db: ShardDb, tenantId: string) {
+export async function getCreatorCode(db: ControlDb, tenantId: string) {
   const rows = await db.select({ customJs: tenants.customJs, conversionCode: tenants.conversionCode }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
   return rows[0] ?? { customJs: '', conversionCode: '' }
 }

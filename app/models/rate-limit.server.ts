@@ -1,7 +1,6 @@
 // The limits of issue 19 §3-4 (ADR 024): which counters guard which door, and their numbers.
 // Counting lives in login-throttle.server.ts (D1, one upsert per counter).
 import { eq } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.server.ts'
 import {
   clearKeys,
@@ -17,6 +16,7 @@ import {
   type LimitKey,
   type LimitPolicy,
   type QuotaPolicy,
+  type ThrottleDbs,
 } from './login-throttle.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -54,18 +54,18 @@ export function loginLimitKeys(scope: string, email: string, ip: string): LimitK
   ]
 }
 
-export const loginLockedSeconds = (db: ShardDb, scope: string, email: string, ip: string, now = Date.now()) => lockedSecondsAny(db, loginLimitKeys(scope, email, ip), now)
-export const recordLoginFailures = (db: ShardDb, scope: string, email: string, ip: string, now = Date.now()) => recordFailures(db, loginLimitKeys(scope, email, ip), now)
+export const loginLockedSeconds = (dbs: ThrottleDbs, scope: string, email: string, ip: string, now = Date.now()) => lockedSecondsAny(dbs, loginLimitKeys(scope, email, ip), now)
+export const recordLoginFailures = (dbs: ThrottleDbs, scope: string, email: string, ip: string, now = Date.now()) => recordFailures(dbs, loginLimitKeys(scope, email, ip), now)
 /** A successful login: this e-mail+IP starts afresh (the account's and the IP's counters stay). */
-export const clearLoginPair = (db: ShardDb, scope: string, email: string, ip: string) => clearKeys(db, scope, [throttleKey(email, ip)])
+export const clearLoginPair = (dbs: ThrottleDbs, scope: string, email: string, ip: string) => clearKeys(dbs, scope, [throttleKey(email, ip)])
 
 /**
  * A successful password reset proves the owner of the mailbox: the account's counter and every
  * e-mail+IP pair of the account are cleared, so the real user can log in at once.
  */
-export async function clearAccountLimits(db: ShardDb, scope: string, email: string) {
-  await clearKeys(db, scope, [accountKey(email)])
-  await clearKeysWithPrefix(db, scope, `${normEmail(email)}|`)
+export async function clearAccountLimits(dbs: ThrottleDbs, scope: string, email: string) {
+  await clearKeys(dbs, scope, [accountKey(email)])
+  await clearKeysWithPrefix(dbs, scope, `${normEmail(email)}|`)
 }
 
 // ── Promo codes ──
@@ -79,8 +79,8 @@ function promoKeys(tenantId: string, ip: string, userId: string | null): LimitKe
   return keys
 }
 
-export const promoLockedSeconds = (db: ShardDb, tenantId: string, ip: string, userId: string | null, now = Date.now()) => lockedSecondsAny(db, promoKeys(tenantId, ip, userId), now)
-export const recordPromoFailures = (db: ShardDb, tenantId: string, ip: string, userId: string | null, now = Date.now()) => recordFailures(db, promoKeys(tenantId, ip, userId), now)
+export const promoLockedSeconds = (dbs: ThrottleDbs, tenantId: string, ip: string, userId: string | null, now = Date.now()) => lockedSecondsAny(dbs, promoKeys(tenantId, ip, userId), now)
+export const recordPromoFailures = (dbs: ThrottleDbs, tenantId: string, ip: string, userId: string | null, now = Date.now()) => recordFailures(dbs, promoKeys(tenantId, ip, userId), now)
 
 // ── Login verification codes ──
 
@@ -91,8 +91,8 @@ function verifyKeys(tenantId: string, userId: string, ip: string): LimitKey[] {
   ]
 }
 
-export const verifyLockedSeconds = (db: ShardDb, tenantId: string, userId: string, ip: string, now = Date.now()) => lockedSecondsAny(db, verifyKeys(tenantId, userId, ip), now)
-export const recordVerifyFailures = (db: ShardDb, tenantId: string, userId: string, ip: string, now = Date.now()) => recordFailures(db, verifyKeys(tenantId, userId, ip), now)
+export const verifyLockedSeconds = (dbs: ThrottleDbs, tenantId: string, userId: string, ip: string, now = Date.now()) => lockedSecondsAny(dbs, verifyKeys(tenantId, userId, ip), now)
+export const recordVerifyFailures = (dbs: ThrottleDbs, tenantId: string, userId: string, ip: string, now = Date.now()) => recordFailures(dbs, verifyKeys(tenantId, userId, ip), now)
 
 // ── Signups (platform) ──
 
@@ -102,27 +102,27 @@ export type SignupTurn = { ok: true } | { ok: false; reason: 'ip' | 'email'; sec
  * Take a signup turn for this IP and e-mail address. Refused → nothing is left written (a turn
  * taken on the IP is given back when the address is refused).
  */
-export async function takeSignupTurn(db: ShardDb, ip: string, email: string, now = Date.now()): Promise<SignupTurn> {
+export async function takeSignupTurn(dbs: ThrottleDbs, ip: string, email: string, now = Date.now()): Promise<SignupTurn> {
   const ipKey = `signup-ip|${ip}`
   const emailKey = `signup-email|${normEmail(email)}`
-  if (!(await takeQuotaTurn(db, PLATFORM_SCOPE, ipKey, SIGNUP_IP_POLICY, now))) {
-    return { ok: false, reason: 'ip', seconds: Math.max(1, await quotaSecondsLeft(db, PLATFORM_SCOPE, ipKey, SIGNUP_IP_POLICY, now)) }
+  if (!(await takeQuotaTurn(dbs, PLATFORM_SCOPE, ipKey, SIGNUP_IP_POLICY, now))) {
+    return { ok: false, reason: 'ip', seconds: Math.max(1, await quotaSecondsLeft(dbs, PLATFORM_SCOPE, ipKey, SIGNUP_IP_POLICY, now)) }
   }
-  if (!(await takeQuotaTurn(db, PLATFORM_SCOPE, emailKey, SIGNUP_EMAIL_POLICY, now))) {
-    await returnQuotaTurn(db, PLATFORM_SCOPE, ipKey)
-    return { ok: false, reason: 'email', seconds: Math.max(1, await quotaSecondsLeft(db, PLATFORM_SCOPE, emailKey, SIGNUP_EMAIL_POLICY, now)) }
+  if (!(await takeQuotaTurn(dbs, PLATFORM_SCOPE, emailKey, SIGNUP_EMAIL_POLICY, now))) {
+    await returnQuotaTurn(dbs, PLATFORM_SCOPE, ipKey)
+    return { ok: false, reason: 'email', seconds: Math.max(1, await quotaSecondsLeft(dbs, PLATFORM_SCOPE, emailKey, SIGNUP_EMAIL_POLICY, now)) }
   }
   return { ok: true }
 }
 
 /** Give back both turns (the school could not be created after all, e.g. its address was taken meanwhile). */
-export async function returnSignupTurn(db: ShardDb, ip: string, email: string) {
-  await returnQuotaTurn(db, PLATFORM_SCOPE, `signup-ip|${ip}`)
-  await returnQuotaTurn(db, PLATFORM_SCOPE, `signup-email|${normEmail(email)}`)
+export async function returnSignupTurn(dbs: ThrottleDbs, ip: string, email: string) {
+  await returnQuotaTurn(dbs, PLATFORM_SCOPE, `signup-ip|${ip}`)
+  await returnQuotaTurn(dbs, PLATFORM_SCOPE, `signup-email|${normEmail(email)}`)
 }
 
 /** clearAccountLimits for a school user known by id (after a password reset). */
-export async function clearAccountLimitsForUser(db: ShardDb, tenantId: string, userId: string) {
-  const [row] = await db.select({ email: users.email }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
-  if (row) await clearAccountLimits(db, tenantId, row.email)
+export async function clearAccountLimitsForUser(dbs: ThrottleDbs, tenantId: string, userId: string) {
+  const [row] = await dbs.db.select({ email: users.email }).from(users).where(ofTenant(users, tenantId, eq(users.id, userId))).limit(1)
+  if (row) await clearAccountLimits(dbs, tenantId, row.email)
 }

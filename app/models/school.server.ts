@@ -2,7 +2,8 @@
 // tenant row and its platform subdomain in the control plane (ADR 033).
 import { eq } from 'drizzle-orm'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
-import { authTokens, domains, tenants, users } from '#app/db/schema.server.ts'
+import { authTokens, domains, schoolSettings, tenants, users } from '#app/db/schema.server.ts'
+import { newSchoolSettings } from './school-settings.server.ts'
 import { buildAuthToken } from './auth-token.server.ts'
 import { buildUser } from './user.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -41,7 +42,7 @@ export async function createSchool(control: ControlDb, home: { shard: number; db
   const owner = buildUser(tenantId, { email: input.ownerEmail, name: input.ownerName, passwordHash: input.ownerPasswordHash, role: 'owner' }, now)
   const handover = buildAuthToken(tenantId, owner.id, 'login_handover', now)
   const shard = home.db
-  await shard.batch([shard.insert(users).values(owner), shard.insert(authTokens).values(handover.row)])
+  await shard.batch([shard.insert(schoolSettings).values(newSchoolSettings(tenantId, now)), shard.insert(users).values(owner), shard.insert(authTokens).values(handover.row)])
   try {
     await control.batch([
       control.insert(tenants).values({ id: tenantId, slug: input.slug, name: input.schoolName, status: 'active', language: input.language, currency: input.currency, shard: home.shard, createdAt: now, updatedAt: now }),
@@ -56,7 +57,7 @@ export async function createSchool(control: ControlDb, home: { shard: number; db
       }),
     ])
   } catch (error) {
-    await shard.batch([shard.delete(authTokens).where(eq(authTokens.tenantId, tenantId)), shard.delete(users).where(eq(users.tenantId, tenantId))])
+    await shard.batch([shard.delete(authTokens).where(eq(authTokens.tenantId, tenantId)), shard.delete(users).where(eq(users.tenantId, tenantId)), shard.delete(schoolSettings).where(eq(schoolSettings.tenantId, tenantId))])
     // Two signups racing for one slug: the unique index decides, the batch rolls back.
     if (/UNIQUE constraint failed: (tenants\.slug|domains\.hostname)/.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message))) {
       throw new SlugTakenError(input.slug)

@@ -4,10 +4,11 @@
 // computed in SQL from the UTC offsets valid in the range (app/domain/school-time-zone.ts), so
 // grouping by day costs the same in Warsaw as in UTC.
 import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, sql, type SQL, type AnyColumn } from 'drizzle-orm'
-import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
-import { affiliatePartners, lectureProgress, lectures, leads, pageViews, productAccess, products, promoCodes, tenants, transactions, users, type PageViewKind } from '#app/db/schema.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { affiliatePartners, lectureProgress, lectures, leads, pageViews, productAccess, products, promoCodes, schoolSettings, transactions, users, type PageViewKind } from '#app/db/schema.server.ts'
 import type { OffsetSegment } from '#app/domain/school-time-zone.ts'
 import { activeAccessAt } from './access.server.ts'
+import { updateSchoolSettings } from './school-settings.server.ts'
 import { ofTenant, sameTenant } from './tenant-scope.server.ts'
 
 const DAY_MS = 86_400_000
@@ -159,19 +160,18 @@ export async function getStatsData(db: ShardDb, tenantId: string, w: StatsWindow
 }
 export type StatsData = Awaited<ReturnType<typeof getStatsData>>
 
-/** The school's stored zone choice ('' = by language) and language: a statement to batch with others. */
-export function schoolTimeZoneQuery(db: ControlDb, tenantId: string) {
-  return db.select({ timeZone: tenants.timeZone, language: tenants.language }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+/** The school's stored zone choice ('' = by language): a statement to batch with others. */
+export function schoolTimeZoneQuery(db: ShardDb, tenantId: string) {
+  return db.select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
 }
 
-export async function getSchoolTimeZoneSetting(db: ControlDb, tenantId: string) {
+export async function getSchoolTimeZoneSetting(db: ShardDb, tenantId: string) {
   return (await schoolTimeZoneQuery(db, tenantId))[0]
 }
 
 /** '' = by language. The caller validated the name (isTimeZone). */
-export async function setSchoolTimeZone(db: ControlDb, tenantId: string, timeZone: string, now = Date.now()) {
-  const rows = await db.update(tenants).set({ timeZone, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
-  return rows.length > 0
+export async function setSchoolTimeZone(db: ShardDb, tenantId: string, timeZone: string, now = Date.now()) {
+  return updateSchoolSettings(db, tenantId, { timeZone }, now)
 }
 
 /**

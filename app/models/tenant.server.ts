@@ -96,31 +96,3 @@ export async function updateSchoolAccess(db: ControlDb, tenantId: string, access
     .returning({ id: tenants.id })
   return rows.length > 0
 }
-
-/** The tax choice made at signup (issue 23 §4/§7): prices include VAT at a rate, or no VAT. */
-export async function setTenantTaxDefaults(db: ControlDb, tenantId: string, tax: { vatMode: 'vat' | 'none'; defaultVatRate: number }, now = Date.now()) {
-  const rows = await db.update(tenants).set({ vatMode: tax.vatMode, defaultVatRate: tax.defaultVatRate, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
-  return rows.length > 0
-}
-
-/** The school's tax setting (issue 23 §4): the checkout, receipts and invoices read it. */
-export async function getTenantTax(db: ControlDb, tenantId: string): Promise<{ vatMode: 'vat' | 'none'; defaultVatRate: number }> {
-  const rows = await db.select({ vatMode: tenants.vatMode, defaultVatRate: tenants.defaultVatRate }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-  return rows[0] ?? { vatMode: 'vat', defaultVatRate: 23 }
-}
-
-/** What the legal pages (/terms, /privacy; issue 23 §9) need: the school's texts and what fills the templates. */
-export async function getTenantLegal(db: ControlDb, tenantId: string) {
-  const rows = await db
-    .select({ name: tenants.name, language: tenants.language, contactEmail: tenants.contactEmail, authorName: tenants.authorName, company: tenants.bankAccountHolder, termsMd: tenants.termsMd, privacyMd: tenants.privacyMd })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId))
-    .limit(1)
-  return rows[0]
-}
-
-/** Saves the school's terms and privacy policy ('' = the template). */
-export async function updateTenantLegal(db: ControlDb, tenantId: string, legal: { termsMd: string; privacyMd: string }, now = Date.now()) {
-  const rows = await db.update(tenants).set({ ...legal, updatedAt: now }).where(eq(tenants.id, tenantId)).returning({ id: tenants.id })
-  return rows.length > 0
-}

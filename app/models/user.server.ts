@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import {
   authTokens,
   comments,
@@ -76,14 +76,33 @@ export const PLATFORM_LOGIN_MAX_SCHOOLS = 20
  * in every active school (not erased), with the school's name and switches. Deliberately across
  * schools (app/models/cross-tenant.ts); the answer is only ever mailed to that address.
  */
-export async function listAccountsByEmailForPlatformLogin(db: ShardDb, email: string) {
-  return db
-    .select({ userId: users.id, tenantId: users.tenantId, role: users.role, school: tenants.name, slug: tenants.slug, loginDisabled: tenants.loginDisabled })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.email, email.trim().toLowerCase()), isNull(users.deletedAt), eq(tenants.status, 'active')))
-    .orderBy(asc(tenants.name), asc(tenants.id))
-    .limit(PLATFORM_LOGIN_MAX_SCHOOLS)
+export async function listAccountsByEmailForPlatformLogin(control: ControlDb, shards: ShardDb[], email: string) {
+  const address = email.trim().toLowerCase()
+  const found = (
+    await Promise.all(
+      shards.map((db) =>
+        db
+          .select({ userId: users.id, tenantId: users.tenantId, role: users.role })
+          .from(users)
+          .where(and(eq(users.email, address), isNull(users.deletedAt)))
+          .limit(PLATFORM_LOGIN_MAX_SCHOOLS * 4),
+      ),
+    )
+  ).flat()
+  if (found.length === 0) return []
+  const schools = await control
+    .select({ id: tenants.id, school: tenants.name, slug: tenants.slug, loginDisabled: tenants.loginDisabled, shard: tenants.shard })
+    .from(tenants)
+    .where(and(inArray(tenants.id, [...new Set(found.map((f) => f.tenantId))]), eq(tenants.status, 'active')))
+  const byId = new Map(schools.map((t) => [t.id, t]))
+  return found
+    .flatMap((f) => {
+      const t = byId.get(f.tenantId)
+      return t ? [{ ...f, school: t.school, slug: t.slug, loginDisabled: t.loginDisabled, shard: t.shard }] : []
+    })
+    // SQLite's order by name, then id (binary comparison), as one query across schools gave it.
+    .sort((x, y) => (x.school < y.school ? -1 : x.school > y.school ? 1 : x.tenantId < y.tenantId ? -1 : x.tenantId > y.tenantId ? 1 : 0))
+    .slice(0, PLATFORM_LOGIN_MAX_SCHOOLS)
 }
 
 // ---- the user's own account (issue 23 item 12) ------------------------------------------------

@@ -7,10 +7,11 @@
 // (D1 runs each statement atomically and serializes writes), so two requests at once cannot both
 // see the same money: the second one's select finds nothing available and inserts no row.
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { ShardDb } from '#app/db/client.server.ts'
-import { BANK_ACCOUNT_TYPES, tenants, withdrawals, type BankAccountType, type Withdrawal } from '#app/db/schema.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { BANK_ACCOUNT_TYPES, schoolSettings, withdrawals, type BankAccountType, type Withdrawal } from '#app/db/schema.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { availableSql, getBalances } from './balance.server.ts'
+import { pageAcrossShards, schoolNames } from './cross-shard.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
 /** Seed 001 §9: "withdrawal paid within 7 days". */
@@ -54,13 +55,13 @@ export async function requestWithdrawal(db: ShardDb, tenantId: string, input: { 
       sql`select ${newId()}, ${tenantId}, ${available}, ${input.currency},
           json_object('account', t.bank_account, 'holder', coalesce(t.bank_account_holder, ''), 'type', t.bank_account_type, 'swift', t.bank_swift, 'routing', t.bank_routing_number),
           'pending', ${input.requestedBy}, null, null, ${now}, ${now}
-        from ${tenants} t
-        where t.id = ${tenantId} and coalesce(t.bank_account, '') != '' and ${available} > 0`,
+        from ${schoolSettings} t
+        where t.tenant_id = ${tenantId} and coalesce(t.bank_account, '') != '' and ${available} > 0`,
     )
     .returning()
   if (inserted[0]) return { outcome: 'created', withdrawal: inserted[0] }
   // Nothing inserted: say why (the answer is only advice; the insert already decided).
-  const [tenant] = await db.select({ bankAccount: tenants.bankAccount }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+  const [tenant] = await db.select({ bankAccount: schoolSettings.bankAccount }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
   if (!tenant?.bankAccount) return { outcome: 'no_bank_account' }
   const balance = (await getBalances(db, tenantId, undefined, now)).find((b) => b.currency === input.currency)
   return balance && balance.debt > 0 ? { outcome: 'in_debt', debt: balance.debt } : { outcome: 'nothing_available' }
@@ -80,34 +81,49 @@ export async function listWithdrawals(db: ShardDb, tenantId: string, { limit = W
 // Operators are platform staff: these read and change withdrawals of every school by design (like
 // listTenantsForOperator); the routes using them answer only on the platform host, to operators.
 
-export async function listWithdrawalsForOperator(db: ShardDb, { status, limit = 50, offset = 0 }: { status?: Withdrawal['status']; limit?: number; offset?: number } = {}) {
+export async function listWithdrawalsForOperator(control: ControlDb, shards: ShardDb[], { status, limit = 50, offset = 0 }: { status?: Withdrawal['status']; limit?: number; offset?: number } = {}) {
   const where = status ? eq(withdrawals.status, status) : undefined
-  const [rows, [{ count }]] = await Promise.all([
-    db
-      .select({ withdrawal: withdrawals, school: { id: tenants.id, name: tenants.name, slug: tenants.slug } })
-      .from(withdrawals)
-      .innerJoin(tenants, eq(tenants.id, withdrawals.tenantId))
-      .where(where)
-      // Oldest pending first: they are the closest to the 7-day promise.
-      .orderBy(sql`case when ${withdrawals.status} = 'pending' then 0 else 1 end`, sql`case when ${withdrawals.status} = 'pending' then ${withdrawals.createdAt} else -${withdrawals.createdAt} end`)
-      .limit(limit)
-      .offset(offset),
-    db.select({ count: sql<number>`count(*)` }).from(withdrawals).where(where),
-  ])
-  return { rows, total: count }
+  // Oldest pending first: they are the closest to the 7-day promise; then the newest paid.
+  const rank = (w: Withdrawal) => (w.status === 'pending' ? [0, w.createdAt] : [1, -w.createdAt])
+  const page = await pageAcrossShards(
+    shards,
+    { limit, offset },
+    (db, take) =>
+      db
+        .select()
+        .from(withdrawals)
+        .where(where)
+        .orderBy(sql`case when ${withdrawals.status} = 'pending' then 0 else 1 end`, sql`case when ${withdrawals.status} = 'pending' then ${withdrawals.createdAt} else -${withdrawals.createdAt} end`)
+        .limit(take),
+    async (db) => Number((await db.select({ count: sql<number>`count(*)` }).from(withdrawals).where(where))[0]?.count ?? 0),
+    (a, b) => {
+      const [ra, rb] = [rank(a), rank(b)]
+      return ra[0]! - rb[0]! || ra[1]! - rb[1]!
+    },
+  )
+  const names = await schoolNames(control, page.rows.map((w) => w.tenantId))
+  const rows = page.rows.flatMap((withdrawal) => {
+    const school = names.get(withdrawal.tenantId)
+    return school ? [{ withdrawal, school }] : []
+  })
+  return { rows, total: page.total }
 }
 
 /**
  * pending → paid, once: the update only matches a pending row, so a second click (or two
  * operators at once) changes nothing and answers 'already'.
  */
-export async function markWithdrawalPaid(db: ShardDb, withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
-  const updated = await db
-    .update(withdrawals)
-    .set({ status: 'paid', paidAt: now, paidBy: operatorId, updatedAt: now })
-    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, 'pending')))
-    .returning({ id: withdrawals.id })
-  if (updated.length) return 'paid'
-  const [row] = await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, withdrawalId)).limit(1)
-  return row ? 'already' : 'not_found'
+export async function markWithdrawalPaid(shards: ShardDb[], withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
+  // The console knows the withdrawal by id only: the shard that holds it answers, the others find nothing.
+  for (const db of shards) {
+    const updated = await db
+      .update(withdrawals)
+      .set({ status: 'paid', paidAt: now, paidBy: operatorId, updatedAt: now })
+      .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, 'pending')))
+      .returning({ id: withdrawals.id })
+    if (updated.length) return 'paid'
+    const [row] = await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, withdrawalId)).limit(1)
+    if (row) return 'already'
+  }
+  return 'not_found'
 }

@@ -20,7 +20,7 @@ export async function afterSale(context: AppLoadContext, tenantId: string, trans
     if (!tx || tx.status !== 'completed') return
     // The school's mailing list (issue 9): the mail worker decides by the school's settings; never throws.
     await enqueueMailingSubscription(context.cloudflare.env, { tenantId, source: 'buyer', subjectId: tx.id })
-    const school = await getTenantById(context.db, tenantId)
+    const school = await getTenantById(context.control, tenantId)
     if (!school) return
     const locale = school.language as Locale
     const buyer = JSON.parse(tx.buyer || '{}') as Partial<Buyer>

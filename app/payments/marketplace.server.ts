@@ -47,7 +47,7 @@ export async function ensurePlatformStripeWebhooks(context: AppLoadContext, orig
   const client = platformStripe(context)
   if (!key || !client) return { ok: false, reason: 'not_configured' }
   for (const purpose of ['account', 'connect'] as const) {
-    if (await getPlatformWebhook(context.db, key, 'stripe', purpose)) continue
+    if (await getPlatformWebhook(context.control, key, 'stripe', purpose)) continue
     try {
       const endpoint = await client.stripe.webhookEndpoints.create({
         url: `${origin}${PLATFORM_STRIPE_WEBHOOK_PATH[purpose]}`,
@@ -56,7 +56,7 @@ export async function ensurePlatformStripeWebhooks(context: AppLoadContext, orig
         description: `Coursefront platform (${purpose})`,
       })
       if (!endpoint.secret) return { ok: false, reason: 'unavailable' }
-      const recorded = await recordPlatformWebhook(context.db, key, 'stripe', purpose, { endpointId: endpoint.id, url: endpoint.url, secret: endpoint.secret })
+      const recorded = await recordPlatformWebhook(context.control, key, 'stripe', purpose, { endpointId: endpoint.id, url: endpoint.url, secret: endpoint.secret })
       if (!recorded) await client.stripe.webhookEndpoints.del(endpoint.id).catch(() => undefined)
     } catch (error) {
       return failureOf(error)
@@ -68,7 +68,7 @@ export async function ensurePlatformStripeWebhooks(context: AppLoadContext, orig
 /** The signing secret of a platform webhook endpoint, or null when it was never created. */
 export async function platformWebhookSecret(context: AppLoadContext, provider: PayoutProvider, purpose: PlatformWebhookPurpose) {
   const key = context.cloudflare.env.INTEGRATIONS_KEY
-  return key ? ((await getPlatformWebhook(context.db, key, provider, purpose))?.secret ?? null) : null
+  return key ? ((await getPlatformWebhook(context.control, key, provider, purpose))?.secret ?? null) : null
 }
 
 /**

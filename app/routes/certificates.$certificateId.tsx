@@ -7,7 +7,7 @@ import { useLoaderData } from '@remix-run/react'
 import { formatCertificateDate } from '#app/certificates/certificate-dates.ts'
 import { Card } from '#app/components/ui.tsx'
 import { getCertificate } from '#app/models/certificate.server.ts'
-import { getTenantById } from '#app/models/tenant.server.ts'
+import { getSchoolTimeZoneSetting } from '#app/models/stats.server.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 
@@ -19,9 +19,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const tenant = requireSchool(context)
   const certificate = await getCertificate(context.db, tenant.id, String(params.certificateId ?? ''))
   if (!certificate) notFound()
-  const school = await getTenantById(context.db, tenant.id)
   const locale = getLocale(request, context)
-  const zone = school?.timeZone ?? ''
+  const zone = (await getSchoolTimeZoneSetting(context.db, tenant.id))?.timeZone ?? ''
   return data(
     {
       pageTitle: `${getT(request, context)('certificates.verify.title')} · ${tenant.name}`,

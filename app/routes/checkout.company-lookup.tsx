@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const query = QuerySchema.safeParse({ nip: url.searchParams.get('nip') || undefined, vat: url.searchParams.get('vat') || undefined })
   if (!query.success) return answer({ ok: false, reason: 'checksum' }, 422)
-  const result = await lookupCompany({ db: context.db, env: context.cloudflare.env, ip: clientIp(request) }, query.data)
+  const result = await lookupCompany({ dbs: context, env: context.cloudflare.env, ip: clientIp(request) }, query.data)
   if (result.ok) {
     const { name, street, postalCode, city, country } = result.company
     return answer({ ok: true, company: { name, street, postalCode, city, country } }, 200)

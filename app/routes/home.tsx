@@ -19,7 +19,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { request, context } = args
   const [dashboard, domains, counts, students, team, confirmPending] = await Promise.all([
     getDashboard(context.db, tenant.id),
-    listTenantDomains(context.db, tenant.id),
+    listTenantDomains(context.control, tenant.id),
     countUsersByRole(context.db, tenant.id),
     listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),
     listUsers(context.db, tenant.id, { limit: 20 }).then((all) => all.filter((u) => u.role !== 'student')),

@@ -19,7 +19,7 @@ export async function action(args: ActionFunctionArgs) {
   const { tenant, user } = await requireOwner(args)
   const { context } = args
   if (!(await awaitsSignupConfirmation(context.db, tenant.id, user.id))) return redirect('/home')
-  if (!(await takeQuotaTurn(context.db, tenant.id, `confirm-resend|${user.id}`, RESEND_POLICY))) return redirect('/home?confirm=limited')
+  if (!(await takeQuotaTurn(context, tenant.id, `confirm-resend|${user.id}`, RESEND_POLICY))) return redirect('/home?confirm=limited')
   const env = context.cloudflare.env
   const token = await createSignupConfirmation(context.db, tenant.id, user.id)
   const locale = isLocale(tenant.language) ? tenant.language : 'en'

@@ -1,4 +1,4 @@
-import { getTenantTax } from '#app/models/tenant.server.ts'
+import { getTenantTax } from '#app/models/school-settings.server.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-import { getTenantTax } from '#app/models/tenant.server.ts'
+import { getTenantTax } from '#app/models/school-settings.server.ts'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'

@@ -43,7 +43,7 @@ export const action = staffAction({
       const check = checkCustomHostname(hostname, context.cloudflare.env.PLATFORM_HOST)
       if (!check.ok) return formError({ hostname: { key: check.error } }, { hostname })
       // Another school's unproven claim does not block; the ownership TXT decides (the worker).
-      if (await isHostnameTakenFor(context.db, tenant.id, check.hostname)) return formError({ hostname: { key: 'domains.error.taken' } }, { hostname }, 409)
+      if (await isHostnameTakenFor(context.control, tenant.id, check.hostname)) return formError({ hostname: { key: 'domains.error.taken' } }, { hostname }, 409)
       const result = await domainsService(context.cloudflare.env, tenant.id).add(check.hostname)
       if (!result.ok) return formError({ hostname: { key: result.error } }, { hostname }, result.status >= 500 ? 502 : result.status)
       context.siteCache.invalidateHost(check.hostname)

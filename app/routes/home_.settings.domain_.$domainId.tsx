@@ -46,7 +46,7 @@ async function changed(intent: Intent, result: ServiceResult<unknown>, { tenant,
 
 /** Check again, make primary, remove. The id is looked up in this school first: another school's id is 404. */
 export const action = staffAction({
-  load: async (tenant, { context, params }) => (await getTenantDomain(context.db, tenant.id, params.domainId ?? '')) ?? notFound(),
+  load: async (tenant, { context, params }) => (await getTenantDomain(context.control, tenant.id, params.domainId ?? '')) ?? notFound(),
   intents: (intent) => ({
     remove: intent(ConfirmSchema, async (input, ctx) => {
       // Seed 001 §5: deletion requires typing DELETE.

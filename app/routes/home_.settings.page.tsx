@@ -73,8 +73,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
-  const images = await getTenantImages(context.db, tenant.id)
-  const [settings, loginVerification, access, zone] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.db, tenant.id), getSchoolAccess(context.db, tenant.id), getSchoolTimeZoneSetting(context.db, tenant.id)])
+  const images = await getTenantImages(context.control, tenant.id)
+  const [settings, loginVerification, access, zone] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.control, tenant.id), getSchoolAccess(context.control, tenant.id), getSchoolTimeZoneSetting(context.db, tenant.id)])
   if (!settings || !access || !zone) notFound()
   const env = context.cloudflare.env
   return {
@@ -104,7 +104,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!parsed.ok) return formError(parsed.errors, echo(parsed.values))
   const input = parsed.data
   // Images first, read-only: a refused path is reported on its own field and nothing is written.
-  const saved = await getTenantImages(context.db, tenant.id)
+  const saved = await getTenantImages(context.control, tenant.id)
   const errors: FieldErrors = {}
   const changed: { avatarPath?: string | null; coverPath?: string | null } = {}
   for (const [field, uploadContext] of [
@@ -131,7 +131,7 @@ export async function action(args: ActionFunctionArgs) {
     ...(input.loginVerification ? { loginVerification: input.loginVerification } : {}),
   })
   if (input.timeZone !== undefined) await setSchoolTimeZone(context.db, tenant.id, input.timeZone)
-  await updateSchoolAccess(context.db, tenant.id, { loginDisabled: input.loginDisabled === 'on', registrationDisabled: input.registrationDisabled === 'on', simplifiedCheckout: input.simplifiedCheckout === 'on' })
+  await updateSchoolAccess(context.control, tenant.id, { loginDisabled: input.loginDisabled === 'on', registrationDisabled: input.registrationDisabled === 'on', simplifiedCheckout: input.simplifiedCheckout === 'on' })
   // Checked again there (the object may have gone since): a lost race keeps the old image.
   if (Object.keys(changed).length && !(await updateTenantImages(context.db, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
   // The header and home page read the name, language, images, contact e-mail, template and

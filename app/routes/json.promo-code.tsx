@@ -83,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const ip = clientIp(request)
-  const wait = await promoLockoutSeconds(context.db, tenant.id, ip, user?.id ?? null)
+  const wait = await promoLockoutSeconds(context, tenant.id, ip, user?.id ?? null)
   if (wait > 0) {
     const throttled = jsonAnswer({ valid: false, message: t('promo.error.throttled', { count: wait }) }, 429)
     throttled.headers.set('Retry-After', String(wait))
@@ -91,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const checked = await checkPromoCode(context.db, tenant.id, { code: parsed.data.code, productId: offer.product.id, userId: user?.id ?? null })
   if (!checked.ok) {
-    await recordPromoFailure(context.db, tenant.id, ip, user?.id ?? null)
+    await recordPromoFailure(context, tenant.id, ip, user?.id ?? null)
     return refuse(`promo.error.${checked.error}`)
   }
   const promo = { kind: checked.promo.kind, value: checked.promo.value }

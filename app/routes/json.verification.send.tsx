@@ -17,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return noStoreJson({ success: false }, 405)
   const user = await requireUser(request, context, undefined, { allowUnverified: true })
   if (!user.verificationPending) return noStoreJson({ success: false, redirectTo: '/panel' })
-  const mode = await getLoginVerificationMode(context.db, tenant.id)
+  const mode = await getLoginVerificationMode(context.control, tenant.id)
   if (mode === 'off') return noStoreJson({ success: false, redirectTo: '/panel' })
   const result = await sendVerificationCode(sendDepsFrom(context), { tenant, user, sessionId: user.sessionId, channel: mode })
   const answer = sendAnswer(result, getT(request, context))

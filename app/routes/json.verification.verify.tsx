@@ -26,11 +26,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseWith(VerifySchema, (await readBody(request)) ?? {})
   // Wrong codes also count per account (across sessions) and per IP (across accounts): ADR 024.
   const ip = clientIp(request)
-  const locked = await verifyLockedSeconds(context.db, tenant.id, user.id, ip)
+  const locked = await verifyLockedSeconds(context, tenant.id, user.id, ip)
   if (locked > 0) return throttled(t, locked)
   const ok = parsed.ok && (await verifyCode(context.db, tenant.id, { userId: user.id, sessionId: user.sessionId, code: parsed.data.code }))
   if (!ok) {
-    const lockout = await recordVerifyFailures(context.db, tenant.id, user.id, ip)
+    const lockout = await recordVerifyFailures(context, tenant.id, user.id, ip)
     if (lockout > 0) return throttled(t, lockout)
     return noStoreJson({ success: false, message: t('verification.error.code') }, 422)
   }

@@ -46,7 +46,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { email, password, redirectTo } = parsed.data
   const result = await attemptLogin({
-    db: context.db,
+    limits: context,
     scope: tenant.id,
     email,
     password,
@@ -64,7 +64,7 @@ async function platformAction({ request, context }: ActionFunctionArgs) {
   const parsed = await parseForm(PlatformLoginSchema, request)
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { email } = parsed.data
-  const turn = await takePlatformLoginTurn(context.db, clientIp(request), email)
+  const turn = await takePlatformLoginTurn(context, clientIp(request), email)
   if (!turn.ok) return formError({ form: { key: 'platform_login.throttled', values: { count: turn.minutes } } }, { email }, 429)
   await sendSchoolSignInLinks(context, email, getLocale(request, context))
   // The same answer whatever the address holds (nothing is revealed on screen).

@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const parsed = parseWith(FilterSchema, Object.fromEntries(url.searchParams))
   const filters = parsed.ok ? parsed.data : {}
   const page = filters.page ?? 1
-  const { rows, total } = await listTenantsForOperator(context.db, {
+  const { rows, total } = await listTenantsForOperator(context.control, {
     query: filters.q || undefined,
     status: filters.status,
     limit: PAGE_SIZE,

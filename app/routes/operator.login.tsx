@@ -27,12 +27,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return formError(parsed.errors, parsed.values)
   const { email, password } = parsed.data
   const result = await attemptLogin({
-    db: context.db,
+    limits: context,
     scope: PLATFORM_SCOPE,
     email,
     password,
     ip: clientIp(request),
-    findAccount: () => getOperatorByEmail(context.db, email),
+    findAccount: () => getOperatorByEmail(context.control, email),
   })
   if (!result.ok) return formError({ form: result.error }, { email }, result.error.key === 'auth.login.throttled' ? 429 : 401)
   return signInOperator(request, context, result.account.id)

@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context)
   const parsed = parseWith(FilterSchema, Object.fromEntries(new URL(request.url).searchParams))
   const page = (parsed.ok ? parsed.data.page : undefined) ?? 1
-  const { rows, total } = await listMismatchesForOperator(context.db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+  const { rows, total } = await listMismatchesForOperator(context.control, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
   return {
     title: `${getT(request, context)('operator.payments.title')} · Coursefront`,
     page,

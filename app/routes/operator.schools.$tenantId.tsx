@@ -48,12 +48,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context)
-  const tenant = await getTenantById(context.db, params.tenantId ?? '')
+  const tenant = await getTenantById(context.control, params.tenantId ?? '')
   if (!tenant) notFound()
   const [balances, statements, mismatches] = await Promise.all([
     getBalances(context.db, tenant.id, tenant.currency),
     listFeeStatements(context.db, tenant.id, { limit: 12 }),
-    listMismatchesForOperator(context.db, { tenantId: tenant.id, limit: 20 }),
+    listMismatchesForOperator(context.control, { tenantId: tenant.id, limit: 20 }),
   ])
   const locale: Locale = getLocale(request, context)
   return {
@@ -70,7 +70,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireOperator(request, context)
-  const tenant = await getTenantById(context.db, params.tenantId ?? '')
+  const tenant = await getTenantById(context.control, params.tenantId ?? '')
   if (!tenant) notFound()
   const parsed = await parseForm(ActionSchema, request)
   if (!parsed.ok) {
@@ -79,11 +79,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const input = parsed.data
   if (input.intent === 'fees') {
-    await setFeeOverride(context.db, tenant.id, { feeBasisPoints: input.feePercent, feeFixed: input.feeFixed })
+    await setFeeOverride(context.control, tenant.id, { feeBasisPoints: input.feePercent, feeFixed: input.feeFixed })
     return redirectWithFlash(request, `/operator/schools/${tenant.id}`, { done: 'fees', message: 'operator.fees.saved' })
   }
   const status = input.intent === 'suspend' ? 'suspended' : 'active'
-  await setTenantStatus(context.db, tenant.id, status)
+  await setTenantStatus(context.control, tenant.id, status)
   // This isolate forgets the school at once; others within the cache TTL (60 s).
   context.siteCache.invalidateTenant(tenant.id)
   const back = safeRedirect(input.redirectTo, '/operator', request)

@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const parsed = parseWith(FilterSchema, Object.fromEntries(url.searchParams))
   const filters = parsed.ok ? parsed.data : {}
   const page = filters.page ?? 1
-  const { rows, total } = await listWithdrawalsForOperator(context.db, { status: filters.status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+  const { rows, total } = await listWithdrawalsForOperator(context.control, { status: filters.status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
   const now = Date.now()
   return {
     title: `${getT(request, context)('operator.withdrawals.title')} · Coursefront`,

@@ -40,7 +40,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     deleteUserSessionsQuery(context.db, tenant.id, token.userId),
   ])
   // The mailbox's owner proved themselves: login limits on the account start afresh (ADR 024).
-  await clearAccountLimitsForUser(context.db, tenant.id, token.userId)
+  await clearAccountLimitsForUser(context, tenant.id, token.userId)
   // The password is set either way; "Login temporarily disabled" (issue 23) keeps a student out for now.
   const account = await getUserById(context.db, tenant.id, token.userId)
   if (!account || !loginAllowed(tenant, account.role)) return redirect('/login')

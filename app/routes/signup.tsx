@@ -9,7 +9,8 @@ import { returnSignupTurn, takeSignupTurn } from '#app/models/rate-limit.server.
 import { createSchool, RESERVED_SLUGS, SLUG_PATTERN, SlugTakenError } from '#app/models/school.server.ts'
 import { confirmationPath, createSignupConfirmation, signupConfirmationEmail } from '#app/models/signup-confirmation.server.ts'
 import { platformOrigin } from '#app/utils/school-origin.server.ts'
-import { isSlugTaken, setTenantTaxDefaults } from '#app/models/tenant.server.ts'
+import { isSlugTaken } from '#app/models/tenant.server.ts'
+import { setTenantTaxDefaults } from '#app/models/school-settings.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientIp, getLocale, getT, requirePlatform, schoolUrl } from '#app/utils/request.server.ts'
@@ -76,12 +77,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors }
   if (!errors.password && !errors.password_confirmation && raw.password !== raw.password_confirmation) errors.password_confirmation = { key: 'validation.confirmed' }
   const slug = (raw.slug ?? '').trim().toLowerCase()
-  if (!errors.slug && (await isSlugTaken(context.db, slug))) errors.slug = { key: 'validation.slug_taken' }
+  if (!errors.slug && (await isSlugTaken(context.control, slug))) errors.slug = { key: 'validation.slug_taken' }
   if (!parsed.ok || Object.keys(errors).length > 0) return formError(errors, echo(raw), Object.keys(errors).length === 1 && errors.slug?.key === 'validation.slug_taken' ? 409 : 400)
   const input = parsed.data
   // Signups per IP and per e-mail address (ADR 024): a refusal writes nothing.
   const ip = clientIp(request)
-  const turn = await takeSignupTurn(context.db, ip, input.email)
+  const turn = await takeSignupTurn(context, ip, input.email)
   if (!turn.ok) {
     const minutes = Math.ceil(turn.seconds / 60)
     const message = { key: `limits.signup.${turn.reason}_throttled`, values: { count: minutes } }
@@ -89,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   let created
   try {
-    created = await createSchool(context.db, {
+    created = await createSchool(context.control, {
       schoolName: input.school_name,
       slug: input.slug,
       language: input.language,
@@ -101,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     })
   } catch (error) {
     if (error instanceof SlugTakenError) {
-      await returnSignupTurn(context.db, ip, input.email)
+      await returnSignupTurn(context, ip, input.email)
       return formError({ slug: { key: 'validation.slug_taken' } }, echo(input), 409)
     }
     throw error

@@ -25,7 +25,7 @@ const tokenOf = (values: unknown) => {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requirePlatform(context)
   const token = tokenOf(Object.fromEntries(new URL(request.url).searchParams))
-  const link = await peekSignupConfirmation(context.db, token)
+  const link = await peekSignupConfirmation(context.control, token)
   const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
   const schoolUrl = link?.state === 'confirmed' ? `${originForHost(context.cloudflare.env, primaryHost(context.cloudflare.env, { slug: link.slug }))}/login` : null
   return data({ title, state: link?.state ?? 'invalid', schoolUrl, token: link ? token : '' }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
@@ -41,9 +41,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     /* no form: no token */
   }
   const token = tokenOf(form)
-  const owner = await consumeSignupConfirmation(context.db, token)
+  const owner = await consumeSignupConfirmation(context.control, token)
   if (!owner) return data({ failed: true }, { status: 404 })
-  const schoolUrl = (await schoolEmailOriginById(context.db, env, owner.tenantId)) ?? originForHost(env, primaryHost(env, { slug: owner.slug }))
+  const schoolUrl = (await schoolEmailOriginById(context.control, env, owner.tenantId)) ?? originForHost(env, primaryHost(env, { slug: owner.slug }))
   await enqueueEmail(context.db, env.MAIL_QUEUE, owner.tenantId, schoolWelcomeEmail({ locale: owner.language, school: owner.school, name: owner.name, to: owner.email, url: `${schoolUrl}/` }))
   return redirect(confirmationPath(token), 303)
 }

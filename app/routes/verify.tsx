@@ -51,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!user.verificationPending) throw redirect(user.role === 'student' ? redirectTo : homePathFor(user.role))
   const now = Date.now()
   const [mode, phone, state] = await Promise.all([
-    getLoginVerificationMode(context.db, tenant.id),
+    getLoginVerificationMode(context.control, tenant.id),
     getUserPhone(context.db, tenant.id, user.id),
     getVerificationState(context.db, tenant.id, user.sessionId, now),
   ])
@@ -89,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (input.intent === 'verify') {
     // Wrong codes also count per account (across sessions) and per IP (across accounts): ADR 024.
     const ip = clientIp(request)
-    const locked = await verifyLockedSeconds(context.db, tenant.id, user.id, ip)
+    const locked = await verifyLockedSeconds(context, tenant.id, user.id, ip)
     if (locked > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: locked }) }, { status: 429 })
     const ok = await verifyCode(context.db, tenant.id, {
       userId: user.id,
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       code: input.code,
     })
     if (ok) throw redirect(redirectTo)
-    const lockout = await recordVerifyFailures(context.db, tenant.id, user.id, ip)
+    const lockout = await recordVerifyFailures(context, tenant.id, user.id, ip)
     if (lockout > 0) return data<ActionResult>({ ok: false, intent: 'verify', message: t('limits.verification.throttled', { count: lockout }) }, { status: 429 })
     return data<ActionResult>({ ok: false, intent: 'verify', message: t('verification.error.code') }, { status: 422 })
   }
@@ -121,7 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       phone: maskPhone(phone),
     })
   }
-  const mode = await getLoginVerificationMode(context.db, tenant.id)
+  const mode = await getLoginVerificationMode(context.control, tenant.id)
   if (mode === 'off') throw redirect(redirectTo)
   const result = await sendVerificationCode(sendDepsFrom(context), {
     tenant,

@@ -3,21 +3,22 @@
 import { data, type AppLoadContext, type HeadersFunction, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { pageCacheControl } from '#app/domain/seo.ts'
 import type { SchoolTenant } from '#app/domains/site.server.ts'
-import { getTenantLegal } from '#app/models/tenant.server.ts'
+import { getTenantLegal } from '#app/models/school-settings.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.ts'
 import { getT, notFound } from '#app/utils/request.server.ts'
 import { canonicalUrl, storefrontViewer } from './seo.server.ts'
 import { legalFacts, legalTemplate, type LegalKind } from './legal-templates.ts'
 
 /** The Markdown a page shows now, and whether it is the template. */
-export async function legalMarkdown(context: AppLoadContext, tenant: Pick<SchoolTenant, 'id' | 'language'>, kind: LegalKind) {
-  const row = await getTenantLegal(context.db, tenant.id)
-  if (!row) return null
+export async function legalMarkdown(context: AppLoadContext, tenant: Pick<SchoolTenant, 'id' | 'language' | 'name' | 'contactEmail'>, kind: LegalKind) {
+  const settings = await getTenantLegal(context.db, tenant.id)
+  if (!settings) return null
+  const row = { ...settings, name: tenant.name, language: tenant.language, contactEmail: tenant.contactEmail }
   const own = (kind === 'terms' ? row.termsMd : row.privacyMd).trim()
   return { markdown: own || legalTemplate(kind, tenant.language, legalFacts(row)), template: !own, row }
 }
 
-export async function legalPage(context: AppLoadContext, tenant: Pick<SchoolTenant, 'id' | 'language'>, kind: LegalKind) {
+export async function legalPage(context: AppLoadContext, tenant: Pick<SchoolTenant, 'id' | 'language' | 'name' | 'contactEmail'>, kind: LegalKind) {
   const page = await legalMarkdown(context, tenant, kind)
   return page ? { html: renderMarkdown(page.markdown), template: page.template } : null
 }

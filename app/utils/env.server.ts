@@ -23,7 +23,10 @@ export interface MailingJob {
 
 /** Bindings and vars of the app worker (wrangler.toml). */
 export interface Env {
+  /** The control plane (ADR 033): tenants, domains, operators, platform tables. */
   DB: D1Database
+  /** Tenant data: DB_SHARD_0 … DB_SHARD_{N-1}, picked only by app/db/shards.server.ts. */
+  [shard: `DB_SHARD_${number}`]: D1Database | undefined
   MEDIA: R2Bucket
   MAIL_QUEUE: Queue<MailJob>
   /** Domain events for the webhooks and invoicing workers (ADR 019). */

@@ -48,6 +48,16 @@ CREATE TABLE `domains` (
 CREATE UNIQUE INDEX `domains_hostname_unique` ON `domains` (`hostname`);--> statement-breakpoint
 CREATE INDEX `domains_tenant_idx` ON `domains` (`tenant_id`);--> statement-breakpoint
 CREATE INDEX `domains_due_idx` ON `domains` (`verification_status`,`next_check_at`);--> statement-breakpoint
+CREATE TABLE `login_attempts` (
+	`tenant_id` text NOT NULL,
+	`throttle_key` text NOT NULL,
+	`failures` integer NOT NULL,
+	`first_failure_at` integer NOT NULL,
+	`locked_until` integer,
+	`lockouts` integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `login_attempts_tenant_key_unique` ON `login_attempts` (`tenant_id`,`throttle_key`);--> statement-breakpoint
 CREATE TABLE `operator_sessions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`operator_id` text NOT NULL,
@@ -89,30 +99,17 @@ CREATE TABLE `tenants` (
 	`currency` text NOT NULL,
 	`avatar_path` text,
 	`cover_path` text,
-	`author_name` text DEFAULT '' NOT NULL,
-	`bio` text DEFAULT '' NOT NULL,
 	`contact_email` text DEFAULT '' NOT NULL,
 	`template` text DEFAULT 'classic' NOT NULL,
 	`custom_js` text DEFAULT '' NOT NULL,
 	`conversion_code` text DEFAULT '' NOT NULL,
-	`notification_prefs` text DEFAULT '{}' NOT NULL,
-	`content_version` integer DEFAULT 0 NOT NULL,
 	`login_verification` text DEFAULT 'off' NOT NULL,
-	`bank_account` text,
-	`bank_account_holder` text,
-	`bank_account_type` text,
-	`bank_swift` text,
-	`bank_routing_number` text,
-	`vat_mode` text DEFAULT 'vat' NOT NULL,
-	`default_vat_rate` integer DEFAULT 23 NOT NULL,
 	`login_disabled` integer DEFAULT false NOT NULL,
 	`registration_disabled` integer DEFAULT false NOT NULL,
 	`simplified_checkout` integer DEFAULT false NOT NULL,
-	`terms_md` text DEFAULT '' NOT NULL,
-	`privacy_md` text DEFAULT '' NOT NULL,
 	`fee_basis_points` integer,
 	`fee_fixed` integer,
-	`time_zone` text DEFAULT '' NOT NULL,
+	`shard` integer DEFAULT 0 NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
 );

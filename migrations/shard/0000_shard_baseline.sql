@@ -789,6 +789,26 @@ CREATE TABLE `reviews` (
 CREATE UNIQUE INDEX `reviews_product_user_unique` ON `reviews` (`product_id`,`user_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `reviews_source_comment_unique` ON `reviews` (`tenant_id`,`source_comment_id`);--> statement-breakpoint
 CREATE INDEX `reviews_tenant_product_idx` ON `reviews` (`tenant_id`,`product_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE TABLE `school_settings` (
+	`tenant_id` text PRIMARY KEY NOT NULL,
+	`author_name` text DEFAULT '' NOT NULL,
+	`bio` text DEFAULT '' NOT NULL,
+	`notification_prefs` text DEFAULT '{}' NOT NULL,
+	`content_version` integer DEFAULT 0 NOT NULL,
+	`bank_account` text,
+	`bank_account_holder` text,
+	`bank_account_type` text,
+	`bank_swift` text,
+	`bank_routing_number` text,
+	`vat_mode` text DEFAULT 'vat' NOT NULL,
+	`default_vat_rate` integer DEFAULT 23 NOT NULL,
+	`terms_md` text DEFAULT '' NOT NULL,
+	`privacy_md` text DEFAULT '' NOT NULL,
+	`time_zone` text DEFAULT '' NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `sections` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

@@ -4,8 +4,7 @@
 // that cannot answer is never cached, and the buyer just types the fields (nothing here blocks
 // the order). Register calls are rate-limited per IP (ADR 024 quota counters) — cache hits and
 // checksum refusals cost the registers nothing and are not counted.
-import type { ShardDb } from '#app/db/client.server.ts'
-import { PLATFORM_SCOPE, quotaSecondsLeft, takeQuotaTurn, type QuotaPolicy } from '#app/models/login-throttle.server.ts'
+import { PLATFORM_SCOPE, quotaSecondsLeft, takeQuotaTurn, type ThrottleDbs, type QuotaPolicy } from '#app/models/login-throttle.server.ts'
 import { getCachedCompanyLookup, saveCompanyLookup } from '#app/models/company-lookup.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
@@ -23,7 +22,8 @@ export type CompanyLookupResult = { ok: true; company: RegisterCompany; source: 
 
 export type CompanyLookupInput = { nip?: string | null; vat?: string | null }
 
-type Deps = { db: ShardDb; env: Env; ip: string; now?: number }
+/** The cache and the per-IP limit are platform-wide: both in the control plane (ADR 033). */
+type Deps = { dbs: ThrottleDbs; env: Env; ip: string; now?: number }
 
 function logUnavailable(error: unknown) {
   if (!(error instanceof RegisterUnavailableError)) throw error
@@ -61,20 +61,20 @@ async function askRegisters(env: Env, query: ReturnType<typeof parseTaxId>): Pro
   }
 }
 
-export async function lookupCompany({ db, env, ip, now = Date.now() }: Deps, input: CompanyLookupInput): Promise<CompanyLookupResult> {
+export async function lookupCompany({ dbs, env, ip, now = Date.now() }: Deps, input: CompanyLookupInput): Promise<CompanyLookupResult> {
   const query = parseTaxId(input.nip ?? input.vat ?? '')
   // `?nip=` is a Polish NIP only; `?vat=` takes any EU VAT number (PL ones are NIPs).
   if (query.kind === 'invalid' || (input.nip != null && query.kind !== 'nip')) return { ok: false, reason: 'checksum' }
   const key = taxIdKey(query)
-  const cached = await getCachedCompanyLookup(db, key, now)
+  const cached = await getCachedCompanyLookup(dbs.control, key, now)
   if (cached) return cached.found ? { ok: true, company: cached.company, source: 'cache' } : { ok: false, reason: 'not_found' }
 
   const throttleKey = companyLookupThrottleKey(ip)
-  if (!(await takeQuotaTurn(db, PLATFORM_SCOPE, throttleKey, COMPANY_LOOKUP_IP_POLICY, now))) {
-    return { ok: false, reason: 'unavailable', retryAfter: Math.max(1, await quotaSecondsLeft(db, PLATFORM_SCOPE, throttleKey, COMPANY_LOOKUP_IP_POLICY, now)) }
+  if (!(await takeQuotaTurn(dbs, PLATFORM_SCOPE, throttleKey, COMPANY_LOOKUP_IP_POLICY, now))) {
+    return { ok: false, reason: 'unavailable', retryAfter: Math.max(1, await quotaSecondsLeft(dbs, PLATFORM_SCOPE, throttleKey, COMPANY_LOOKUP_IP_POLICY, now)) }
   }
   const asked = await askRegisters(env, query)
   if (!asked) return { ok: false, reason: 'unavailable' }
-  await saveCompanyLookup(db, key, asked.answer, now)
+  await saveCompanyLookup(dbs.control, key, asked.answer, now)
   return asked.answer.found ? { ok: true, company: asked.answer.company, source: asked.source } : { ok: false, reason: 'not_found' }
 }

@@ -1,10 +1,10 @@
 // The worker's configuration, checked once per request/cron run: a missing var is a clear error,
 // not an undefined deep inside a check.
+import { controlDb, tenantShard } from '#app/db/shards.server.ts'
 import { z } from 'zod'
 import { CustomHostnamesClient, type FetchFn } from '#app/domains/custom-hostnames.server.ts'
 import { DohClient } from '#app/domains/doh.server.ts'
 import type { LifecycleConfig, LifecycleDeps } from '#app/domains/lifecycle.server.ts'
-import type { ShardDb } from '#app/db/client.server.ts'
 import type { DomainsWorkerEnv } from './env.ts'
 
 const list = z
@@ -73,9 +73,10 @@ export function defaultProviders(env: DomainsWorkerEnv, config: WorkerConfig, ti
   }
 }
 
-export function buildLifecycle(env: DomainsWorkerEnv, db: ShardDb, deps: WorkerDeps, now?: () => number) {
+export function buildLifecycle(env: DomainsWorkerEnv, deps: WorkerDeps, now?: () => number) {
   const config = readConfig(env)
   const providers = deps.providers ? deps.providers(env, config) : defaultProviders(env, config, deps.timeoutMs)
-  const lifecycle: LifecycleDeps = { db, ...providers, config: lifecycleConfig(config), mailQueue: env.MAIL_QUEUE, now }
+  const shardOf = async (tenantId: string) => (await tenantShard(env, tenantId))?.db ?? null
+  const lifecycle: LifecycleDeps = { db: controlDb(env), shardOf, ...providers, config: lifecycleConfig(config), mailQueue: env.MAIL_QUEUE, now }
   return { config, lifecycle }
 }

@@ -1,6 +1,5 @@
 // The cron: re-check every due pending domain (across schools), each on its own so one bad
 // domain never stops the others, and never throw out of the handler.
-import { getDb } from '#app/db/client.server.ts'
 import { refreshDomain } from '#app/domains/lifecycle.server.ts'
 import { listDueDomainsAcrossTenants } from '#app/models/domain.server.ts'
 import { buildLifecycle, type WorkerDeps } from './config.ts'
@@ -12,9 +11,8 @@ export const CRON_BATCH = 25
 const CONCURRENCY = 5
 
 export async function runDueChecks(env: DomainsWorkerEnv, deps: WorkerDeps = {}, now = Date.now()) {
-  const db = getDb(env.DB)
-  const { lifecycle } = buildLifecycle(env, db, deps, () => now)
-  const due = await listDueDomainsAcrossTenants(db, now, CRON_BATCH)
+  const { lifecycle } = buildLifecycle(env, deps, () => now)
+  const due = await listDueDomainsAcrossTenants(lifecycle.db, now, CRON_BATCH)
   const result = { due: due.length, checked: 0, errors: 0, crashed: 0 }
   let next = 0
   async function lane() {

@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { zodJson } from '../../../shared/zod-json.ts'
-import { getDb, type Db } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import type { DomainStatus } from '#app/db/schema.server.ts'
 import type { DomainBody, DomainErrorBody, DomainsListBody } from '#app/domains/contract.ts'
 import { CloudflareApiError } from '#app/domains/custom-hostnames.server.ts'
@@ -39,7 +39,7 @@ export const MAX_CUSTOM_DOMAINS = 5
 /** `?refresh=1` re-checks a pending domain at most this often (the settings page polls). */
 export const REFRESH_MIN_INTERVAL_MS = 5_000
 
-type Vars = { db: Db; tenantId: string; lifecycle: LifecycleDeps; config: WorkerConfig }
+type Vars = { db: ControlDb; tenantId: string; lifecycle: LifecycleDeps; config: WorkerConfig }
 type Env = { Bindings: DomainsWorkerEnv; Variables: Vars }
 type Ctx = Context<Env>
 
@@ -57,8 +57,8 @@ export function domainsRoutes(deps: WorkerDeps = {}) {
   routes.use('*', async (c, next) => {
     const tenantId = c.req.param('tenantId') ?? ''
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenantId)) return error(c, 404, 'domains.error.not_found')
-    const db = getDb(c.env.DB)
-    const { config, lifecycle } = buildLifecycle(c.env, db, deps)
+    const { config, lifecycle } = buildLifecycle(c.env, deps)
+    const db = lifecycle.db
     c.set('db', db)
     c.set('tenantId', tenantId)
     c.set('lifecycle', lifecycle)
