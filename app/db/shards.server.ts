@@ -77,3 +77,23 @@ export function noShard(): ShardDb {
     },
   })
 }
+
+/** Every shard's handle, in order (the operator console's lists, lookups by a token that names no school). */
+export const shardDbs = (env: DatabaseEnv): ShardDb[] => allShards(env).map((s) => s.db)
+
+/**
+ * Where a new school goes (ADR 033): the shard with the most room — the smallest database, as D1
+ * reports its size after a query (`meta.size_after`) — and, between equal sizes, the one with
+ * fewer schools. Signups are rare, so the sizes are asked at the moment.
+ */
+export async function shardForNewSchool(env: DatabaseEnv, schoolsByShard: Map<number, number>): Promise<{ shard: number; db: ShardDb }> {
+  const sizes = await Promise.all(
+    Array.from({ length: shardCount(env) }, async (_, shard) => {
+      const result = await shardBinding(env, shard).prepare('SELECT 1').run()
+      return { shard, size: Number(result.meta.size_after ?? 0), schools: schoolsByShard.get(shard) ?? 0 }
+    }),
+  )
+  if (sizes.length === 0) throw new Error('no shard bindings (DB_SHARD_0 …)')
+  const [best] = sizes.sort((a, b) => a.size - b.size || a.schools - b.schools || a.shard - b.shard)
+  return { shard: best!.shard, db: shardDb(env, best!.shard) }
+}

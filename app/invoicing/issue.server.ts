@@ -6,10 +6,12 @@
 //     never both call the system;
 //   - from the second attempt on, the system is first asked for an invoice with our reference (the
 //     transaction hash), so a create that went through before a crash is found, not repeated.
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { controlDb, type DatabaseEnv } from '#app/db/shards.server.ts'
 import { getAppEvent } from '#app/models/app-event.server.ts'
 import { getActiveIntegrationOfKind, openBusinessCredentials } from '#app/models/business-integration.server.ts'
 import { listProductVatRates } from '#app/models/product.server.ts'
+import { getTenantTax } from '#app/models/school-settings.server.ts'
 import { getTenantById } from '#app/models/tenant.server.ts'
 import { claimInvoiceAttempt, ensureInvoice, getInvoiceForTransaction, markInvoiceIssued, recordInvoiceFailure } from '#app/models/invoice.server.ts'
 import { getTransaction, type Transaction } from '#app/models/transaction.server.ts'
@@ -18,7 +20,7 @@ import { InvoicingError, type FetchLike } from './adapter.server.ts'
 import { buildInvoiceContent, InvoiceContentError, type InvoiceContent } from './invoice-content.ts'
 import { invoicingAdapter, isInvoiceProvider, type InvoicingEnv } from './registry.server.ts'
 
-export type IssueEnv = InvoicingEnv & { INTEGRATIONS_KEY?: string }
+export type IssueEnv = InvoicingEnv & DatabaseEnv & { INTEGRATIONS_KEY?: string }
 
 export type IssueOutcome =
   | { kind: 'skipped'; reason: string }
@@ -32,13 +34,14 @@ const LABELS = {
 } as const
 
 /** The sale as invoice content: product and bump VAT rates from the catalogue, labels in the school's language. */
-export async function invoiceContentFor(db: ShardDb, tenantId: string, tx: Transaction): Promise<InvoiceContent> {
+export async function invoiceContentFor(dbs: { control: ControlDb; db: ShardDb }, tenantId: string, tx: Transaction): Promise<InvoiceContent> {
+  const { db } = dbs
   const ids = [tx.productId, tx.bumpProductId].filter((id): id is string => !!id)
-  const [rows, tenant] = await Promise.all([ids.length ? listProductVatRates(db, tenantId, ids) : Promise.resolve([]), getTenantById(db, tenantId)])
+  const [rows, tenantTax, tenant] = await Promise.all([ids.length ? listProductVatRates(db, tenantId, ids) : Promise.resolve([]), getTenantTax(db, tenantId), getTenantById(dbs.control, tenantId)])
   const product = rows.find((r) => r.id === tx.productId)
   if (!product) throw new InvoiceContentError('the product was deleted, so its VAT rate is unknown')
   const bump = tx.bumpProductId ? rows.find((r) => r.id === tx.bumpProductId) : undefined
-  const tax = { vatMode: tenant?.vatMode ?? 'vat' }
+  const tax = { vatMode: tenantTax.vatMode }
   const parse = <T,>(json: string | null, fallback: T): T => {
     try {
       return json ? (JSON.parse(json) as T) : fallback
@@ -87,7 +90,7 @@ export async function issueInvoiceForTransaction(db: ShardDb, env: IssueEnv, ten
   if (!credentials) return fail('The integration credentials cannot be opened; connect the invoicing system again', true)
   let content: InvoiceContent
   try {
-    content = await invoiceContentFor(db, tenantId, tx)
+    content = await invoiceContentFor({ control: controlDb(env), db }, tenantId, tx)
   } catch (error) {
     if (error instanceof InvoiceContentError) return fail(`Invoice content: ${error.message}`, true)
     throw error

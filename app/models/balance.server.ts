@@ -14,7 +14,7 @@
 // inside the database (withdrawal.server.ts); the tests hold the two to the same figures.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
-import { schoolSettings, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
+import { schoolSettings, tenants, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
 import { pageAcrossShards, schoolNames } from './cross-shard.server.ts'
 import { updateSchoolSettings } from './school-settings.server.ts'
 
@@ -333,13 +333,16 @@ export function displayPayoutAccount(a: { bankAccountType: BankAccountType | nul
 
 /**
  * Seed 001 §5: "page settings must be complete before the balance page" — the author (the
- * school's shard) and a public contact email (the tenant row, as resolution read it).
+ * school's shard) and a public contact email (its tenant row in the control plane).
  */
-export async function missingPageSettings(db: ShardDb, tenant: { id: string; contactEmail: string }): Promise<Array<'authorName' | 'contactEmail'>> {
-  const [row] = await db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenant.id)).limit(1)
+export async function missingPageSettings(dbs: { control: ControlDb; db: ShardDb }, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
+  const [[own], [tenant]] = await Promise.all([
+    dbs.db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+    dbs.control.select({ contactEmail: tenants.contactEmail }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+  ])
   const missing: Array<'authorName' | 'contactEmail'> = []
-  if (!row?.authorName.trim()) missing.push('authorName')
-  if (!tenant.contactEmail.trim()) missing.push('contactEmail')
+  if (!own?.authorName.trim()) missing.push('authorName')
+  if (!tenant?.contactEmail.trim()) missing.push('contactEmail')
   return missing
 }
 

@@ -96,3 +96,9 @@ export async function updateSchoolAccess(db: ControlDb, tenantId: string, access
     .returning({ id: tenants.id })
   return rows.length > 0
 }
+
+/** How many schools each shard holds (placement of new schools, ADR 033). */
+export async function countSchoolsByShard(db: ControlDb): Promise<Map<number, number>> {
+  const rows = await db.select({ shard: tenants.shard, n: sql<number>`count(*)` }).from(tenants).groupBy(tenants.shard)
+  return new Map(rows.map((r) => [r.shard, Number(r.n)]))
+}

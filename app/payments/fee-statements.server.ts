@@ -10,8 +10,8 @@
 // month); every run in that window picks up what is not written yet, a bounded batch at a time.
 // Exactly once: the unique (tenant, month, currency) index decides which run writes a statement and
 // only that run emails it; an email interrupted by a crash is picked up by the next run.
-import type { ShardDb } from '#app/db/client.server.ts'
-import { getDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { allShards, controlDb, type DatabaseEnv } from '#app/db/shards.server.ts'
 import { getTranslator, type Locale } from '#app/i18n/i18n.ts'
 import type { InvoiceContent } from '#app/invoicing/invoice-content.ts'
 import { invoicingAdapter, isInvoiceProvider, CREDENTIAL_FIELDS, type InvoiceProvider } from '#app/invoicing/registry.server.ts'
@@ -51,7 +51,7 @@ export const DEFAULT_FEE_VAT_RATE = 23
  */
 export type PlatformInvoicingVars = { PLATFORM_INVOICING_PROVIDER?: string; PLATFORM_INVOICING_CREDENTIALS?: string; PLATFORM_INVOICING_VAT_RATE?: string }
 
-export type FeeStatementEnv = Pick<Env, 'DB' | 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'DEV_PEERS' | 'PUBLIC_PORT'> & PlatformInvoicingVars
+export type FeeStatementEnv = DatabaseEnv & Pick<Env, 'MAIL_QUEUE' | 'PLATFORM_HOST' | 'ENVIRONMENT' | 'DEV_PEERS' | 'PUBLIC_PORT'> & PlatformInvoicingVars
 
 export type FeeStatementSummary = { month: string; written: number; emailed: number; invoiced: number; invoiceFailed: number }
 
@@ -85,48 +85,54 @@ export async function runMonthlyFeeStatements(env: FeeStatementEnv, now = Date.n
 
 /** Writes the statements of `month` not written yet (one batch), emails each new one, then issues pending invoices. */
 export async function makeFeeStatements(env: FeeStatementEnv, month: string, now = Date.now()): Promise<FeeStatementSummary> {
-  const db = getDb(env.DB)
+  const control = controlDb(env)
   const invoicing = platformInvoicing(env)
   const summary: FeeStatementSummary = { month, written: 0, emailed: 0, invoiced: 0, invoiceFailed: 0 }
-  for (const due of await listStatementsDue(db, month, { limit: STATEMENTS_PER_RUN })) {
-    const balance = (await getBalances(db, due.tenantId, undefined, now)).find((b) => b.currency === due.currency)
-    const { covered, owed } = splitCovered(due.feesAmount, balance?.debt ?? 0)
-    const statement = await insertFeeStatement(
-      db,
-      due.tenantId,
-      { month, currency: due.currency, salesCount: due.salesCount, salesAmount: due.salesAmount, feesAmount: due.feesAmount, coveredAmount: covered, owedAmount: owed, invoiceStatus: invoicing && due.feesAmount > 0 ? 'pending' : 'none' },
-      now,
-    )
-    // Another run wrote it first: that run emails it.
-    if (!statement) continue
-    summary.written++
-    if (await emailStatement(db, env, statement, now)) summary.emailed++
-  }
-  // Left over by a run that ended between writing and emailing.
-  for (const statement of await listUnemailedFeeStatements(db)) if (await emailStatement(db, env, statement, now)) summary.emailed++
-  if (invoicing) {
-    for (const statement of await listFeeStatementsToInvoice(db)) {
-      const result = await invoiceStatement(db, env, invoicing, statement, now)
-      if (result === 'issued') summary.invoiced++
-      if (result === 'failed') summary.invoiceFailed++
+  // Each shard's schools in turn (ADR 033); a statement's school is in the shard it is written to.
+  for (const { db } of allShards(env)) {
+    const dbs = { control, db }
+    for (const due of await listStatementsDue(db, month, { limit: STATEMENTS_PER_RUN })) {
+      const balance = (await getBalances(db, due.tenantId, undefined, now)).find((b) => b.currency === due.currency)
+      const { covered, owed } = splitCovered(due.feesAmount, balance?.debt ?? 0)
+      const statement = await insertFeeStatement(
+        db,
+        due.tenantId,
+        { month, currency: due.currency, salesCount: due.salesCount, salesAmount: due.salesAmount, feesAmount: due.feesAmount, coveredAmount: covered, owedAmount: owed, invoiceStatus: invoicing && due.feesAmount > 0 ? 'pending' : 'none' },
+        now,
+      )
+      // Another run wrote it first: that run emails it.
+      if (!statement) continue
+      summary.written++
+      if (await emailStatement(dbs, env, statement, now)) summary.emailed++
+    }
+    // Left over by a run that ended between writing and emailing.
+    for (const statement of await listUnemailedFeeStatements(db)) if (await emailStatement(dbs, env, statement, now)) summary.emailed++
+    if (invoicing) {
+      for (const statement of await listFeeStatementsToInvoice(db)) {
+        const result = await invoiceStatement(dbs, env, invoicing, statement, now)
+        if (result === 'issued') summary.invoiced++
+        if (result === 'failed') summary.invoiceFailed++
+      }
     }
   }
   return summary
 }
 
-async function emailStatement(db: ShardDb, env: FeeStatementEnv, statement: FeeStatement, now: number) {
+async function emailStatement(dbs: { control: ControlDb; db: ShardDb }, env: FeeStatementEnv, statement: FeeStatement, now: number) {
+  const { db } = dbs
   if (!(await claimFeeStatementEmail(db, statement.tenantId, statement.id, now))) return false
-  const recipient = await statementRecipient(db, statement.tenantId)
+  const recipient = await statementRecipient(dbs, statement.tenantId)
   if (!recipient) return false
   // Issue 19 §6: the school's configured primary host and this deployment's scheme (and dev port).
-  const origin = originForHost(env, primaryHost(env, { slug: recipient.slug, primaryHostname: await activePrimaryHostname(db, statement.tenantId) }))
+  const origin = originForHost(env, primaryHost(env, { slug: recipient.slug, primaryHostname: await activePrimaryHostname(dbs.control, statement.tenantId) }))
   await enqueueEmail(db, env.MAIL_QUEUE, statement.tenantId, feeStatementEmail({ locale: recipient.language, to: recipient.email, name: recipient.name, school: recipient.school, statement, url: `${origin}/home/balance/statements` }))
   return true
 }
 
 /** 'issued' | 'failed' | 'retry' (the system was unavailable: the next run asks again). */
-async function invoiceStatement(db: ShardDb, env: FeeStatementEnv, invoicing: PlatformInvoicing, statement: FeeStatement, now: number) {
-  const recipient = await statementRecipient(db, statement.tenantId)
+async function invoiceStatement(dbs: { control: ControlDb; db: ShardDb }, env: FeeStatementEnv, invoicing: PlatformInvoicing, statement: FeeStatement, now: number) {
+  const { db } = dbs
+  const recipient = await statementRecipient(dbs, statement.tenantId)
   const adapter = invoicingAdapter(env, invoicing.provider, invoicing.credentials)
   const content = feeInvoiceContent(statement, recipient ? { school: recipient.school, email: recipient.email } : { school: statement.tenantId, email: '' }, invoicing.vatRate)
   try {

@@ -25,7 +25,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
   requirePlatform(context)
   const { env } = context.cloudflare
   if (!isDevelopment(env)) notFound()
-  const [records, unfinished] = await Promise.all([listPeerDnsRecords(env), listUnfinishedCustomDomainsForDevTools(context.db)])
+  const [records, unfinished] = await Promise.all([listPeerDnsRecords(env), listUnfinishedCustomDomainsForDevTools(context.control)])
   return { records, unfinished }
 }
 

@@ -18,7 +18,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant, user } = await requireStaff(args)
   const { request, context } = args
   const [dashboard, domains, counts, students, team, confirmPending] = await Promise.all([
-    getDashboard(context.db, tenant.id),
+    getDashboard(context, tenant),
     listTenantDomains(context.control, tenant.id),
     countUsersByRole(context.db, tenant.id),
     listUsers(context.db, tenant.id, { role: 'student', limit: 20 }),

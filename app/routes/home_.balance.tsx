@@ -56,7 +56,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
   const title = `${getT(request, context)('money.balance.title')} · ${tenant.name}`
-  const missing = await missingPageSettings(context.db, tenant.id)
+  const missing = await missingPageSettings(context, tenant.id)
   if (missing.length) return { title, missing, ready: null }
 
   const [balances, account, history, statements] = await Promise.all([
@@ -117,7 +117,7 @@ export async function action(args: ActionFunctionArgs) {
   const { tenant, user } = await requireStaff(args)
   const { request, context } = args
   // The page does not exist until the page settings are complete: nor do its forms.
-  if ((await missingPageSettings(context.db, tenant.id)).length) return formError({ form: { key: 'money.balance.incomplete_short' } }, {}, 409)
+  if ((await missingPageSettings(context, tenant.id)).length) return formError({ form: { key: 'money.balance.incomplete_short' } }, {}, 409)
   const parsed = await parseForm(ActionSchema, request)
   if (!parsed.ok) {
     // Every field's error at once: the account number is checked too when another field failed.

@@ -27,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const statement = await getFeeStatement(context.db, tenant.id, id)
   if (!statement) notFound()
   await requireStaff(args)
-  if ((await missingPageSettings(context.db, tenant.id)).length) throw redirect('/home/balance')
+  if ((await missingPageSettings(context, tenant.id)).length) throw redirect('/home/balance')
   const sales = await listStatementSales(context.db, tenant.id, statement)
   const month = monthLabel(statement.month, tenant.language as Locale)
   return {

@@ -23,7 +23,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
   // Part of the balance page, behind the same guard (seed 001 §5).
-  if ((await missingPageSettings(context.db, tenant.id)).length) throw redirect('/home/balance')
+  if ((await missingPageSettings(context, tenant.id)).length) throw redirect('/home/balance')
   const { page } = Query.parse(Object.fromEntries(new URL(request.url).searchParams))
   const [rows, total] = await Promise.all([listFeeStatements(context.db, tenant.id, { limit: STATEMENTS_PER_PAGE, offset: (page - 1) * STATEMENTS_PER_PAGE }), countFeeStatements(context.db, tenant.id)])
   const locale = tenant.language as Locale

@@ -74,7 +74,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { tenant } = await requireStaff(args)
   const { request, context } = args
   const images = await getTenantImages(context.control, tenant.id)
-  const [settings, loginVerification, access, zone] = await Promise.all([getPageSettings(context.db, tenant.id), getLoginVerificationMode(context.control, tenant.id), getSchoolAccess(context.control, tenant.id), getSchoolTimeZoneSetting(context.db, tenant.id)])
+  const [settings, loginVerification, access, zone] = await Promise.all([getPageSettings(context, tenant.id), getLoginVerificationMode(context.control, tenant.id), getSchoolAccess(context.control, tenant.id), getSchoolTimeZoneSetting(context.db, tenant.id)])
   if (!settings || !access || !zone) notFound()
   const env = context.cloudflare.env
   return {
@@ -118,7 +118,7 @@ export async function action(args: ActionFunctionArgs) {
     else changed[field] = value
   }
   if (Object.keys(errors).length) return formError(errors, echo(form), 422)
-  await updatePageSettings(context.db, tenant.id, {
+  await updatePageSettings(context, tenant.id, {
     name: input.name,
     language: input.language,
     template: input.template,
@@ -133,7 +133,7 @@ export async function action(args: ActionFunctionArgs) {
   if (input.timeZone !== undefined) await setSchoolTimeZone(context.db, tenant.id, input.timeZone)
   await updateSchoolAccess(context.control, tenant.id, { loginDisabled: input.loginDisabled === 'on', registrationDisabled: input.registrationDisabled === 'on', simplifiedCheckout: input.simplifiedCheckout === 'on' })
   // Checked again there (the object may have gone since): a lost race keeps the old image.
-  if (Object.keys(changed).length && !(await updateTenantImages(context.db, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
+  if (Object.keys(changed).length && !(await updateTenantImages(context, tenant.id, changed))) errors.form = { key: 'page_settings.error.not_ready' }
   // The header and home page read the name, language, images, contact e-mail, template and
   // switches from the cached tenant: drop
   // it in this isolate.

@@ -1,6 +1,7 @@
 // Payments to check, across schools (issue 18 §2, ADR 023): transactions whose provider's own API
 // answered a different order, amount or currency — nothing was granted or counted for them. Newest
 // first, with the school, the provider's order and what differs. Operators only, platform host only.
+import { shardDbs } from '#app/db/shards.server.ts'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -25,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context)
   const parsed = parseWith(FilterSchema, Object.fromEntries(new URL(request.url).searchParams))
   const page = (parsed.ok ? parsed.data.page : undefined) ?? 1
-  const { rows, total } = await listMismatchesForOperator(context.control, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+  const { rows, total } = await listMismatchesForOperator(context.control, shardDbs(context.cloudflare.env), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
   return {
     title: `${getT(request, context)('operator.payments.title')} · Coursefront`,
     page,

@@ -3,6 +3,7 @@
 // per currency what Coursefront collected and holds, what is on hold, the fees owed on the school's
 // own sales and any debt, withdrawals, what the provider paid out on split sales; its monthly fee
 // statements; its payments to check (mismatch).
+import { shardDb } from '#app/db/shards.server.ts'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -50,10 +51,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context)
   const tenant = await getTenantById(context.control, params.tenantId ?? '')
   if (!tenant) notFound()
+  // The school's own shard (ADR 033).
+  const shard = shardDb(context.cloudflare.env, tenant.shard)
   const [balances, statements, mismatches] = await Promise.all([
-    getBalances(context.db, tenant.id, tenant.currency),
-    listFeeStatements(context.db, tenant.id, { limit: 12 }),
-    listMismatchesForOperator(context.control, { tenantId: tenant.id, limit: 20 }),
+    getBalances(shard, tenant.id, tenant.currency),
+    listFeeStatements(shard, tenant.id, { limit: 12 }),
+    listMismatchesForOperator(context.control, [shard], { tenantId: tenant.id, limit: 20 }),
   ])
   const locale: Locale = getLocale(request, context)
   return {

@@ -1,6 +1,7 @@
 // Withdrawals of every school for the operators (issue 8 item 8; seed 001 §4 "pending after
 // request, paid within 7 days"): pending ones first, oldest first, with 'Mark as paid'. Marking
 // is idempotent: a second click (or a second operator) changes nothing.
+import { shardDbs } from '#app/db/shards.server.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
@@ -37,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const parsed = parseWith(FilterSchema, Object.fromEntries(url.searchParams))
   const filters = parsed.ok ? parsed.data : {}
   const page = filters.page ?? 1
-  const { rows, total } = await listWithdrawalsForOperator(context.control, { status: filters.status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+  const { rows, total } = await listWithdrawalsForOperator(context.control, shardDbs(context.cloudflare.env), { status: filters.status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
   const now = Date.now()
   return {
     title: `${getT(request, context)('operator.withdrawals.title')} · Coursefront`,
@@ -72,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context)
   const parsed = await parseForm(MarkPaidSchema, request)
   if (!parsed.ok) throw new Response('Bad Request', { status: 400 })
-  const result = await markWithdrawalPaid(context.db, parsed.data.withdrawalId, operator.id)
+  const result = await markWithdrawalPaid(shardDbs(context.cloudflare.env), parsed.data.withdrawalId, operator.id)
   if (result === 'not_found') throw new Response('Not Found', { status: 404 })
   const flash = result === 'paid' ? { done: 'paid', message: 'operator.withdrawals.paid_ok' } : { done: 'already', message: 'operator.withdrawals.already', tone: 'info' as const }
   return redirectWithFlash(request, '/operator/withdrawals', flash)

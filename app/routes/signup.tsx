@@ -9,7 +9,8 @@ import { returnSignupTurn, takeSignupTurn } from '#app/models/rate-limit.server.
 import { createSchool, RESERVED_SLUGS, SLUG_PATTERN, SlugTakenError } from '#app/models/school.server.ts'
 import { confirmationPath, createSignupConfirmation, signupConfirmationEmail } from '#app/models/signup-confirmation.server.ts'
 import { platformOrigin } from '#app/utils/school-origin.server.ts'
-import { isSlugTaken } from '#app/models/tenant.server.ts'
+import { countSchoolsByShard, isSlugTaken } from '#app/models/tenant.server.ts'
+import { shardForNewSchool } from '#app/db/shards.server.ts'
 import { setTenantTaxDefaults } from '#app/models/school-settings.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -88,9 +89,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const message = { key: `limits.signup.${turn.reason}_throttled`, values: { count: minutes } }
     return formError(turn.reason === 'ip' ? { form: message } : { email: message }, echo(input), 429)
   }
+  // The school's shard: the one with the most room (ADR 033); its rows go there, the control plane records it.
+  const home = await shardForNewSchool(env, await countSchoolsByShard(context.control))
   let created
   try {
-    created = await createSchool(context.control, {
+    created = await createSchool(context.control, home, {
       schoolName: input.school_name,
       slug: input.slug,
       language: input.language,
@@ -107,12 +110,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     throw error
   }
-  await setTenantTaxDefaults(context.db, created.tenantId, { vatMode: input.vat_mode, defaultVatRate: input.vat_mode === 'vat' ? input.vat_rate : DEFAULT_VAT_RATE })
+  await setTenantTaxDefaults(home.db, created.tenantId, { vatMode: input.vat_mode, defaultVatRate: input.vat_mode === 'vat' ? input.vat_rate : DEFAULT_VAT_RATE })
   // The address is not confirmed yet: it gets fixed platform text and a link on the platform's
   // configured host, never the school's or the owner's name. The welcome mail follows confirmation.
-  const token = await createSignupConfirmation(context.db, created.tenantId, created.ownerId)
+  const token = await createSignupConfirmation(home.db, created.tenantId, created.ownerId)
   const link = `${platformOrigin(env)}${confirmationPath(token)}`
-  await enqueueEmail(context.db, env.MAIL_QUEUE, created.tenantId, signupConfirmationEmail({ locale: getLocale(request, context), to: input.email, url: link }))
+  await enqueueEmail(home.db, env.MAIL_QUEUE, created.tenantId, signupConfirmationEmail({ locale: getLocale(request, context), to: input.email, url: link }))
   // Cookies are host-only: continue on the school's own host with a one-time token.
   return redirect(schoolUrl(request, env.PLATFORM_HOST, input.slug, `/auth/handover?token=${created.handoverToken}`))
 }

@@ -2,6 +2,7 @@
 // ADR 024). The page asks for a click (a POST, so mail scanners that open links confirm nothing);
 // the POST uses the link once, only then sends the welcome mail with the school's name, and comes
 // back here (303) to show the confirmed state.
+import { shardDbs, tenantShard } from '#app/db/shards.server.ts'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
@@ -25,7 +26,7 @@ const tokenOf = (values: unknown) => {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requirePlatform(context)
   const token = tokenOf(Object.fromEntries(new URL(request.url).searchParams))
-  const link = await peekSignupConfirmation(context.control, token)
+  const link = await peekSignupConfirmation(context.control, shardDbs(context.cloudflare.env), token)
   const title = `${getT(request, context)('limits.confirm.title')} · Coursefront`
   const schoolUrl = link?.state === 'confirmed' ? `${originForHost(context.cloudflare.env, primaryHost(context.cloudflare.env, { slug: link.slug }))}/login` : null
   return data({ title, state: link?.state ?? 'invalid', schoolUrl, token: link ? token : '' }, { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } })
@@ -41,10 +42,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     /* no form: no token */
   }
   const token = tokenOf(form)
-  const owner = await consumeSignupConfirmation(context.control, token)
+  const owner = await consumeSignupConfirmation(context.control, shardDbs(context.cloudflare.env), token)
   if (!owner) return data({ failed: true }, { status: 404 })
   const schoolUrl = (await schoolEmailOriginById(context.control, env, owner.tenantId)) ?? originForHost(env, primaryHost(env, { slug: owner.slug }))
-  await enqueueEmail(context.db, env.MAIL_QUEUE, owner.tenantId, schoolWelcomeEmail({ locale: owner.language, school: owner.school, name: owner.name, to: owner.email, url: `${schoolUrl}/` }))
+  const home = await tenantShard(env, owner.tenantId)
+  if (home) await enqueueEmail(home.db, env.MAIL_QUEUE, owner.tenantId, schoolWelcomeEmail({ locale: owner.language, school: owner.school, name: owner.name, to: owner.email, url: `${schoolUrl}/` }))
   return redirect(confirmationPath(token), 303)
 }
 

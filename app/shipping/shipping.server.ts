@@ -88,7 +88,7 @@ export function shippingStateOf(order: { productKind: string; status: string; sh
 
 export type MoveOutcome = { ok: true } | { ok: false; reason: 'not_shippable' | 'already' }
 
-type MoveContext = Pick<AppLoadContext, 'db' | 'cloudflare' | 'site'>
+type MoveContext = Pick<AppLoadContext, 'db' | 'control' | 'cloudflare' | 'site'>
 
 /** One order one state forward, with the buyer's e-mail in the school's language. */
 export async function moveOrder(context: MoveContext, tenant: SchoolTenant, order: ShippingOrder, move: ShippingMove, origin?: string): Promise<MoveOutcome> {

@@ -8,7 +8,8 @@ import { requireSchool } from '#app/utils/request.server.ts'
 import { resolveRange } from './range.ts'
 import { buildReport } from './report.ts'
 
-type ZoneRow = { timeZone: string; language: 'en' | 'pl' }
+/** The school's stored zone (its shard's settings row); the language comes with the resolved tenant. */
+type ZoneRow = { timeZone: string }
 
 /**
  * Starts the read of the school's zone: in the session lookup's batch when there is one (no extra
@@ -27,7 +28,7 @@ export function startZoneRead(request: Request, context: AppLoadContext): () => 
 }
 
 export async function loadStats(context: AppLoadContext, tenant: { id: string; language: 'en' | 'pl' }, zoneRow: ZoneRow | undefined, params: URLSearchParams, now = Date.now()) {
-  const zone = schoolTimeZone(zoneRow ?? { language: tenant.language })
+  const zone = schoolTimeZone({ timeZone: zoneRow?.timeZone ?? '', language: tenant.language })
   const result = resolveRange(params, zone, now)
   const data = await getStatsData(context.db, tenant.id, result.range, now)
   return { result, report: buildReport(data, result.range) }

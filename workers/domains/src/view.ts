@@ -1,11 +1,11 @@
 // Rows → the JSON the app reads (app/domains/contract.ts).
-import type { ShardDb } from '#app/db/client.server.ts'
+import type { ControlDb } from '#app/db/client.server.ts'
 import type { Domain } from '#app/db/schema.server.ts'
 import type { DomainView } from '#app/domains/contract.ts'
 import { domainRecords, isApex, type LifecycleConfig } from '#app/domains/lifecycle.server.ts'
 import { listDomainEvents, listTenantDomains } from '#app/models/domain.server.ts'
 
-export async function domainView(db: ShardDb, config: LifecycleConfig, domain: Domain): Promise<DomainView> {
+export async function domainView(db: ControlDb, config: LifecycleConfig, domain: Domain): Promise<DomainView> {
   const events = await listDomainEvents(db, domain.tenantId, domain.id)
   return {
     id: domain.id,
@@ -24,7 +24,7 @@ export async function domainView(db: ShardDb, config: LifecycleConfig, domain: D
   }
 }
 
-export async function tenantDomainViews(db: ShardDb, config: LifecycleConfig, tenantId: string) {
+export async function tenantDomainViews(db: ControlDb, config: LifecycleConfig, tenantId: string) {
   const rows = await listTenantDomains(db, tenantId)
   return Promise.all(rows.map((row) => domainView(db, config, row)))
 }

@@ -3,7 +3,7 @@
 // row decides what a (re)delivery does (app/invoicing/issue.server.ts): issued or failed → nothing;
 // pending → one more attempt.
 import { z } from 'zod'
-import { getDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import type { FetchLike } from '#app/invoicing/adapter.server.ts'
 import { failInvoiceForEvent, issueInvoiceForEvent } from '#app/invoicing/issue.server.ts'
 import { exponentialBackoff } from '../../shared/backoff.ts'
@@ -21,7 +21,6 @@ export const backoffSeconds = exponentialBackoff({ baseSeconds: 60, maxSeconds: 
 export const InvoicingJobSchema = z.object({ eventId: z.string().min(1), tenantId: z.string().min(1), type: z.literal('student.paid') }) satisfies z.ZodType<AppEventJob>
 
 export async function processInvoicingBatch(batch: MessageBatch<unknown>, env: InvoicingWorkerEnv, fetchImpl?: FetchLike) {
-  const db = getDb(env.DB)
   // The invoicing systems rate-limit per account: the skeleton takes the messages one at a time.
   await consumeQueue(batch, {
     schema: InvoicingJobSchema,
@@ -32,7 +31,13 @@ export async function processInvoicingBatch(batch: MessageBatch<unknown>, env: I
     crashed: 'invoicing_job_error',
     ids: (job, msg) => ({ tenantId: job.tenantId, eventId: job.eventId, messageId: msg.id, attempt: msg.attempts }),
     async handle(job, { msg, ids, ack, retry }) {
-      const outcome = await issueInvoiceForEvent(db, env, job, { lastDelivery: msg.attempts >= MAX_DELIVERIES, fetch: fetchImpl })
+      // The school's shard, by the tenant id the message carries (ADR 033).
+      const home = await tenantShard(env, job.tenantId)
+      if (!home) {
+        logEvent('invoice_skipped', { ...ids, kind: 'skipped', reason: 'no such school' })
+        return ack()
+      }
+      const outcome = await issueInvoiceForEvent(home.db, env, job, { lastDelivery: msg.attempts >= MAX_DELIVERIES, fetch: fetchImpl })
       if (outcome.kind === 'retry') {
         const again = retry()
         logEvent('invoice_retry', { ...ids, reason: outcome.reason, delaySeconds: again.delaySeconds })
@@ -46,7 +51,6 @@ export async function processInvoicingBatch(batch: MessageBatch<unknown>, env: I
 
 /** Messages the queue gave up on (the consumer kept throwing): their invoices end failed. */
 export async function processDeadLetters(batch: MessageBatch<unknown>, env: InvoicingWorkerEnv) {
-  const db = getDb(env.DB)
   await consumeQueue(batch, {
     schema: InvoicingJobSchema,
     backoff: backoffSeconds,
@@ -54,7 +58,8 @@ export async function processDeadLetters(batch: MessageBatch<unknown>, env: Invo
     crashed: 'invoicing_dlq_error',
     ids: (job) => ({ tenantId: job.tenantId, eventId: job.eventId }),
     async handle(job, { ids, ack }) {
-      const marked = await failInvoiceForEvent(db, job, 'Gave up after the queue retried it')
+      const home = await tenantShard(env, job.tenantId)
+      const marked = home ? await failInvoiceForEvent(home.db, job, 'Gave up after the queue retried it') : false
       logEvent('invoice_dead_letter', { ...ids, marked })
       return ack()
     },

@@ -1,7 +1,9 @@
+import type { DatabaseEnv } from '#app/db/shards.server.ts'
 import type { AppEventJob } from '#app/utils/env.server.ts'
 
 /** Bindings and vars of the invoicing worker (workers/invoicing/wrangler.toml). */
-export type InvoicingWorkerEnv = {
+export type InvoicingWorkerEnv = DatabaseEnv & {
+  /** The control plane (tenants: which shard holds a school; ADR 033). */
   DB: D1Database
   ENVIRONMENT: string
   INTEGRATIONS_KEY?: string

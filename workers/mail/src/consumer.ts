@@ -1,7 +1,7 @@
 // Queue consumer: one outbox row per message, each acked or retried on its own so a bad message
 // never replays the good ones in its batch (workers/shared/queue-consumer.ts).
 import { z } from 'zod'
-import { getDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import { MailSendError, type MailTransport } from '#app/mail/transport.server.ts'
 import { getOutboxEmail, markEmailAttemptFailed, markEmailSent } from '#app/models/email-outbox.server.ts'
 import { exponentialBackoff } from '../../shared/backoff.ts'
@@ -19,7 +19,6 @@ export const backoffSeconds = exponentialBackoff({ baseSeconds: 30, maxSeconds: 
 const MailJobSchema = z.object({ outboxId: z.string().min(1), tenantId: z.string().min(1) }) satisfies z.ZodType<MailJob>
 
 export async function processMailBatch(batch: MessageBatch<unknown>, env: MailWorkerEnv, transport: MailTransport) {
-  const db = getDb(env.DB)
   // Resend rate-limits per team: the skeleton takes the messages one at a time.
   await consumeQueue(batch, {
     schema: MailJobSchema,
@@ -30,6 +29,13 @@ export async function processMailBatch(batch: MessageBatch<unknown>, env: MailWo
     crashed: 'mail_job_error',
     ids: (job, msg) => ({ tenantId: job.tenantId, outboxId: job.outboxId, messageId: msg.id, attempt: msg.attempts }),
     async handle(job, { msg, ids, ack, retry }) {
+      // The school's shard, by the tenant id the message carries (ADR 033).
+      const home = await tenantShard(env, job.tenantId)
+      if (!home) {
+        logEvent('mail_job_school_missing', { tenantId: job.tenantId }, 'error')
+        return ack()
+      }
+      const db = home.db
       // Scoped by tenant: a job naming another school's row finds nothing.
       const row = await getOutboxEmail(db, job.tenantId, job.outboxId)
       if (!row) {

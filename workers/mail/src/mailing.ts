@@ -3,7 +3,7 @@
 // its own, so a bad one never replays the good ones in its batch: a malformed body or a school
 // without a mailing integration is acked and skipped; 429/5xx from Mailchimp is retried with
 // backoff; a refusal (bad key, missing audience) is final and recorded on the member row.
-import { getDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import { MailingJobSchema, subscribeFromJob } from '#app/mailing/subscribe.server.ts'
 import type { FetchLike } from '#app/mailing/mailchimp.server.ts'
 import { backoffSeconds } from './consumer.ts'
@@ -15,7 +15,6 @@ import type { MailWorkerEnv } from './env.ts'
 export const MAILING_MAX_DELIVERIES = 6
 
 export async function processMailingBatch(batch: MessageBatch<unknown>, env: MailWorkerEnv, deps: { fetch?: FetchLike } = {}) {
-  const db = getDb(env.DB)
   // Mailchimp allows 10 simultaneous connections per account: the skeleton takes the messages one at a time.
   await consumeQueue(batch, {
     schema: MailingJobSchema,
@@ -26,6 +25,13 @@ export async function processMailingBatch(batch: MessageBatch<unknown>, env: Mai
     crashed: 'mailing_job_error',
     ids: (job, msg) => ({ tenantId: job.tenantId, source: job.source, subjectId: job.subjectId, messageId: msg.id, attempt: msg.attempts }),
     async handle(job, { msg, ids, ack, retry }) {
+      // The school's shard, by the tenant id the message carries (ADR 033).
+      const home = await tenantShard(env, job.tenantId)
+      if (!home) {
+        logEvent('mailing_job_school_missing', { tenantId: job.tenantId }, 'error')
+        return ack()
+      }
+      const db = home.db
       const outcome = await subscribeFromJob(db, env, job, { final: msg.attempts >= MAILING_MAX_DELIVERIES, fetch: deps.fetch })
       if (outcome.kind === 'retry') {
         const again = retry({ retryAfterSeconds: outcome.retryAfterSeconds })

@@ -12,7 +12,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { zodJson } from '../../shared/zod-json.ts'
-import { getDb } from '#app/db/client.server.ts'
+import { controlDb, tenantShard } from '#app/db/shards.server.ts'
 import type { CompleteBody, InitiateBody, MediaErrorBody } from '#app/media/contract.ts'
 import {
   isPrivateContext,
@@ -84,7 +84,7 @@ export function imagesRoutes() {
     if (!row) return notFound(c)
     await discardUpload(c, body.path)
     // The school's avatar / cover no longer points at a deleted image.
-    await clearTenantImagePath(db, tenantId, body.path)
+    await clearTenantImagePath(controlDb(c.env), tenantId, body.path)
     return c.json(true)
   })
 
@@ -104,7 +104,8 @@ export function servingRoutes() {
     const parsed = parseObjectKey(key)
     // Private files (lecture PDFs, file products) are never served by key: see files.ts.
     if (!parsed || isPrivateContext(parsed.context)) return c.body(null, 404)
-    const row = await getReadyMediaObjectByKey(getDb(c.env.DB), parsed.tenantId, key)
+    const home = await tenantShard(c.env, parsed.tenantId)
+    const row = home ? await getReadyMediaObjectByKey(home.db, parsed.tenantId, key) : undefined
     if (!row) return c.body(null, 404)
     const object = c.req.method === 'HEAD' ? await c.env.MEDIA.head(key) : await c.env.MEDIA.get(key)
     if (!object) return c.body(null, 404)

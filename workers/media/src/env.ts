@@ -1,5 +1,8 @@
+import type { DatabaseEnv } from '#app/db/shards.server.ts'
+
 /** Bindings and vars of the media worker (workers/media/wrangler.toml). */
-export type MediaWorkerEnv = {
+export type MediaWorkerEnv = DatabaseEnv & {
+  /** The control plane (which shard holds a school; ADR 033). */
   DB: D1Database
   MEDIA: R2Bucket
   ENVIRONMENT: string

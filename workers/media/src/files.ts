@@ -6,7 +6,7 @@
 // signature the worker made a few minutes ago for that key and disposition.
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { getDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import {
   FILE_CONTEXTS,
   FILE_DISPOSITIONS,
@@ -152,7 +152,8 @@ export function signedFileRoutes() {
     if (expires * 1000 <= Date.now()) return gone()
     if (!(await verifyFileUrl(c.env.FILE_URL_SIGNING_KEY, key, expires, disposition as FileDisposition, sig))) return gone()
 
-    const row = await getReadyMediaObjectByKey(getDb(c.env.DB), parsed.tenantId, key)
+    const home = await tenantShard(c.env, parsed.tenantId)
+    const row = home ? await getReadyMediaObjectByKey(home.db, parsed.tenantId, key) : undefined
     if (!row) return gone()
     const head = await c.env.MEDIA.head(key)
     if (!head) return gone()

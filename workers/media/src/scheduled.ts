@@ -1,7 +1,8 @@
 // The cron (hourly). Images: uploads initiated but never completed (the browser gave up, or never PUT) are removed
 // from R2 and D1 after an hour. The presigned URL lives UPLOAD_URL_TTL_SECONDS (5 min), so an
 // hour-old pending object can no longer change.
-import { getDb } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { allShards } from '#app/db/shards.server.ts'
 import { deleteBunnyVideo, getBunnyVideo } from '#app/media/bunny-api.server.ts'
 import { stateFromApiStatus } from '#app/media/bunny.server.ts'
 import { deleteTenantMediaObject, listAbandonedUploadsAcrossTenants } from '#app/models/media.server.ts'
@@ -14,13 +15,17 @@ export const ABANDONED_AFTER_MS = 60 * 60 * 1000
 const BATCH = 200
 
 export async function removeAbandonedUploads(env: MediaWorkerEnv, now = Date.now()) {
-  const db = getDb(env.DB)
-  const abandoned = await listAbandonedUploadsAcrossTenants(db, now - ABANDONED_AFTER_MS, BATCH)
-  if (abandoned.length === 0) return { removed: 0 }
-  await env.MEDIA.delete(abandoned.map((o) => o.key))
-  for (const o of abandoned) await deleteTenantMediaObject(db, o.tenantId, o.key)
-  logEvent('media_abandoned_removed', { removed: abandoned.length })
-  return { removed: abandoned.length }
+  let removed = 0
+  // Every shard's uploads (ADR 033).
+  for (const { db } of allShards(env)) {
+    const abandoned = await listAbandonedUploadsAcrossTenants(db, now - ABANDONED_AFTER_MS, BATCH)
+    if (abandoned.length === 0) continue
+    await env.MEDIA.delete(abandoned.map((o) => o.key))
+    for (const o of abandoned) await deleteTenantMediaObject(db, o.tenantId, o.key)
+    removed += abandoned.length
+  }
+  if (removed) logEvent('media_abandoned_removed', { removed })
+  return { removed }
 }
 
 /** A video still settling this long after its last change is read from Bunny's API (lost webhook). */
@@ -35,7 +40,17 @@ const VIDEO_BATCH = 20
  * finished with its webhook lost).
  */
 export async function sweepVideos(env: MediaWorkerEnv, now = Date.now()) {
-  const db = getDb(env.DB)
+  let refreshed = 0
+  let removed = 0
+  for (const { db } of allShards(env)) {
+    const shard = await sweepVideosOfShard(env, db, now)
+    refreshed += shard.refreshed
+    removed += shard.removed
+  }
+  return { refreshed, removed }
+}
+
+async function sweepVideosOfShard(env: MediaWorkerEnv, db: ShardDb, now: number) {
   const config = { apiBase: env.BUNNY_API_BASE, libraryId: env.BUNNY_LIBRARY_ID, apiKey: env.BUNNY_API_KEY }
   let refreshed = 0
   let removed = 0

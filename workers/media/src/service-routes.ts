@@ -3,14 +3,15 @@
 // override, bounded TTL vars and the removal of a refused upload.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { getDb, type Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import { MEDIA_SERVICE_ORIGIN, type MediaErrorBody } from '#app/media/contract.ts'
 import type { MediaError } from '#app/domain/upload-policy.ts'
 import { deleteTenantMediaObject } from '#app/models/media.server.ts'
 import { isDevelopment } from '#app/utils/env.server.ts'
 import type { MediaWorkerEnv } from './env.ts'
 
-export type ServiceEnv = { Bindings: MediaWorkerEnv; Variables: { db: Db; tenantId: string } }
+export type ServiceEnv = { Bindings: MediaWorkerEnv; Variables: { db: ShardDb; tenantId: string } }
 export type ServiceCtx = Context<ServiceEnv>
 
 /**
@@ -22,7 +23,10 @@ export const serviceGuard: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   if (new URL(c.req.url).origin !== MEDIA_SERVICE_ORIGIN) return notFound()
   const tenantId = c.req.param('tenantId') ?? ''
   if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(tenantId)) return notFound()
-  c.set('db', getDb(c.env.DB))
+  // The school's shard (ADR 033): an unknown school is not found.
+  const home = await tenantShard(c.env, tenantId)
+  if (!home) return notFound()
+  c.set('db', home.db)
   c.set('tenantId', tenantId)
   await next()
 }

@@ -2,6 +2,7 @@
 // (files.ts) alike: initiate (policy checks before a byte is sent, a pending row, a presigned PUT
 // with type and length signed) and verify (the stored bytes read back and judged; a refusal
 // leaves nothing in R2 or D1).
+import { controlDb } from '#app/db/shards.server.ts'
 import type { MediaObject } from '#app/db/schema.server.ts'
 import { extensionOf, KIND_INFO, kindForExtension, maxSizeError, objectKey, UPLOAD_POLICY, extensionAllowed, type MediaError, type UploadContext } from '#app/domain/upload-policy.ts'
 import { presignUrl } from '#app/media/sigv4.server.ts'
@@ -35,7 +36,7 @@ export async function initiateUpload(c: ServiceCtx, input: InitiateInput): Promi
   const mime = KIND_INFO[kind].mime
   const declared = input.contentType.split(';')[0].trim().toLowerCase()
   if (declared !== '' && declared !== mime && !(TYPE_ALIASES[kind] ?? []).includes(declared)) return { ok: false, status: 400, error: { key: 'media.error.type_mismatch' } }
-  if (!(await getTenantById(db, tenantId))) return { ok: false, status: 404, error: 'error.not_found.title' }
+  if (!(await getTenantById(controlDb(c.env), tenantId))) return { ok: false, status: 404, error: 'error.not_found.title' }
 
   const key = objectKey(tenantId, context, kind)
   await insertPendingMediaObject(db, tenantId, { key, context, kind, originalFilename: filename.slice(0, 255), contentType: mime, size, createdBy: input.createdBy ?? null })

@@ -3,7 +3,8 @@
 // state back from Bunny's API and takes Bunny's signed webhook.
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { getDb, type Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { allShards, controlDb } from '#app/db/shards.server.ts'
 import type { Video } from '#app/db/schema.server.ts'
 import { BunnyApiError, createBunnyVideo, deleteBunnyVideo, getBunnyVideo, type BunnyApiConfig } from '#app/media/bunny-api.server.ts'
 import { embedUrl, parseBunnyWebhook, stateFromApiStatus, verifyBunnyWebhook, videoUploadGrant } from '#app/media/bunny.server.ts'
@@ -77,7 +78,7 @@ function bunnyFailed(c: Ctx, error: unknown, action: string) {
 }
 
 /** Read the video's state from Bunny (webhooks can be lost or late) and store it. */
-export async function refreshFromBunny(db: Db, config: BunnyApiConfig, video: Video, now = Date.now()) {
+export async function refreshFromBunny(db: ShardDb, config: BunnyApiConfig, video: Video, now = Date.now()) {
   const remote = await getBunnyVideo(config, video.bunnyVideoId)
   if (!remote) return applyVideoState(db, video.tenantId, video.id, { state: 'failed', checked: true }, now)
   return applyVideoState(db, video.tenantId, video.id, { state: stateFromApiStatus(remote.status), lengthSeconds: remote.length ?? null, checked: true }, now)
@@ -104,7 +105,7 @@ export function videosRoutes() {
       if (video.state !== 'awaiting_upload' && video.state !== 'uploading') return fail(c, 409, 'videos.error.already_uploaded')
       if (video.size !== body.size) return fail(c, 409, 'videos.error.different_file')
     } else {
-      if (!(await getTenantById(db, tenantId))) return notFound(c)
+      if (!(await getTenantById(controlDb(c.env), tenantId))) return notFound(c)
       const title = (body.title?.trim() || titleFromFilename(body.filename)).slice(0, 200)
       try {
         const remote = await createBunnyVideo(apiConfig(c), title)
@@ -194,9 +195,17 @@ export function bunnyWebhookRoutes() {
     const hook = parseBunnyWebhook(json)
     if (!hook) return c.json({ error: 'invalid body' }, 400)
     if (hook.libraryId !== c.env.BUNNY_LIBRARY_ID) return c.json({ ok: true, ignored: 'library' })
-    const db = getDb(c.env.DB)
-    const video = await findVideoByBunnyId(db, hook.libraryId, hook.videoId)
-    if (!video) return c.json({ ok: true, ignored: 'unknown video' })
+    // Bunny names the video, not the school: the shard that holds it answers (ADR 033).
+    let db: ShardDb | null = null
+    let video: Awaited<ReturnType<typeof findVideoByBunnyId>> = undefined
+    for (const shard of allShards(c.env)) {
+      video = await findVideoByBunnyId(shard.db, hook.libraryId, hook.videoId)
+      if (video) {
+        db = shard.db
+        break
+      }
+    }
+    if (!video || !db) return c.json({ ok: true, ignored: 'unknown video' })
     const updated = await applyVideoState(db, video.tenantId, video.id, { state: hook.state, bunnyStatus: hook.status })
     logEvent('bunny_webhook', { tenantId: video.tenantId, videoId: video.id, status: hook.status, state: updated?.state })
     return c.json({ ok: true, state: updated?.state ?? null })

@@ -2,7 +2,8 @@
 // own so a bad message never replays the good ones of its batch. A delivered row is never sent
 // again; a failed attempt stays pending and the queue retries it with exponential backoff until it
 // lands in the dead letter queue (dead-letter.ts marks it 'dead').
-import { getDb, type Db } from '#app/db/client.server.ts'
+import type { ShardDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import type { WebhookDelivery } from '#app/db/schema.server.ts'
 import { getAppEvent } from '#app/models/app-event.server.ts'
 import {
@@ -48,7 +49,6 @@ export function defaultFetch(env: WebhooksWorkerEnv) {
 }
 
 export async function processDeliveryBatch(batch: MessageBatch<unknown>, env: WebhooksWorkerEnv, deps: DeliveryDeps = {}) {
-  const db = getDb(env.DB)
   const now = deps.now ?? Date.now
   // One message at a time (the skeleton's way): one school's deliveries should not hammer its server.
   await consumeQueue(batch, {
@@ -59,19 +59,27 @@ export async function processDeliveryBatch(batch: MessageBatch<unknown>, env: We
     // Idempotency-Key tells the receiver it is the same event.
     crashed: 'webhook_delivery_error',
     ids: (job, msg) => ({ tenantId: job.tenantId, deliveryId: job.deliveryId, messageId: msg.id }),
-    handle: (job, tools) => deliverOne(job, tools, env, db, deps, now),
+    async handle(job, tools) {
+      // The school's shard, by the tenant id the message carries (ADR 033).
+      const home = await tenantShard(env, job.tenantId)
+      if (!home) {
+        logEvent('webhook_delivery_school_missing', { tenantId: job.tenantId }, 'error')
+        return tools.ack()
+      }
+      return deliverOne(job, tools, env, home.db, deps, now)
+    },
   })
 }
 
 /** The JSON a receiver gets: the same body on every attempt (only the signature's timestamp changes). */
-export async function deliveryBody(db: Db, row: WebhookDelivery) {
+export async function deliveryBody(db: ShardDb, row: WebhookDelivery) {
   if (row.isTest) return JSON.stringify({ id: row.eventId, type: row.eventType, created: Math.floor(row.createdAt / 1000), data: sampleEventData(row.eventType, row.createdAt) })
   const event = await getAppEvent(db, row.tenantId, row.eventId)
   if (!event) return null
   return JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: JSON.parse(event.payload) as unknown })
 }
 
-async function deliverOne(job: WebhookDeliveryJob, { ids, ack, retry }: MessageTools, env: WebhooksWorkerEnv, db: Db, deps: DeliveryDeps, now: () => number): Promise<Settle> {
+async function deliverOne(job: WebhookDeliveryJob, { ids, ack, retry }: MessageTools, env: WebhooksWorkerEnv, db: ShardDb, deps: DeliveryDeps, now: () => number): Promise<Settle> {
   // Scoped by tenant: a job naming another school's row finds nothing.
   const row = await getWebhookDelivery(db, job.tenantId, job.deliveryId)
   if (!row) {

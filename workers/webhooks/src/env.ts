@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import type { WebhookDeliveryJob } from '#app/models/webhook.server.ts'
+import type { DatabaseEnv } from '#app/db/shards.server.ts'
 import type { AppEventJob, Env } from '#app/utils/env.server.ts'
 
 /** Bindings and vars of the webhooks worker (workers/webhooks/wrangler.toml). */
-export type WebhooksWorkerEnv = Pick<Env, 'DB' | 'ENVIRONMENT' | 'INTEGRATIONS_KEY' | 'DEV_PEERS'> & {
+export type WebhooksWorkerEnv = DatabaseEnv & Pick<Env, 'DB' | 'ENVIRONMENT' | 'INTEGRATIONS_KEY' | 'DEV_PEERS'> & {
   DELIVERIES_QUEUE: Queue<WebhookDeliveryJob>
 }
 

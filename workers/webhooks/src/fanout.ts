@@ -2,7 +2,7 @@
 // school listening to it, each queued for delivery. Rows are unique per (webhook, event), so the
 // same event delivered again creates and queues nothing.
 import { z } from 'zod'
-import { getDb } from '#app/db/client.server.ts'
+import { tenantShard } from '#app/db/shards.server.ts'
 import { WEBHOOK_EVENTS, type WebhookEvent } from '#app/db/schema.server.ts'
 import { getAppEvent } from '#app/models/app-event.server.ts'
 import { createDeliveriesForEvent, deleteUnattemptedDeliveries } from '#app/models/webhook.server.ts'
@@ -18,7 +18,6 @@ const SEND_CHUNK = 100
 const EventJobSchema = z.object({ eventId: z.string().min(1).max(64), tenantId: z.string().min(1).max(64), type: z.enum(WEBHOOK_EVENTS) }) satisfies z.ZodType<AppEventJob & { type: WebhookEvent }>
 
 export async function processEventBatch(batch: MessageBatch<unknown>, env: WebhooksWorkerEnv) {
-  const db = getDb(env.DB)
   await consumeQueue(batch, {
     schema: EventJobSchema,
     backoff: backoffSeconds,
@@ -26,6 +25,13 @@ export async function processEventBatch(batch: MessageBatch<unknown>, env: Webho
     crashed: 'webhook_event_error',
     ids: (job, msg) => ({ tenantId: job.tenantId, eventId: job.eventId, messageId: msg.id, attempt: msg.attempts }),
     async handle(job, { ids, ack }) {
+      // The school's shard, by the tenant id the message carries (ADR 033).
+      const home = await tenantShard(env, job.tenantId)
+      if (!home) {
+        logEvent('webhook_event_school_missing', { tenantId: job.tenantId }, 'error')
+        return ack()
+      }
+      const db = home.db
       // Scoped by tenant: an event id of another school finds nothing.
       const event = await getAppEvent(db, job.tenantId, job.eventId)
       if (!event || event.type !== job.type) {
