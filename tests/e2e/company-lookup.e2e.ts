@@ -11,9 +11,9 @@
 //   over the lookup limit;
 // - an EU VAT number is checked in VIES and fills the company.
 import assert from 'node:assert/strict'
-import { request as httpRequest } from 'node:http'
 import type { Page } from 'playwright-core'
-import { browserTest, choosePayment, demoSchool, demoUser, expectText, logIn, PORT, subdomain, unique, url, visit } from './support.ts'
+import { acceptTerms, fillBuyer, peerRequest } from './provider-support.ts'
+import { browserTest, choosePayment, demoSchool, demoUser, expectText, logIn, subdomain, unique, url, visit } from './support.ts'
 
 const code = demoSchool('code-academy')
 const CODE = subdomain(code.slug)
@@ -21,25 +21,8 @@ const kasi = demoSchool('akademia-kasi')
 const KASI = subdomain(kasi.slug)
 const LOOKUP = '/checkout/company-lookup'
 
-/**
- * POST JSON to the dev peers' control API (reached, as the browser does, through the s3 host), on a
- * connection of its own: Node 20's global agent keeps sockets alive and reuses one the stack may
- * already have closed ("socket hang up").
- */
-function peerPost(path: string, body: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body)
-    const req = httpRequest(
-      { host: '127.0.0.1', port: PORT, path, method: 'POST', agent: false, headers: { Host: `s3.localhost:${PORT}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
-      (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode ?? 0))
-      },
-    )
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
+/** POST JSON to the dev peers' control API; its status. */
+const peerPost = async (path: string, body: unknown) => (await peerRequest(path, body)).status
 
 const WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7]
 /** A random NIP with its check digit (Σ dᵢ·wᵢ mod 11; nine digits whose sum gives 10 have no NIP). */
@@ -65,9 +48,7 @@ async function registerAtGus(): Promise<Company> {
 /** A new visitor's checkout with the account fields filled and "Invoice for a company" chosen. */
 async function companyCheckout(page: Page, host: string, product: string, email: string) {
   await visit(page, url(host, `/${product}/checkout`))
-  await page.locator('form [name="name"]').fill('Celina Firmowa')
-  await page.locator('form [name="email"]').fill(email)
-  await page.locator('form [name="password"]').fill('firma-pass-123')
+  await fillBuyer(page, { name: 'Celina Firmowa', email, password: 'firma-pass-123' })
   await page.locator('form [name="invoice"][value="company"]').check()
   await page.locator('[data-company-lookup]').waitFor()
 }
@@ -75,17 +56,29 @@ async function companyCheckout(page: Page, host: string, product: string, email:
 const field = (page: Page, name: string) => page.locator(`form [name="${name}"]`)
 const status = (page: Page) => page.locator('[data-company-lookup] [role="status"]')
 
+/** The buyer types `vat` into the NIP field and asks the register (the button's label in the school's language). */
+async function lookUp(page: Page, vat: string, language: 'en' | 'pl') {
+  await field(page, 'vatNumber').fill(vat)
+  await page.getByRole('button', { name: language === 'pl' ? 'Uzupełnij z rejestru' : 'Fill from the register' }).click()
+}
+
 /** The values of the company and address fields, by name. */
 async function companyFields(page: Page) {
   const names = ['companyName', 'address', 'postalCode', 'city', 'country'] as const
   return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await field(page, n).inputValue()] as const)))
 }
 
+/** The buyer types the company's name and address by hand (as the register has it). */
+async function typeCompany(page: Page, company: Company) {
+  await field(page, 'companyName').fill(company.name)
+  await field(page, 'address').fill('ul. Długa 12/4')
+  await field(page, 'postalCode').fill('80-831')
+  await field(page, 'city').fill('Gdańsk')
+}
+
 /** Pay with the built-in test provider and wait for the pending page's success. */
 async function placeOrder(page: Page, language: 'en' | 'pl') {
-  await page.locator('form [name="terms"]').check()
-  const waiver = page.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
+  await acceptTerms(page)
   await choosePayment(page, 'test')
   await page.locator('[data-checkout-submit]').click()
   // The test payment page, or the checkout again with its field errors (then say which).
@@ -111,8 +104,7 @@ browserTest(
     const company = await registerAtGus()
     const email = `${unique('firma')}@example.com`
     await companyCheckout(page, CODE, 'javascript-foundations', email)
-    await field(page, 'vatNumber').fill(`PL${company.nip}`)
-    await page.getByRole('button', { name: 'Fill from the register' }).click()
+    await lookUp(page, `PL${company.nip}`, 'en')
     await expectText(status(page), `Filled in from the register: ${company.name}. Check the details; you can still change them.`)
     assert.deepEqual(await companyFields(page), { companyName: company.name, address: 'ul. Długa 12/4', postalCode: '80-831', city: 'Gdańsk', country: 'PL' })
 
@@ -159,8 +151,7 @@ browserTest(
     assert.deepEqual(asked, [], 'no lookup for a NIP with a wrong check digit')
     assert.equal(await field(page, 'companyName').inputValue(), '')
 
-    await field(page, 'vatNumber').fill(`PL${company.nip}`)
-    await page.getByRole('button', { name: 'Uzupełnij z rejestru' }).click()
+    await lookUp(page, `PL${company.nip}`, 'pl')
     await expectText(status(page), `Uzupełniono z rejestru: ${company.name}. Sprawdź dane; nadal możesz je zmienić.`)
     assert.equal(asked.length, 1, 'one lookup')
     assert.equal(new URL(asked[0]!).searchParams.get('nip'), company.nip)
@@ -175,8 +166,7 @@ browserTest(
   async ({ page }) => {
     const company = await registerAtGus()
     await companyCheckout(page, KASI, 'budzet-domowy-od-zera', `${unique('nip-cyfry')}@example.com`)
-    await field(page, 'vatNumber').fill(company.nip)
-    await page.getByRole('button', { name: 'Uzupełnij z rejestru' }).click()
+    await lookUp(page, company.nip, 'pl')
     await expectText(status(page), `Uzupełniono z rejestru: ${company.name}. Sprawdź dane; nadal możesz je zmienić.`)
     // The order takes it in international format (seed 001 §5): the field now says so.
     assert.equal(await field(page, 'vatNumber').inputValue(), `PL${company.nip}`)
@@ -192,15 +182,11 @@ browserTest(
     // The register is down for this NIP (503 from the GUS peer), and only for it.
     assert.equal(await peerPost('/_peer/gus/fault', { nip: company.nip, down: true }), 200)
     await companyCheckout(page, KASI, 'budzet-domowy-od-zera', `${unique('gus-down')}@example.com`)
-    await field(page, 'vatNumber').fill(company.nip)
-    await page.getByRole('button', { name: 'Uzupełnij z rejestru' }).click()
+    await lookUp(page, company.nip, 'pl')
     await expectText(status(page), 'Rejestr teraz nie odpowiada. Wpisz dane samodzielnie: zamówienie od tego nie zależy.')
     assert.equal(await field(page, 'companyName').inputValue(), '')
     assert.equal(await field(page, 'companyName').isEditable(), true)
-    await field(page, 'companyName').fill(company.name)
-    await field(page, 'address').fill('ul. Długa 12/4')
-    await field(page, 'postalCode').fill('80-831')
-    await field(page, 'city').fill('Gdańsk')
+    await typeCompany(page, company)
     await placeOrder(page, 'pl')
   },
   // The lookup route's own answer while the register is down: 503, shown as "not answering".
@@ -224,15 +210,11 @@ browserTest(
     assert.deepEqual(statuses, Array(20).fill(200), 'twenty lookups answered (not found)')
 
     const company = await registerAtGus()
-    await field(page, 'vatNumber').fill(`PL${company.nip}`)
-    await page.getByRole('button', { name: 'Uzupełnij z rejestru' }).click()
+    await lookUp(page, `PL${company.nip}`, 'pl')
     await expectText(status(page), 'Rejestr teraz nie odpowiada. Wpisz dane samodzielnie: zamówienie od tego nie zależy.')
     // Nothing was filled; the buyer types the company and the order goes on.
     assert.equal(await field(page, 'companyName').inputValue(), '')
-    await field(page, 'companyName').fill(company.name)
-    await field(page, 'address').fill('ul. Długa 12/4')
-    await field(page, 'postalCode').fill('80-831')
-    await field(page, 'city').fill('Gdańsk')
+    await typeCompany(page, company)
     await placeOrder(page, 'pl')
   },
   { ownClientIp: true },
@@ -245,8 +227,7 @@ browserTest(
     const name = `${unique('Lernwerkstatt')} GmbH`
     assert.equal(await peerPost('/_peer/vies/companies', { countryCode: 'DE', vatNumber: vat, name, address: 'Friedrichstraße 12\n10117 Berlin' }), 201)
     await companyCheckout(page, CODE, 'javascript-foundations', `${unique('vies')}@example.com`)
-    await field(page, 'vatNumber').fill(`DE${vat}`)
-    await page.getByRole('button', { name: 'Fill from the register' }).click()
+    await lookUp(page, `DE${vat}`, 'en')
     await expectText(status(page), `Filled in from the register: ${name}. Check the details; you can still change them.`)
     assert.deepEqual(await companyFields(page), { companyName: name, address: 'Friedrichstraße 12', postalCode: '10117', city: 'Berlin', country: 'DE' })
   },

@@ -6,40 +6,15 @@
 // membership paid on Stripe Checkout whose card is changed (once, then again) on Stripe Checkout in
 // setup mode (the Stripe peer).
 import assert from 'node:assert/strict'
-import { request as httpRequest } from 'node:http'
 import type { BrowserContext, Page } from 'playwright-core'
-import { browserTest, expectText, expectUrl, newSchool, platformUrl, PORT, publishPaidCourse, signUp, subdomain, unique, url, visit } from './support.ts'
+import { billing, cardUpdated, type Club, DAY, joinCheckout, membershipIdOf, newClub, renew } from './provider-cards-support.ts'
+import { hostedFieldsReady, paymentSucceeded, peerJson } from './provider-support.ts'
+import { browserTest, expectText, unique, url, visit } from './support.ts'
 
-type Provider = 'payu' | 'stripe'
-
-/** The peers' development accounts (workers/dev-peers/wrangler.toml: PEER_PAYU_*, PEER_STRIPE_SECRET_KEY). */
-const CREDENTIALS: Record<Provider, Record<string, string>> = {
-  payu: { posId: '300746', clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000', secondKey: 'coursefront_dev_payu_second_key_0000' },
-  stripe: { secretKey: 'sk_test_coursefront_dev_0000000000000000' },
-}
 const PRICE = 29
-const DAY = 86_400_000
 
-type Club = { host: string; slug: string }
 type PayuOrder = { orderId: string; totalAmount: string | number; currencyCode: string; status: string; buyer?: { email?: string }; payMethod?: { type: string } }
 type PayuCardToken = { token: string; kind: string; masked: string; status: string }
-
-/** A JSON answer of the dev peers' control API (reached, as the browser does, through the s3 host). */
-function peerJson<T>(path: string, post?: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const payload = post === undefined ? '' : JSON.stringify(post)
-    const headers = { Host: `s3.localhost:${PORT}`, Accept: 'application/json', ...(post === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }) }
-    // agent: false — a connection of its own (Node 20's keep-alive agent may reuse a socket the stack closed).
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, method: post === undefined ? 'GET' : 'POST', headers, agent: false }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body) as T) : reject(new Error(`${path}: HTTP ${res.statusCode} ${body.slice(0, 200)}`))))
-    })
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
 
 /** A Luhn-valid 16-digit test card starting with `prefix`, random otherwise: its masked form is this test's own. */
 function uniqueCard(prefix: string) {
@@ -59,70 +34,7 @@ async function keptToken(card: string) {
   return kept[0]!.token
 }
 
-/** A new English school in PLN with a course, a monthly membership granting it, and `provider` connected. */
-async function clubWith(page: Page, provider: Provider): Promise<Club> {
-  const school = newSchool('en')
-  const host = subdomain(school.slug)
-  await signUp(page, school, 'PLN')
-  await expectUrl(page, host, '/home')
-  const course = unique('Club course')
-  await publishPaidCourse(page, host, course, '99')
-  await visit(page, url(host, '/home/products/new?kind=membership'))
-  await page.locator('form[data-step="1"] [name="title"]').fill(unique(`${provider} club`))
-  await page.getByRole('button', { name: 'Continue' }).click()
-  const step2 = page.locator('form[data-step="2"]')
-  await step2.waitFor()
-  await step2.locator('[name="price"]').fill(String(PRICE))
-  await step2.locator('[name="membershipPeriod"]').selectOption('1')
-  await step2.getByLabel(course).check()
-  await step2.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+$/)
-  await page.locator('[data-done="created"]').waitFor()
-  const slug = await page.locator('form [name="slug"]').inputValue()
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.locator('[data-done="published"]').waitFor()
-
-  await visit(page, url(host, '/home/settings/payments'))
-  const form = page.locator(`[data-payment-form="${provider}"]`)
-  for (const [name, value] of Object.entries(CREDENTIALS[provider])) await form.locator(`[name="${name}"]`).fill(value)
-  await form.locator('[name="currency"]').selectOption('PLN')
-  if (provider === 'payu') await form.locator('[name="sandbox"]').selectOption('yes')
-  await form.getByRole('button', { name: 'Connect' }).click()
-  await page.locator('[data-done="created"]').waitFor()
-  await page.locator(`[data-payment-integration="${provider}-PLN"]`).waitFor()
-  return { host, slug }
-}
-
-/** A new student's checkout of the club with `provider`, submitted. */
-async function checkOut(context: BrowserContext, club: Club, provider: Provider, email: string) {
-  const student = await context.newPage()
-  await visit(student, url(club.host, `/${club.slug}/checkout`))
-  await student.locator('form [name="name"]').fill('Stała Członkini')
-  await student.locator('form [name="email"]').fill(email)
-  await student.locator('form [name="password"]').fill('member-pass-123')
-  await student.locator('form [name="terms"]').check()
-  const waiver = student.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
-  await student.locator(`[data-checkout-methods] input[data-provider="${provider}"]`).check()
-  await student.locator('[data-checkout-submit]').click()
-  return student
-}
-
-async function paid(student: Page, club: Club) {
-  await student.waitForURL((u) => u.hostname === club.host && u.pathname.startsWith('/transaction/'), { timeout: 30_000 })
-  await expectText(student.locator('[data-pending-result="success"]'), 'Payment successful', 30_000)
-}
-
-const billing = (page: Page, club: Club) => page.locator(`[data-panel-membership="${club.slug}"] [data-membership-billing]`)
-
-/** PayU's Secure Form (the peer's SDK) loaded into our card form: not the "could not be loaded" state. */
-async function secureFormReady(page: Page) {
-  const form = page.locator('[data-hosted-card-form="payu"]')
-  await form.locator('xpath=self::*[@data-state="ready" or @data-state="failed"]').waitFor()
-  assert.equal(await form.getAttribute('data-state'), 'ready', `PayU's Secure Form loaded on ${page.url()}`)
-}
-
-/** The card typed into the Secure Form's inputs (drawn by PayU's script: no name, never posted to us). */
+/** The card typed into PayU's Secure Form inputs (drawn by PayU's script: no name, never posted to us). */
 async function typeCard(page: Page, number: string) {
   const field = (type: string) => page.locator(`[data-payu-secure-form="${type}"]`)
   await field('number').fill(number)
@@ -131,27 +43,20 @@ async function typeCard(page: Page, number: string) {
   for (const type of ['number', 'date', 'cvv']) assert.equal(await field(type).getAttribute('name'), null, `the ${type} input has no name: it is never posted to the school`)
 }
 
-/** The development trigger: renew this membership as if it were `now` (membership-billing.e2e.ts). */
-async function renew(page: Page, membershipId: string, now: number) {
-  const res = await page.request.post(platformUrl('/dev/memberships/renew'), { form: { now: String(now), membership_id: membershipId }, headers: { Origin: new URL(platformUrl()).origin } })
-  assert.equal(res.status(), 200)
-  return ((await res.json()) as { outcomes: Array<{ membershipId: string; result: string; reason?: string }> }).outcomes
-}
-
 const ordersOf = async (email: string) => (await peerJson<{ orders: PayuOrder[] }>('/_peer/payu/orders')).orders.filter((o) => o.buyer?.email === email)
 
 browserTest('PayU: a membership paid through the Secure Form renews with the kept card token; the card is changed through the Secure Form', async ({ page, newContext }) => {
-  const club = await clubWith(page, 'payu')
+  const club = await newClub(page, 'payu', String(PRICE))
   const email = `${unique('payu-club')}@example.com`
-  const student = await checkOut(await newContext(), club, 'payu', email)
+  const student = await joinCheckout(await newContext(), club, 'payu', email)
   const [firstCard, newCard] = [uniqueCard('4'), uniqueCard('55')]
 
   // No PayU page for a membership: the school's own card page with PayU's Secure Form.
   await student.waitForURL((u) => u.hostname === club.host && /^\/payments\/payu\/[^/]+\/card\/[^/]+$/.test(u.pathname))
-  await secureFormReady(student)
+  await hostedFieldsReady(student, 'payu', 'PayU’s Secure Form')
   await typeCard(student, firstCard)
   await student.getByRole('button', { name: `Pay PLN ${PRICE}.00` }).click()
-  await paid(student, club)
+  await paymentSucceeded(student, club.host)
 
   // One order at PayU, paid with the card token, for the membership's price.
   const [first, ...others] = await ordersOf(email)
@@ -160,7 +65,7 @@ browserTest('PayU: a membership paid through the Secure Form renews with the kep
 
   await visit(student, url(club.host, '/panel'))
   await expectText(billing(student, club).locator('[data-membership-card]'), `Card on file: Visa •••• ${firstCard.slice(-4)}, expires 11/2031`)
-  const membershipId = (await billing(student, club).getAttribute('data-membership-billing'))!
+  const membershipId = await membershipIdOf(student, club)
   const firstToken = await keptToken(firstCard)
 
   // A month and a bit later the scheduled renewal charges the card PayU keeps: a second CARD_TOKEN
@@ -177,11 +82,10 @@ browserTest('PayU: a membership paid through the Secure Form renews with the kep
   // A new card through the same Secure Form: PayU keeps it as a new TOKC_.
   await billing(student, club).getByRole('button', { name: 'Change the card at PayU' }).click()
   await student.waitForURL((u) => u.hostname === club.host && u.pathname === '/my/membership/card/fields')
-  await secureFormReady(student)
+  await hostedFieldsReady(student, 'payu', 'PayU’s Secure Form')
   await typeCard(student, newCard)
   await student.locator('[data-hosted-card-form="payu"]').getByRole('button', { name: 'Save the card' }).click()
-  await student.waitForURL((u) => u.hostname === club.host && u.pathname === '/panel' && /membership_notice=card_updated/.test(u.search))
-  await expectText(billing(student, club), 'Your card has been updated.')
+  await cardUpdated(student, club)
   await expectText(billing(student, club).locator('[data-membership-card]'), `Card on file: Mastercard •••• ${newCard.slice(-4)}, expires 11/2031`)
   await keptToken(newCard)
 
@@ -195,12 +99,12 @@ browserTest('PayU: a membership paid through the Secure Form renews with the kep
 
 /** A new student's Stripe membership of a new club, paid on Stripe Checkout (subscription mode). */
 async function stripeMember(page: Page, context: BrowserContext) {
-  const club = await clubWith(page, 'stripe')
-  const student = await checkOut(context, club, 'stripe', `${unique('stripe-club')}@example.com`)
+  const club = await newClub(page, 'stripe', String(PRICE))
+  const student = await joinCheckout(context, club, 'stripe', `${unique('stripe-club')}@example.com`)
   await student.waitForURL((u) => u.hostname === 'pay.localhost' && /^\/stripe\/pay\/cs_/.test(u.pathname))
   await expectText(student.locator('[data-recurring]'), '(recurring)')
   await student.getByRole('button', { name: 'Pay', exact: true }).click()
-  await paid(student, club)
+  await paymentSucceeded(student, club.host)
   await visit(student, url(club.host, '/panel'))
   await billing(student, club).waitFor()
   assert.equal(await billing(student, club).getAttribute('data-membership-status'), 'active')
@@ -223,8 +127,7 @@ async function changeStripeCard(student: Page, club: Club, number: string, brand
   await expectText(student.locator('[data-setup]'), 'Nothing is charged now.')
   await student.getByLabel('Card number').fill(number)
   await student.getByRole('button', { name: 'Save card' }).click()
-  await student.waitForURL((u) => u.hostname === club.host && u.pathname === '/panel' && /membership_notice=card_updated/.test(u.search))
-  await expectText(billing(student, club), 'Your card has been updated.')
+  await cardUpdated(student, club)
   const last4 = number.replace(/\s/g, '').slice(-4)
   await expectText(billing(student, club).locator('[data-membership-card]'), new RegExp(`^Card on file: ${brand} •••• ${last4}, expires \\d{1,2}/\\d{4}$`))
 }

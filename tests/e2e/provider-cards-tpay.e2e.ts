@@ -8,72 +8,28 @@
 // the retry a day later renews it.
 import assert from 'node:assert/strict'
 import type { BrowserContext, Page } from 'playwright-core'
-import { connectProvider } from './provider-support.ts'
-import { browserTest, expectText, expectUrl, newSchool, platformUrl, publishPaidCourse, signUp, subdomain, unique, url, visit } from './support.ts'
+import { billing, cardUpdated, type Club, clubPerProvider, expectDeclineMail, expectRenewedOnce, expectRetryRenews, joinCheckout, membershipIdOf, renewDeclined } from './provider-cards-support.ts'
+import { paymentSucceeded } from './provider-support.ts'
+import { browserTest, expectText, unique, url, visit } from './support.ts'
 
-const DAY = 86_400_000
 /** The peer's cards (workers/dev-peers/src/tpay.ts): 0341 is saved on the card page, but every charge with it is declined (51, insufficient funds). */
 const GOOD_CARD = '5500 0000 0000 0004'
 const CHARGES_DECLINED = '4000 0000 0000 0341'
 
-type Club = { host: string; slug: string }
-
-/** A new English school in PLN with a course, a monthly membership granting it, and Tpay connected. */
-async function newClub(page: Page): Promise<Club> {
-  const school = newSchool('en')
-  const host = subdomain(school.slug)
-  await signUp(page, school, 'PLN')
-  await expectUrl(page, host, '/home')
-  const course = unique('Club course')
-  await publishPaidCourse(page, host, course, '99')
-  await visit(page, url(host, '/home/products/new?kind=membership'))
-  await page.locator('form[data-step="1"] [name="title"]').fill(unique('Tpay club'))
-  await page.getByRole('button', { name: 'Continue' }).click()
-  const step2 = page.locator('form[data-step="2"]')
-  await step2.waitFor()
-  await step2.locator('[name="price"]').fill('29')
-  await step2.locator('[name="membershipPeriod"]').selectOption('1')
-  await step2.getByLabel(course).check()
-  await step2.getByRole('button', { name: 'Create product' }).click()
-  await page.waitForURL(/\/home\/products\/[a-z2-7]+$/)
-  await page.locator('[data-done="created"]').waitFor()
-  const slug = await page.locator('form [name="slug"]').inputValue()
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.locator('[data-done="published"]').waitFor()
-  await connectProvider(page, host, 'tpay')
-  return { host, slug }
-}
-
-// A school costs most of a test's time: the first test makes the club, the others reuse it.
-let club: Promise<Club> | undefined
-const theClub = (page: Page) => (club ??= newClub(page))
-
-const billing = (page: Page, c: Club) => page.locator(`[data-panel-membership="${c.slug}"] [data-membership-billing]`)
+const theClub = clubPerProvider()
 
 /** A new student buys the club, paying by card on Tpay's page (which keeps the card); returns the panel page. */
 async function join(context: BrowserContext, c: Club) {
-  const student = await context.newPage()
   const email = `${unique('tpay-club')}@example.com`
-  await visit(student, url(c.host, `/${c.slug}/checkout`))
-  await student.locator('form [name="name"]').fill('Stała Członkini')
-  await student.locator('form [name="email"]').fill(email)
-  await student.locator('form [name="password"]').fill('member-pass-123')
-  await student.locator('form [name="terms"]').check()
-  const waiver = student.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
-  await student.locator('[data-checkout-methods] input[data-provider="tpay"]').check()
-  await student.locator('[data-checkout-submit]').click()
+  const student = await joinCheckout(context, c, 'tpay', email)
   await student.waitForURL((u) => u.hostname === 'pay.localhost' && u.pathname.startsWith('/tpay/hosted/pay/'))
   // A membership keeps the card: the page offers no bank transfer.
   assert.equal(await student.getByRole('button', { name: 'Pay by bank transfer' }).count(), 0)
   await student.getByRole('button', { name: 'Pay by card' }).click()
-  await student.waitForURL((u) => u.hostname === c.host && u.pathname.startsWith('/transaction/'), { timeout: 30_000 })
-  await expectText(student.locator('[data-pending-result="success"]'), 'Payment successful', 30_000)
+  await paymentSucceeded(student, c.host)
   await visit(student, url(c.host, '/panel'))
   await expectText(billing(student, c).locator('[data-membership-card]'), /•••• 1111/)
-  const membershipId = await billing(student, c).getAttribute('data-membership-billing')
-  assert.ok(membershipId, 'the panel names the membership')
-  return { student, email, membershipId }
+  return { student, email, membershipId: await membershipIdOf(student, c) }
 }
 
 /** From the panel, the student saves `number` on Tpay's card page and is back on the panel. */
@@ -82,72 +38,33 @@ async function changeCard(student: Page, c: Club, number: string) {
   await student.waitForURL((u) => u.hostname === 'pay.localhost' && u.pathname.startsWith('/tpay/hosted/card/'))
   await student.getByLabel('Card number').fill(number)
   await student.getByRole('button', { name: 'Save card' }).click()
-  await student.waitForURL((u) => u.hostname === c.host && u.pathname === '/panel' && /membership_notice=card_updated/.test(u.search))
-  await expectText(billing(student, c), 'Your card has been updated.')
+  await cardUpdated(student, c)
   await expectText(billing(student, c).locator('[data-membership-card]'), `•••• ${number.slice(-4)}`)
 }
 
-type Outcome = { membershipId: string; result: string; reason?: string; failedCharges?: number; nextChargeAt?: number | null; emailed?: boolean }
-
-/** The development trigger: renew this membership as if it were `now` (membership-billing.e2e.ts). */
-async function renew(page: Page, membershipId: string, now: number) {
-  const res = await page.request.post(platformUrl('/dev/memberships/renew'), { form: { now: String(now), membership_id: membershipId }, headers: { Origin: new URL(platformUrl()).origin } })
-  assert.equal(res.status(), 200)
-  return ((await res.json()) as { outcomes: Outcome[] }).outcomes
-}
-
 browserTest('Tpay: a membership paid by card on Tpay’s page shows the card; the card is changed on Tpay’s page', async ({ page, newContext }) => {
-  const c = await theClub(page)
+  const c = await theClub(page, 'tpay')
   const { student } = await join(await newContext(), c)
   await changeCard(student, c, GOOD_CARD)
 })
 
 browserTest('Tpay: the scheduled renewal a month later is charged to the card Tpay keeps, once', async ({ page, newContext }) => {
-  const c = await theClub(page)
+  const c = await theClub(page, 'tpay')
   const { student, membershipId } = await join(await newContext(), c)
-  const renewsOn = await billing(student, c).locator('[data-membership-renews]').innerText()
-  const at = Date.now() + 32 * DAY
-  const [renewed] = await renew(student, membershipId, at)
-  assert.deepEqual([renewed?.result, renewed?.reason, renewed?.failedCharges], ['renewed', undefined, 0], `the renewal's outcome: ${JSON.stringify(renewed)}`)
-  // The same run again finds nothing due: the period is paid once.
-  assert.deepEqual(await renew(student, membershipId, at), [])
-  await visit(student, url(c.host, '/panel'))
-  assert.equal(await billing(student, c).getAttribute('data-membership-status'), 'active')
-  const renewsNext = await billing(student, c).locator('[data-membership-renews]').innerText()
-  assert.notEqual(renewsNext, renewsOn, 'the next renewal moved a period on')
+  await expectRenewedOnce(student, c, membershipId)
 })
 
 browserTest('Tpay: a renewal declined by the card’s issuer shows the decline text; after a card change the retry renews', async ({ page, newContext }) => {
-  const c = await theClub(page)
+  const c = await theClub(page, 'tpay')
   const { student, email, membershipId } = await join(await newContext(), c)
   // A card Tpay saves, but whose every charge its issuer declines.
   await changeCard(student, c, CHARGES_DECLINED)
-  const t1 = Date.now() + 32 * DAY
-  const [declined] = await renew(student, membershipId, t1)
-  assert.deepEqual([declined?.result, declined?.reason, declined?.failedCharges, declined?.emailed], ['failed', 'card_declined', 1, true], `the renewal's outcome: ${JSON.stringify(declined)}`)
-  assert.equal(declined?.nextChargeAt, t1 + DAY, 'retried a day later')
-
-  await visit(student, url(c.host, '/panel'))
-  assert.equal(await billing(student, c).getAttribute('data-membership-status'), 'at_risk')
-  await expectText(billing(student, c).locator('[data-subscription-status]'), 'At risk')
-  await expectText(billing(student, c).locator('[data-membership-payment-problem]'), 'Payment problem: the last charge was not successful. Check your card balance and validity, or update your card.')
-  // … and why, in the seed's words (seed 001 §8), as the e-mail says.
-  await expectText(billing(student, c).locator('[data-membership-decline-reason]'), 'Your bank’s answer: Insufficient funds.')
+  const retryAt = await renewDeclined(student, c, membershipId, 'Insufficient funds')
 
   // One e-mail about it, naming the issuer's reason in the seed's words.
-  const mail = await (await newContext()).newPage()
-  await visit(mail, platformUrl('/dev/mail'))
-  const rows = mail.locator('tbody tr', { hasText: email }).filter({ hasText: 'Payment problem' })
-  await expectText(rows.first(), 'Payment problem: your membership')
-  assert.equal(await rows.count(), 1)
-  await rows.first().getByRole('link').first().click()
-  await expectText(mail.getByTestId('mail-text'), 'The card issuer gave this reason: Insufficient funds. Top up your account or use another card.')
+  await expectDeclineMail(await (await newContext()).newPage(), email, 'The card issuer gave this reason: Insufficient funds. Top up your account or use another card.')
 
   // A good card on Tpay's page; the retry a day later is charged to it.
   await changeCard(student, c, GOOD_CARD)
-  const [renewed] = await renew(student, membershipId, t1 + DAY)
-  assert.deepEqual([renewed?.result, renewed?.failedCharges], ['renewed', 0], `the retry's outcome: ${JSON.stringify(renewed)}`)
-  await visit(student, url(c.host, '/panel'))
-  assert.equal(await billing(student, c).getAttribute('data-membership-status'), 'active')
-  assert.equal(await billing(student, c).locator('[data-membership-payment-problem]').count(), 0, 'no payment problem any more')
+  await expectRetryRenews(student, c, membershipId, retryAt)
 })

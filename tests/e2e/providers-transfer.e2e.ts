@@ -7,130 +7,22 @@
 // in the school's panel (through the provider's API: the money sits in the school's own account)
 // and the buyer's access is gone.
 import assert from 'node:assert/strict'
-import type { BrowserContext, Page } from 'playwright-core'
-import { connectProvider, type Provider } from './provider-support.ts'
-import { browserTest, expectText, expectUrl, fieldError, logIn, newSchool, platformUrl, publishPaidCourse, signUp, subdomain, unique, url, visit, type NewSchool } from './support.ts'
+import { expectAccess, onPeer, payOnPeer, refundAndRevoke, shopOnce, startPurchase } from './provider-support.ts'
+import { browserTest, expectText, fieldError, url, visit } from './support.ts'
 
-type Shop = { host: string; slug: string; title: string; owner: NewSchool['owner'] }
-
-const PROVIDERS: Provider[] = ['p24', 'tpay']
-
-let shop: Promise<Shop> | undefined
-/** This file's school on its own domain; made once, by the first test that asks (in that test's browser). */
-const theShop = (newContext: () => Promise<BrowserContext>) => (shop ??= openShop(newContext))
-
-async function openShop(newContext: () => Promise<BrowserContext>): Promise<Shop> {
-  const school = newSchool('en')
-  const host = subdomain(school.slug)
-  const custom = `kurs.${school.slug}.test`
-  const owner = await (await newContext()).newPage()
-  await signUp(owner, school, 'PLN')
-  await expectUrl(owner, host, '/home')
-
-  // The domain first: its settings page (a tab of its own) polls while the owner sets up the shop.
-  const domains = await owner.context().newPage()
-  await visit(domains, url(host, '/home/settings/domain'))
-  await domains.locator('form [name="hostname"]').fill(custom)
-  await domains.getByRole('button', { name: 'Connect domain' }).click()
-  await domains.locator(`[data-domain="${custom}"]`).waitFor()
-  const dns = await (await newContext()).newPage()
-  await visit(dns, platformUrl('/dev/dns'))
-  await dns.getByRole('button', { name: `Set all records for ${custom}` }).click()
-  await expectText(dns.locator('main table'), custom)
-
-  const title = unique('transfer course')
-  const slug = await publishPaidCourse(owner, host, title, '49')
-  for (const provider of PROVIDERS) await connectProvider(owner, host, provider)
-
-  await expectText(domains.locator(`[data-domain="${custom}"] [data-domain-status]`), 'Active', 90_000)
-  // Closed, not re-checked at the end: the page's grey ":port" of a development address fails
-  // axe's contrast check (reported by the domains work, not this file's subject).
-  await domains.close()
-  return { host: custom, slug, title, owner: school.owner }
-}
-
-/** A stranger (a browser context of their own) fills the checkout on the school's domain and chooses `provider`; does not submit. */
-async function fillCheckout(context: BrowserContext, shop: Shop, provider: Provider) {
-  const buyer = await context.newPage()
-  const email = `${unique(provider)}@example.com`
-  await visit(buyer, url(shop.host, `/${shop.slug}/checkout`))
-  await buyer.locator('form [name="name"]').fill('Kupujący Obcy')
-  await buyer.locator('form [name="email"]').fill(email)
-  await buyer.locator('form [name="password"]').fill('buyer-pass-123')
-  await buyer.locator('form [name="terms"]').check()
-  const waiver = buyer.locator('form [name="waiver"]')
-  if (await waiver.count()) await waiver.check()
-  await buyer.locator(`[data-checkout-methods] input[data-provider="${provider}"]`).check()
-  return { buyer, email }
-}
-
-const onPeer = (provider: Provider) => (u: URL) => u.hostname === 'pay.localhost' && u.pathname.startsWith(`/${provider}/hosted/`)
-
-/** Back on the school's domain: the pending page says the payment went through, and the course is in /panel. */
-async function expectAccess(buyer: Page, shop: Shop) {
-  await buyer.waitForURL((u) => u.hostname === shop.host && u.pathname.startsWith('/transaction/'), { timeout: 30_000 })
-  await expectText(buyer.locator('[data-pending-result="success"]'), 'Payment successful', 30_000)
-  await visit(buyer, url(shop.host, '/panel'))
-  const course = buyer.locator(`[data-panel-course="${shop.slug}"]`)
-  await expectText(course, shop.title)
-  assert.equal(await course.getAttribute('data-course-status'), 'active')
-}
-
-/**
- * The owner, signed in on the school's domain, finds the buyer's sale in the transactions, refunds
- * it from the sale's page (through the provider's API) and sees it refunded; the buyer's access
- * to the course is gone.
- */
-async function refundAndRevoke(owner: Page, buyer: Page, shop: Shop, email: string) {
-  await logIn(owner, shop.host, shop.owner.email, shop.owner.password)
-  await owner.waitForURL((u) => u.pathname !== '/login')
-  await visit(owner, url(shop.host, '/home/transactions'))
-  const filters = owner.locator('[data-transaction-filters]')
-  await filters.getByLabel('Buyer email').fill(email)
-  await filters.getByRole('button', { name: 'Filter' }).click()
-  await owner.waitForURL((u) => u.searchParams.get('email') === email)
-  const row = owner.locator('[data-transaction]')
-  await expectText(row, email)
-  assert.equal(await row.count(), 1, 'one sale to this buyer')
-  assert.equal(await row.locator('[data-status]').getAttribute('data-status'), 'completed')
-  await row.getByRole('link', { name: /^Details/ }).click()
-  await owner.waitForURL((u) => u.hostname === shop.host && /^\/home\/transactions\/[a-z2-7]+$/.test(u.pathname))
-  await expectText(owner.locator('[data-collector="school"]'), 'You (paid into your own payment account)')
-
-  const refund = owner.locator('[data-refund-panel]')
-  await expectText(refund, 'The money goes back from your own account at the provider')
-  await refund.getByLabel('I understand that the buyer loses access').check()
-  await refund.getByRole('button', { name: /^Refund .*49\.00/ }).click()
-  await owner.waitForURL((u) => u.searchParams.get('refund') !== null)
-  assert.equal(new URL(owner.url()).searchParams.get('refund'), 'done', 'the provider took the refund')
-  await expectText(owner.locator('[data-refund-outcome="done"]'), 'The sale was refunded and the buyer’s access was removed.')
-  await expectText(owner.locator('[data-transaction-summary] [data-status="refunded"]'), 'Refunded')
-  // The provider's refund is recorded among the sale's events (its key: refund:<the provider's refund id>).
-  await expectText(owner.locator('[data-transaction-events] td'), /^refund:\S+$/)
-  assert.equal(await owner.locator('[data-refund-panel] form').count(), 0, 'no second refund offered')
-
-  // The product keeps a refunded course on the buyer's panel, marked "Access denied", with no way in.
-  await visit(buyer, url(shop.host, '/panel'))
-  const course = buyer.locator(`[data-panel-course="${shop.slug}"]`)
-  await expectText(course.locator('[data-course-access]'), 'Access denied')
-  assert.equal(await course.getAttribute('data-course-status'), 'revoked')
-  assert.equal(await course.locator('[data-course-watch]').count(), 0, 'no link into the course')
-}
+const theShop = shopOnce('transfer course', ['p24', 'tpay'])
 
 browserTest('Przelewy24 on the school’s own domain: a stranger pays by transfer on P24’s page and gets the course; the owner refunds it and the access is gone', async ({ page, newContext }) => {
   const shop = await theShop(newContext)
-  const { buyer, email } = await fillCheckout(await newContext(), shop, 'p24')
-  await buyer.locator('[data-checkout-submit]').click()
-  await buyer.waitForURL(onPeer('p24'))
-  await expectText(buyer.locator('[data-total]'), '49.00 PLN')
-  await buyer.getByRole('button', { name: 'Pay by transfer' }).click()
+  const { buyer, email } = await startPurchase(await newContext(), shop, 'p24')
+  await payOnPeer(buyer, 'p24', 'Pay by transfer')
   await expectAccess(buyer, shop)
   await refundAndRevoke(page, buyer, shop, email)
 })
 
 browserTest('Przelewy24 BLIK level 0 on the school’s own domain: a code typed in our checkout, approved in the “banking app”, gives access', async ({ newContext }) => {
   const shop = await theShop(newContext)
-  const { buyer } = await fillCheckout(await newContext(), shop, 'p24')
+  const { buyer } = await startPurchase(await newContext(), shop, 'p24')
   await buyer.locator('form [name="blik_code"]').fill('777123')
   await buyer.locator('[data-checkout-submit]').click()
   await buyer.waitForURL(onPeer('p24'))
@@ -141,7 +33,7 @@ browserTest('Przelewy24 BLIK level 0 on the school’s own domain: a code typed 
 
 browserTest('Przelewy24 BLIK level 0: a refused code is a field error on our checkout, nothing is paid', async ({ newContext }) => {
   const shop = await theShop(newContext)
-  const { buyer } = await fillCheckout(await newContext(), shop, 'p24')
+  const { buyer } = await startPurchase(await newContext(), shop, 'p24')
   await buyer.locator('form [name="blik_code"]').fill('777000')
   await buyer.locator('[data-checkout-submit]').click()
   await expectText(fieldError(buyer, 'blik_code'), 'This BLIK code was not accepted. Generate a new code in your bank’s app and try again.')
@@ -153,11 +45,8 @@ browserTest('Przelewy24 BLIK level 0: a refused code is a field error on our che
 
 browserTest('Tpay on the school’s own domain: a stranger pays by card on Tpay’s page and gets the course; the owner refunds it and the access is gone', async ({ page, newContext }) => {
   const shop = await theShop(newContext)
-  const { buyer, email } = await fillCheckout(await newContext(), shop, 'tpay')
-  await buyer.locator('[data-checkout-submit]').click()
-  await buyer.waitForURL(onPeer('tpay'))
-  await expectText(buyer.locator('[data-total]'), '49.00 PLN')
-  await buyer.getByRole('button', { name: 'Pay by card' }).click()
+  const { buyer, email } = await startPurchase(await newContext(), shop, 'tpay')
+  await payOnPeer(buyer, 'tpay', 'Pay by card')
   await expectAccess(buyer, shop)
   await refundAndRevoke(page, buyer, shop, email)
 })
