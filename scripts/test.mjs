@@ -66,6 +66,14 @@ const steps = [
     },
   },
   {
+    // Issue 26 §2: every worker's production bundle (wrangler deploy --dry-run) under Workers' size
+    // limit, and every binding the code names present in its production config.
+    name: 'bundles',
+    title: 'production bundles and configs (scripts/check-bundles.mjs)',
+    skip: () => filtered,
+    run: () => run(process.execPath, [join(root, 'scripts', 'check-bundles.mjs')]),
+  },
+  {
     name: 'vitest',
     title: 'vitest run (node, units, app, workers)',
     before: () => rmSync(vitestJson, { force: true }),

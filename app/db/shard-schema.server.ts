@@ -317,7 +317,10 @@ export const productAccess = sqliteTable(
     revokedReason: text('revoked_reason'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('product_access_unique').on(t.tenantId, t.productId, t.userId), index('product_access_user_idx').on(t.tenantId, t.userId)],
+  // The student's index also carries product_id, so "what does this student hold" is answered from
+  // it alone; without that, SQLite preferred the covering unique index and read every enrolment of
+  // the school for one panel (bench/capacity.mjs).
+  (t) => [uniqueIndex('product_access_unique').on(t.tenantId, t.productId, t.userId), index('product_access_user_idx').on(t.tenantId, t.userId, t.productId)],
 )
 
 /** Videos hosted on Bunny Stream (one library for the platform; rows say whose they are). */

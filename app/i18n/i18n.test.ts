@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { negotiateLocale, translate } from './i18n.ts'
 import { messages } from './messages/index.ts'
+import { PAYMENT_PROVIDERS } from '#app/db/schema.server.ts'
 
 const PLURAL = /_(one|few|many|other)$/
 const baseKeys = (catalogue: Record<string, string>) => new Set(Object.keys(catalogue).map((k) => k.replace(PLURAL, '')))
@@ -28,6 +29,13 @@ describe('catalogues', () => {
       const base = key.replace(PLURAL, '')
       const pl = (messages.pl as Record<string, string>)[key] ?? (messages.pl as Record<string, string>)[`${base}_other`]
       expect(placeholders(pl), key).toEqual(placeholders(en))
+    }
+  })
+
+  it('names every payment provider in both languages (the sales tables and the transaction page show it)', () => {
+    for (const provider of PAYMENT_PROVIDERS) {
+      expect(messages.en, provider).toHaveProperty(`money.provider.${provider}`)
+      expect(messages.pl, provider).toHaveProperty(`money.provider.${provider}`)
     }
   })
 })

@@ -34,6 +34,12 @@ async function integrationOf(context: AppLoadContext, tenantId: string, m: Membe
 
 const buyerOf = (user: { email: string; name: string }) => ({ email: user.email, name: user.name })
 
+/**
+ * What the provider knows the membership by: the subscription it renews (Stripe) — also after a
+ * card change has put the new payment method in cardToken — else the card it keeps for our renewals.
+ */
+const providerToken = (m: Membership) => m.providerSubscriptionId ?? m.cardToken
+
 /** Where the student goes to enter the new card: our fields page, or the provider's page. */
 export async function startCardUpdate(context: AppLoadContext, tenantId: string, user: { id: string; email: string; name: string }, m: Membership, origin: string, locale: string): Promise<{ ok: true; url: string } | { ok: false; problem: CardUpdateProblem }> {
   const integration = await integrationOf(context, tenantId, m)
@@ -43,7 +49,7 @@ export async function startCardUpdate(context: AppLoadContext, tenantId: string,
   if (!adapter || !canUpdateCard(adapter)) return { ok: false, problem: 'not_supported' }
   const started = await adapter.cardUpdate
     .start({
-      currentToken: m.cardToken ?? m.providerSubscriptionId,
+      currentToken: providerToken(m),
       reference: m.id,
       returnUrl: `${origin}/my/membership/card/return?membership=${encodeURIComponent(m.id)}`,
       cancelUrl: `${origin}/panel#membership-${m.id}`,
@@ -63,7 +69,7 @@ export async function completeCardUpdate(context: AppLoadContext, tenantId: stri
   if (!integration || !m.cardUpdateRef) return { ok: false, problem: 'not_supported' }
   const adapter = await integrationAdapter(context.cloudflare.env, integration)
   if (!adapter || !canUpdateCard(adapter)) return { ok: false, problem: 'not_supported' }
-  const done = await adapter.cardUpdate.complete({ ref: m.cardUpdateRef, query, currentToken: m.cardToken ?? m.providerSubscriptionId }).catch(() => ({ ok: false as const, reason: 'unavailable' as const }))
+  const done = await adapter.cardUpdate.complete({ ref: m.cardUpdateRef, query, currentToken: providerToken(m) }).catch(() => ({ ok: false as const, reason: 'unavailable' as const }))
   if (!done.ok) return { ok: false, problem: done.reason }
   return (await saveProviderCard(context.db, tenantId, userId, m.id, done.card)) ? { ok: true } : { ok: false, problem: 'not_supported' }
 }

@@ -229,13 +229,18 @@ async function chargeTestCard(m: Membership, idempotencyKey: string): Promise<Re
  * A renewal through the school's own provider with the card it keeps. Counted only as the
  * provider's API confirms it, for this membership's amount and currency (ADR 023).
  */
-async function chargeAtProvider(db: ShardDb, env: BillingEnv, m: Membership, idempotencyKey: string, snap: RenewalSnapshot): Promise<RenewalCharge> {
+async function chargeAtProvider(db: ShardDb, env: BillingEnv, m: Membership, idempotencyKey: string, snap: RenewalSnapshot, takenOver: boolean): Promise<RenewalCharge> {
   const fallback: RenewalCharge = PAY_LINK_PROVIDERS.has(m.provider ?? '') ? { ok: false, reason: 'pay_link' } : { ok: false, reason: 'no_card' }
   if (!m.integrationId || !m.provider || !m.cardToken) return fallback
   const integration = await getIntegration(db, m.tenantId, m.integrationId)
   if (!integration || !integration.enabled || integration.provider !== m.provider) return fallback
   const adapter = await integrationAdapter(env as Env, integration)
   if (!adapter || !canChargeStoredCard(adapter)) return fallback
+  if (takenOver && adapter.repeatableStoredCharges === false) {
+    // The first attempt may have been paid: never a second charge; the claim stays for a person to settle.
+    console.error(JSON.stringify({ event: 'membership_renewal_needs_review', tenantId: m.tenantId, membershipId: m.id, provider: m.provider, claimId: idempotencyKey }))
+    return { ok: false, reason: 'unavailable' }
+  }
   const origin = await schoolEmailOriginById(controlDb(env), env, m.tenantId)
   const buyer = JSON.parse(snap.buyer || '{}') as Partial<Buyer>
   const result = await adapter.chargeStoredCard({
@@ -264,6 +269,7 @@ async function renewOne(db: ShardDb, env: BillingEnv, m: Membership, now: number
 
   // 1. The claim: of two overlapping runs only one inserts this row.
   let claim
+  let takenOver = false
   try {
     claim = await createTransaction(db, m.tenantId, { ...renewalRow(m, school, snap, m.amount, m.currency), provider: m.provider, integrationId: m.integrationId, providerRef: renewalRef(m) }, now)
   } catch (error) {
@@ -273,6 +279,7 @@ async function renewOne(db: ShardDb, env: BillingEnv, m: Membership, now: number
     const held = m.provider ? await getTransactionByProviderRef(db, m.tenantId, m.provider, renewalRef(m)) : undefined
     if (!held || held.status !== 'pending' || held.createdAt > now - STALE_CLAIM_MS) return { ...base, result: 'skipped', reason: 'claimed' }
     claim = held
+    takenOver = true
   }
 
   // 2. The charge: the test provider's own card token, or the card the school's provider keeps
@@ -283,7 +290,7 @@ async function renewOne(db: ShardDb, env: BillingEnv, m: Membership, now: number
   const charge: RenewalCharge =
     m.provider === 'test' && testAllowed
       ? await chargeTestCard(m, claim.id)
-      : await chargeAtProvider(db, env, m, claim.id, snap)
+      : await chargeAtProvider(db, env, m, claim.id, snap, takenOver)
   if (!charge.ok && charge.reason === 'unavailable') {
     // No final word from the provider: the claim stays; a later run takes it over with the same key.
     return { ...base, result: 'skipped', reason: 'unavailable', transactionId: claim.id }

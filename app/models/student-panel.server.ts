@@ -25,6 +25,7 @@ import {
   type ShippingStatus,
   type UserRole,
 } from '#app/db/schema.server.ts'
+import { declineFromStatusReason, type DeclineReason } from '#app/domain/payment-failure.ts'
 import { downloadFilename, type FileKind } from '#app/domain/upload-policy.ts'
 import { accessStatus, activeAccessAt, type AccessStatus } from './access.server.ts'
 import { isStaffRole } from './course-access.server.ts'
@@ -90,6 +91,8 @@ export type PanelSubscription = {
   /** A card or account kept at the provider without card digits (a PayPal account, a Paylane sale; issue 25): its name, '' when the provider gives none. */
   paysWith: string | null
   surveyDone: boolean
+  /** The issuer's reason for the last declined renewal (status_reason of its claim), while the membership is at risk. */
+  lastDecline: DeclineReason | null
 }
 
 export type PanelFile = { id: string; filename: string; size: number; kind: FileKind }
@@ -333,7 +336,11 @@ export async function loadStudentPanel(db: ShardDb, tenantId: string, viewer: Pa
       cardExpMonth: memberships.cardExpMonth,
       cardExpYear: memberships.cardExpYear,
       hasCard: sql<number>`(${memberships.cardToken} is not null)`.as('subscription_has_card'),
-      surveyDone: sql<number>`exists (select 1 from ${cancellationSurveys} where ${cancellationSurveys.tenantId} = ${tenantId} and ${cancellationSurveys.membershipId} = ${memberships.id})`.as('subscription_survey_done'),
+      // The outer row named in full: drizzle writes a column of a one-table select without its table,
+      // and a bare "id" inside the subquery would be the survey's own id.
+      surveyDone: sql<number>`exists (select 1 from ${cancellationSurveys} where ${cancellationSurveys.tenantId} = ${tenantId} and ${cancellationSurveys.membershipId} = ${sql.identifier('memberships')}.${sql.identifier('id')})`.as('subscription_survey_done'),
+      // The newest failed renewal claim of this membership (the student's own transactions: transactions_user_idx).
+      lastDeclineReason: sql<string | null>`(select ${sql.identifier('t')}.${sql.identifier('status_reason')} from ${transactions} ${sql.identifier('t')} where ${sql.identifier('t')}.${sql.identifier('tenant_id')} = ${tenantId} and ${sql.identifier('t')}.${sql.identifier('user_id')} = ${sql.identifier('memberships')}.${sql.identifier('user_id')} and ${sql.identifier('t')}.${sql.identifier('membership_id')} = ${sql.identifier('memberships')}.${sql.identifier('id')} and ${sql.identifier('t')}.${sql.identifier('status')} = 'failed' order by ${sql.identifier('t')}.${sql.identifier('updated_at')} desc limit 1)`.as('subscription_last_decline'),
     })
     .from(memberships)
     .where(ofTenant(memberships, tenantId, eq(memberships.userId, userId)))
@@ -407,6 +414,7 @@ type SubscriptionRow = {
   cardExpYear: number | null
   hasCard: number | boolean
   surveyDone: number | boolean
+  lastDeclineReason: string | null
 }
 
 /** The newest subscription of each product (rows come newest first). */
@@ -426,6 +434,7 @@ function subscriptionsByProduct(rows: SubscriptionRow[]) {
       card: r.cardBrand && r.cardLast4 && r.cardExpMonth && r.cardExpYear ? { brand: r.cardBrand, last4: r.cardLast4, expMonth: r.cardExpMonth, expYear: r.cardExpYear } : null,
       paysWith: r.cardLast4 || !(r.cardBrand || Boolean(r.hasCard)) ? null : (r.cardBrand ?? ''),
       surveyDone: Boolean(r.surveyDone),
+      lastDecline: r.status === 'at_risk' ? declineFromStatusReason(r.lastDeclineReason) : null,
     })
   }
   return out

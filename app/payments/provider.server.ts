@@ -165,6 +165,12 @@ export interface RefundCapable {
 }
 export interface StoredCardCapable {
   chargeStoredCard(input: StoredCardChargeInput): Promise<StoredCardChargeResult>
+  /**
+   * false when the provider can neither take an idempotency key nor find a charge by ours: a
+   * renewal whose first attempt ended without an answer (a crash between the charge and our batch)
+   * is then never charged again by us, since it may already have been paid; it waits for a person.
+   */
+  repeatableStoredCharges?: boolean
 }
 export interface CardUpdateCapable {
   cardUpdate: {

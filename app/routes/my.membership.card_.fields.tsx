@@ -13,6 +13,7 @@ import { getMembershipForUser } from '#app/models/membership.server.ts'
 import { HostedCardForm } from '#app/payments/components/hosted-card-form.tsx'
 import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { PROVIDER_ORIGINS_MEMO_KEY } from '#app/utils/security.server.ts'
+import { readFormFields } from '#app/utils/validation.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' }
@@ -54,7 +55,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const form = Object.fromEntries(await args.request.formData())
+  // A body that is not a form (JSON, broken multipart) is a wrong token like any other, never a 500.
+  const form = (await readFormFields(args.request)) ?? {}
   const { tenant, user, membership } = await membershipOf(args, typeof form.membership === 'string' ? form.membership : new URL(args.request.url).searchParams.get('membership'))
   const parsed = TokenSchema.safeParse(form)
   if (!parsed.success) return Response.json({ error: 'cards.error.invalid' }, { status: 422, headers: NO_STORE })

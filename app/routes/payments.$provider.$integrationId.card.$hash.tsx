@@ -14,6 +14,7 @@ import { loadCardPage, payWithHostedToken } from '#app/payments/providers/hosted
 import { formatMoney } from '#app/utils/money.ts'
 import { getLocale, getT, notFound, requireSchool } from '#app/utils/request.server.ts'
 import { PROVIDER_ORIGINS_MEMO_KEY, type ProviderOrigins } from '#app/utils/security.server.ts'
+import { readFormFields } from '#app/utils/validation.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' }
@@ -52,7 +53,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const tenant = requireSchool(context)
   await readBuyerTransaction(request, context, params.hash ?? '')
-  const parsed = TokenSchema.safeParse(Object.fromEntries(await request.formData()))
+  // A body that is not a form (JSON, broken multipart) is a wrong token like any other, never a 500.
+  const parsed = TokenSchema.safeParse((await readFormFields(request)) ?? {})
   if (!parsed.success) return Response.json({ error: 'cards.error.invalid' }, { status: 422, headers: NO_STORE })
   const outcome = await payWithHostedToken(context, tenant.id, params, parsed.data.token, request)
   if (!outcome) notFound()

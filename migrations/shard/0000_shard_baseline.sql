@@ -627,7 +627,7 @@ CREATE TABLE `product_access` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `product_access_unique` ON `product_access` (`tenant_id`,`product_id`,`user_id`);--> statement-breakpoint
-CREATE INDEX `product_access_user_idx` ON `product_access` (`tenant_id`,`user_id`);--> statement-breakpoint
+CREATE INDEX `product_access_user_idx` ON `product_access` (`tenant_id`,`user_id`,`product_id`);--> statement-breakpoint
 CREATE TABLE `product_files` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

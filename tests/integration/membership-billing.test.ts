@@ -14,10 +14,12 @@ import { addPeriod, renewalRef, runMembershipRenewals, STALE_CLAIM_MS } from '#a
 import { feeSettingsFor, platformFee } from '#app/payments/pricing.ts'
 import { STRIPE_EVENTS } from '#app/payments/stripe-adapter.server.ts'
 import { stripeClient } from '#app/payments/stripe.server.ts'
+import { providerModule } from '#app/payments/providers/index.server.ts'
+import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import { testNotification } from '#app/payments/test-provider.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
 
 const DAY = 86_400_000
 const testEnv = env as unknown as Env & { INTEGRATIONS_KEY: string; TEST_PAYMENTS_SECRET: string; DEV_PEERS: Fetcher }
@@ -186,6 +188,11 @@ describe('scheduled renewals (test provider, stored card)', () => {
     expect(sent.filter((m) => m.template === 'membership_payment_problem')).toHaveLength(1)
     expect(sent.find((m) => m.template === 'membership_payment_problem')).toMatchObject({ subject: 'Payment problem: your membership Coding Club', status: 'queued' })
     expect(sent.find((m) => m.template === 'membership_payment_problem')!.textBody).toContain(`http://${school.host}/panel`)
+    // The student's panel says it is at risk and why, in the seed's words (seed 001 §8).
+    const panel = await (await appFetch(school.host, '/panel', { cookie: await login(school.host, student.email, student.password) })).text()
+    expect(panel).toContain('data-membership-payment-problem')
+    expect(panel).toContain('data-membership-decline-reason="sale_error"')
+    expect(panel).toContain('Your bank’s answer: Sale error.')
 
     // Not yet due for the retry.
     expect(await outcomesOf(school, membership.id, t1 + DAY - 1)).toEqual([])
@@ -400,5 +407,55 @@ describe('the cron (server.ts scheduled)', () => {
     expect((await membershipRow(school, membership.id)).currentPeriodEnd).toBe(addPeriod(membership.currentPeriodEnd!, 1))
     const unsent = await db().select().from(appEvents).where(and(eq(appEvents.tenantId, school.tenantId), eq(appEvents.subjectId, renewal!.id)))
     expect(unsent.map((e) => e.sentAt !== null)).toEqual([true])
+  })
+})
+
+describe('a provider that cannot repeat a stored-card charge safely (PayLane: no idempotency key, no search)', () => {
+  // PAYLANE_DEV in workers/dev-peers/src/paylane.ts
+  const PAYLANE = { apiLogin: 'coursefront_dev', apiPassword: 'coursefront_dev_paylane_password_0000', publicApiKey: 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00', notificationToken: 'coursefront_dev_paylane_notify_token_00', sandbox: 'yes' }
+
+  /** A membership whose card PayLane keeps: a real sale at the peer for the card, as the first payment leaves it. */
+  async function onPaylane(integrationId: string, credentials: Record<string, string>) {
+    const { membership } = await bought(school)
+    const res = await peerFetch(`${PEER}/_peer/paylane/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ number: '4111111111111111', expiry: '12/39' }) })
+    const { token } = (await res.json()) as { token: string }
+    const first = await providerModule('paylane')!.hostedFields!.payWithToken(providerContext(testEnv, 'paylane'), credentials, {
+      transaction: { id: newId(), hash: newId(), totalAmount: 3_900, currency: 'PLN', productTitle: 'Coding Club' } as never,
+      token,
+      buyer: { email: 'club@example.com', name: 'Club Buyer' },
+      notifyUrl: `http://${school.host}/payments/paylane/${integrationId}/notify`,
+      customerIp: '203.0.113.9',
+      description: 'Coding Club',
+      storeCard: true,
+    })
+    if (!first.ok || !('providerRef' in first)) throw new Error(`PayLane sale: ${JSON.stringify(first)}`)
+    await db().update(memberships).set({ provider: 'paylane', integrationId, cardToken: first.providerRef }).where(and(eq(memberships.tenantId, school.tenantId), eq(memberships.id, membership.id)))
+    return membership
+  }
+
+  it('charges a due renewal once; a claim left pending by a dead run is never charged again (it waits for a person)', async () => {
+    const id = `intpl${Date.now().toString(36)}`
+    const connected = await providerModule('paylane')!.connect(providerContext(testEnv, 'paylane'), { fields: PAYLANE, currency: 'PLN', integrationId: id, notifyUrl: `http://${school.host}/payments/paylane/${id}/notify`, origin: `http://${school.host}` })
+    if (!connected.ok) throw new Error(JSON.stringify(connected.errors))
+    await createIntegration(db(), testEnv.INTEGRATIONS_KEY, school.tenantId, { id, provider: 'paylane', currency: 'PLN', credentials: connected.credentials, publicRef: connected.publicRef })
+    const credentials = { ...connected.credentials, __integrationId: id }
+
+    // Due, nothing claimed yet: PayLane charges the kept card.
+    const fresh = await onPaylane(id, credentials)
+    expect(await outcomesOf(school, fresh.id, fresh.currentPeriodEnd! + 1_000)).toMatchObject([{ result: 'renewed' }])
+    expect((await renewals(school, fresh.id)).filter((r) => r.providerRef === renewalRef(fresh)).map((r) => r.status)).toEqual(['completed'])
+
+    // A run died after claiming (it may or may not have reached PayLane): taken over after 15 minutes, not charged.
+    const stranded = await onPaylane(id, credentials)
+    const periodEnd = stranded.currentPeriodEnd!
+    const dead = await createTransaction(
+      db(),
+      school.tenantId,
+      { productKind: 'membership', productTitle: 'Coding Club', currency: 'PLN', unitAmount: 3_900, totalAmount: 3_900, termsAcceptedAt: periodEnd, checkoutPath: '/club/checkout', membershipId: stranded.id, provider: 'paylane', integrationId: id, providerRef: renewalRef(stranded) },
+      periodEnd,
+    )
+    expect(await outcomesOf(school, stranded.id, periodEnd + STALE_CLAIM_MS + 1)).toMatchObject([{ result: 'skipped', reason: 'unavailable', transactionId: dead.id }])
+    expect((await renewals(school, stranded.id)).filter((r) => r.providerRef === renewalRef(stranded)).map((r) => r.status)).toEqual(['pending'])
+    expect((await membershipRow(school, stranded.id)).currentPeriodEnd).toBe(periodEnd)
   })
 })

@@ -294,6 +294,10 @@ describe('exit survey', () => {
     expect(saved[0]).toMatchObject({ reason: 'technical', returnIntent: 'maybe_return', otherReason: 'The player froze', userId: ann.id })
     // The cancel answer now says there is no survey to open.
     expect(await (await cancel(school, ann, { membership_id: id, confirm: 'CANCEL' })).json()).toEqual({ status: 'CANCELED', membership_id: id, survey: false })
+    // ... and the panel no longer opens it (the no-JavaScript path's /panel?cancel_survey=…).
+    const panel = await (await appFetch(school.host, `/panel?cancel_survey=${id}`, { cookie: ann.cookie })).text()
+    expect(panel).toContain(`id="membership-${id}"`)
+    expect(panel).not.toContain('data-cancel-survey')
   })
 
   it('two surveys at once: exactly one row', async () => {

@@ -2,7 +2,7 @@
 // works without JavaScript; with it, choices only show or hide the fields that apply.
 import { useEffect, useRef, useState } from 'react'
 import { z } from 'zod'
-import { parseTaxId } from '#app/checkout/company-lookup/tax-id.ts'
+import { parseTaxId, taxIdKey } from '#app/checkout/company-lookup/tax-id.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import type { FieldErrors, FormValues } from '#app/utils/validation.ts'
 import type { PaymentProvider as PaymentProviderName } from '#app/db/schema.server.ts'
@@ -139,6 +139,9 @@ function CompanyLookup() {
       input.focus()
       return
     }
+    // The order takes the number in international format (seed 001 §5, e.g. PL1234567890): a NIP
+    // typed as ten digits or with separators is written back that way, whatever the register says.
+    fillInput(form, 'vatNumber', taxIdKey(query))
     setStatus({ tone: 'busy', text: t('company_lookup.searching') })
     const param = query.kind === 'nip' ? `nip=${query.nip}` : `vat=${query.country}${query.number}`
     let answer: z.infer<typeof lookupAnswerSchema> | null = null

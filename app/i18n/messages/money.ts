@@ -50,6 +50,11 @@ export const money = defineMessages(
     'money.provider.test': 'Test provider',
     'money.provider.payu': 'PayU',
     'money.provider.stripe': 'Stripe',
+    'money.provider.p24': 'Przelewy24',
+    'money.provider.tpay': 'Tpay',
+    'money.provider.paypal': 'PayPal',
+    'money.provider.braintree': 'Braintree',
+    'money.provider.paylane': 'PayLane',
     'money.provider.none': 'None',
 
     'money.transaction.back': 'Transactions',
@@ -207,6 +212,11 @@ export const money = defineMessages(
     'money.provider.test': 'Płatności testowe',
     'money.provider.payu': 'PayU',
     'money.provider.stripe': 'Stripe',
+    'money.provider.p24': 'Przelewy24',
+    'money.provider.tpay': 'Tpay',
+    'money.provider.paypal': 'PayPal',
+    'money.provider.braintree': 'Braintree',
+    'money.provider.paylane': 'PayLane',
     'money.provider.none': 'Brak',
 
     'money.transaction.back': 'Transakcje',

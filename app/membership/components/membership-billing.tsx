@@ -8,6 +8,7 @@
 import { Form, useSearchParams } from '@remix-run/react'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { MembershipBillingView } from '#app/domain/billing-view.ts'
+import { declineMessageKeys } from '#app/domain/payment-failure.ts'
 import { SURVEY_REASONS, SURVEY_RETURN_INTENTS } from '#app/domain/membership-survey.ts'
 import { useT } from '#app/utils/i18n-react.ts'
 import { CardForm } from '#app/payments/components/card-form.tsx'
@@ -118,9 +119,14 @@ export function MembershipBilling({ billing }: { billing: MembershipBillingView 
         {billing.endedOn ? <span data-membership-ended>{t('membership.ended_on', { date: billing.endedOn })}</span> : null}
       </p>
       {billing.status === 'at_risk' ? (
-        <p className="text-sm font-medium text-amber-900" role="alert" data-membership-payment-problem>
-          {t('membership.at_risk')}
-        </p>
+        <div className="text-sm font-medium text-amber-900" role="alert" data-membership-payment-problem>
+          <p>{t('membership.at_risk')}</p>
+          {billing.declineReason ? (
+            <p data-membership-decline-reason={billing.declineReason}>
+              {t('membership.decline_reason', { reason: t(declineMessageKeys(billing.declineReason).title) })} {t(declineMessageKeys(billing.declineReason).hint)}
+            </p>
+          ) : null}
+        </div>
       ) : null}
       {billing.status !== 'ended' && !billing.lifetime ? (
         <p data-membership-card>
@@ -156,7 +162,7 @@ export function MembershipBilling({ billing }: { billing: MembershipBillingView 
           <Button type="submit" variant="secondary">
             {t('cards.update.at_provider', { provider: t(`payments.provider.${billing.provider}`) })}
           </Button>
-          <p className="text-xs text-slate-500">{t('cards.update.at_provider.hint', { provider: t(`payments.provider.${billing.provider}`) })}</p>
+          <p className="text-xs text-slate-500">{t(billing.cardFieldsHere ? 'cards.update.at_provider.hint_fields' : 'cards.update.at_provider.hint', { provider: t(`payments.provider.${billing.provider}`) })}</p>
         </Form>
       ) : null}
       {billing.canUpdateCard && !hydrated ? (

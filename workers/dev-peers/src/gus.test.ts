@@ -99,6 +99,16 @@ describe('GUS BIR 1.1 peer', () => {
     expect(await text(await soap('Zaloguj', zaloguj, { action: action('Wyloguj') }))).toContain('a:DeserializationFailed')
   })
 
+  it('answers 503 to searches for one NIP while that NIP is switched down, and the rest as before', async () => {
+    const down = freshNip()
+    await control('/fault', { nip: down, down: true })
+    const sid = (await login(GUS_DEV.key))!
+    expect((await search(sid, down)).status).toBe(503)
+    expect(xmlText(await text(await search(sid, '5260250274')), 'DaneSzukajPodmiotyResult')).toContain('5260250274')
+    await control('/fault', { nip: down, down: false })
+    expect((await search(sid, down)).status).toBe(200)
+  })
+
   it('answers plain SOAP 1.2 when MTOM is switched off, and 503 while down', async () => {
     await control('/fault', { mtom: false })
     const res = await soap('Zaloguj', `<ns:Zaloguj><ns:pKluczUzytkownika>${GUS_DEV.key}</ns:pKluczUzytkownika></ns:Zaloguj>`)

@@ -12,6 +12,7 @@
 //                                                <dane><ErrorCode>4</ErrorCode>… when nothing is found
 //     Wyloguj(pIdentyfikatorSesji)               WylogujResult: true (false for an unknown/closed session)
 //   /_peer/gus/fault      POST {down?, mtom?}    down: every call answers 503 (IIS's "Service Unavailable")
+//                         POST {nip, down}       only searches for that NIP answer 503 (tests side by side on one peer)
 //   /_peer/gus/companies  POST a fixture company (invented data only), GET the list
 //   /_peer/gus/sessions   GET ?key=              sessions opened with a key (closed ones have closedAt)
 //
@@ -48,11 +49,11 @@ export function xmlText(xml: string, name: string) {
 }
 
 /** A register's switches (shared with the VIES peer's table row 'vies'). */
-export async function registerSwitches(db: D1Database, register: 'gus' | 'vies') {
+export async function registerSwitches(db: D1Database, register: 'gus' | 'vies' | `gus:${string}`) {
   const row = await db.prepare('SELECT down, fault, mtom FROM company_register_switches WHERE register = ?').bind(register).first<{ down: number; fault: string; mtom: number }>()
   return { down: !!row?.down, fault: row?.fault ?? '', mtom: row ? !!row.mtom : true }
 }
-export async function setRegisterSwitches(db: D1Database, register: 'gus' | 'vies', next: { down: boolean; fault: string; mtom: boolean }) {
+export async function setRegisterSwitches(db: D1Database, register: 'gus' | 'vies' | `gus:${string}`, next: { down: boolean; fault: string; mtom: boolean }) {
   await db
     .prepare('INSERT INTO company_register_switches (register, down, fault, mtom) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (register) DO UPDATE SET down = ?2, fault = ?3, mtom = ?4')
     .bind(register, next.down ? 1 : 0, next.fault, next.mtom ? 1 : 0)
@@ -171,6 +172,7 @@ gusPeer.post('/wsBIR/UslugaBIRzewnPubl.svc', async (c) => {
   const params = /<(?:[\w.-]+:)?pParametryWyszukiwania[\s>][\s\S]*?<\/(?:[\w.-]+:)?pParametryWyszukiwania>/.exec(body)?.[0] ?? ''
   const nip = xmlText(params, 'Nip')
   const regon = xmlText(params, 'Regon')
+  if (nip && (await registerSwitches(db, `gus:${nip}`)).down) return c.text('Service Unavailable', 503)
   const row = nip
     ? await db.prepare('SELECT * FROM gus_companies WHERE nip = ?').bind(nip).first<CompanyRow>()
     : regon
@@ -187,7 +189,7 @@ export const gusControl = new Hono<PeersHono>()
 const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7]
 const validNip = (nip: string) => /^\d{10}$/.test(nip) && NIP_WEIGHTS.reduce((s, w, i) => s + w * Number(nip[i]), 0) % 11 === Number(nip[9])
 
-const switchInput = z.object({ down: z.boolean().optional(), mtom: z.boolean().optional() })
+const switchInput = z.object({ down: z.boolean().optional(), mtom: z.boolean().optional(), nip: z.string().regex(/^\d{10}$/).optional() })
 const companyInput = z.object({
   nip: z.string().refine(validNip, 'nip: not a valid NIP'),
   regon: z
@@ -209,6 +211,11 @@ const companyInput = z.object({
 gusControl.post('/fault', async (c) => {
   const parsed = switchInput.safeParse(await c.req.json().catch(() => null))
   if (!parsed.success) return c.json({ error: parsed.error.issues[0]?.message }, 400)
+  if (parsed.data.nip) {
+    // One NIP's searches only: the rest of the register keeps answering.
+    await setRegisterSwitches(c.env.PEERS_DB, `gus:${parsed.data.nip}`, { down: parsed.data.down ?? true, fault: '', mtom: true })
+    return c.json({ nip: parsed.data.nip, down: parsed.data.down ?? true })
+  }
   const now = await registerSwitches(c.env.PEERS_DB, 'gus')
   const next = { down: parsed.data.down ?? now.down, fault: '', mtom: parsed.data.mtom ?? now.mtom }
   await setRegisterSwitches(c.env.PEERS_DB, 'gus', next)

@@ -2,7 +2,7 @@
 // checked with the GraphQL `viewer` query before they are sealed, the merchant account that takes
 // this integration's currency, and Hosted Fields for card entry (docs/payments/braintree.md).
 import { z } from 'zod'
-import type { FieldErrors } from '#app/utils/validation.ts'
+import { msg, parseWith } from '#app/utils/validation.ts'
 import type { ConnectInput, ConnectResult, HostedFieldsPage, ProviderContext, ProviderModule } from '../provider-module.server.ts'
 import { braintreeAdapter, credentialsOf, payWithToken, vaultNonce } from './adapter.server.ts'
 import { BRAINTREE_PRODUCTION, BRAINTREE_SANDBOX, braintreeClient, Q, schemas } from './graphql.server.ts'
@@ -12,26 +12,28 @@ export const BRAINTREE_CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
 const SDK_VERSION = '3.111.0'
 const SDK = (name: string) => `https://js.braintreegateway.com/web/${SDK_VERSION}/js/${name}.min.js`
 
+// A malformed key names its field; anything else wrong with the form (a missing field) is the general message.
+const FORM = msg('payments.braintree.error.form')
 const credentialsSchema = z.object({
   merchantId: z
-    .string()
+    .string({ message: FORM })
     .trim()
-    .regex(/^[A-Za-z0-9_]{1,64}$/, 'payments.braintree.error.merchantId'),
+    .regex(/^[A-Za-z0-9_]{1,64}$/, msg('payments.braintree.error.merchantId')),
   publicKey: z
-    .string()
+    .string({ message: FORM })
     .trim()
-    .regex(/^[A-Za-z0-9_]{1,64}$/, 'payments.braintree.error.publicKey'),
+    .regex(/^[A-Za-z0-9_]{1,64}$/, msg('payments.braintree.error.publicKey')),
   privateKey: z
-    .string()
+    .string({ message: FORM })
     .trim()
-    .regex(/^[A-Za-z0-9_]{8,128}$/, 'payments.braintree.error.privateKey'),
+    .regex(/^[A-Za-z0-9_]{8,128}$/, msg('payments.braintree.error.privateKey')),
   merchantAccountId: z
-    .string()
+    .string({ message: FORM })
     .trim()
-    .regex(/^[A-Za-z0-9_-]{0,64}$/, 'payments.braintree.error.merchantAccountId')
+    .regex(/^[A-Za-z0-9_-]{0,64}$/, msg('payments.braintree.error.merchantAccountId'))
     .default(''),
   sandbox: z
-    .string()
+    .string({ message: FORM })
     .optional()
     .transform((v) => v === 'true' || v === 'on' || v === '1'),
 })
@@ -48,12 +50,8 @@ function decodeClientToken(token: string) {
 }
 
 async function connect(ctx: ProviderContext, input: ConnectInput): Promise<ConnectResult> {
-  const parsed = credentialsSchema.safeParse(input.fields)
-  if (!parsed.success) {
-    const errors: FieldErrors = {}
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? 'form')] ??= { key: issue.message.startsWith('payments.') ? issue.message : 'payments.braintree.error.form' }
-    return { ok: false, errors, status: 422 }
-  }
+  const parsed = parseWith(credentialsSchema, input.fields)
+  if (!parsed.ok) return { ok: false, errors: parsed.errors, status: 422 }
   const fields = parsed.data
   if (fields.sandbox && !ctx.testPaymentsAllowed) return { ok: false, errors: { sandbox: { key: 'payments.braintree.error.sandbox_not_allowed' } }, status: 422 }
   const client = braintreeClient(ctx, { ...fields, merchantAccountId: fields.merchantAccountId })

@@ -15,6 +15,7 @@
 //     anything else is 'ignored'. PayLane wants the communication_id back as the answer's body
 //     (notificationAnswer).
 import { z } from 'zod'
+import { msg, parseWith } from '#app/utils/validation.ts'
 import { declineFromPayuCardResponse, type DeclineReason } from '#app/domain/payment-failure.ts'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import type { PaymentAdapter, ProviderPaymentState, RefundCapable, StoredCard, StoredCardCapable, StoredCardChargeResult, VerifiedNotification } from '../../provider.server.ts'
@@ -27,24 +28,30 @@ const CHECK_CARD = '4111111111111111'
 /** The amount authorized (and left to expire) when a student saves a new card: PayLane needs an amount; 1.00 is the smallest usual verification. */
 const CARD_CHECK_AMOUNT = 100
 
+// Any problem with a field (its type included) is that field's one message.
+const fieldError = (field: string) => msg(`payments.paylane.error.${field}`)
 const bool = z
-  .string()
+  .string({ message: fieldError('sandbox') })
   .optional()
   .transform((v) => ['yes', 'true', 'on', '1'].includes((v ?? '').toLowerCase()))
 const fieldsSchema = z.object({
   apiLogin: z
-    .string()
+    .string({ message: fieldError('apiLogin') })
     .trim()
-    .regex(/^[^\s:]{1,64}$/, 'payments.paylane.error.apiLogin'),
-  apiPassword: z.string().trim().min(1, 'payments.paylane.error.apiPassword').max(128, 'payments.paylane.error.apiPassword'),
+    .regex(/^[^\s:]{1,64}$/, fieldError('apiLogin')),
+  apiPassword: z
+    .string({ message: fieldError('apiPassword') })
+    .trim()
+    .min(1, fieldError('apiPassword'))
+    .max(128, fieldError('apiPassword')),
   publicApiKey: z
-    .string()
+    .string({ message: fieldError('publicApiKey') })
     .trim()
-    .regex(/^[0-9a-f]{40}$/i, 'payments.paylane.error.publicApiKey'),
+    .regex(/^[0-9a-f]{40}$/i, fieldError('publicApiKey')),
   notificationToken: z
-    .string()
+    .string({ message: fieldError('notificationToken') })
     .trim()
-    .regex(/^[\x21-\x7e]{8,50}$/, 'payments.paylane.error.notificationToken'),
+    .regex(/^[\x21-\x7e]{8,50}$/, fieldError('notificationToken')),
   sandbox: bool,
 })
 const storedSchema = z.object({
@@ -266,6 +273,10 @@ export function paylaneAdapter(
       return { ok: false, reason: r.reason === 'unavailable' ? 'unavailable' : 'refused' }
     },
 
+    // resales/sale takes no idempotency key and PayLane offers no search by our description: a
+    // renewal retried after an unanswered attempt could charge twice, so it is not retried.
+    repeatableStoredCharges: false,
+
     async chargeStoredCard(input): Promise<StoredCardChargeResult> {
       const memoKey = `${c.apiLogin}\n${input.idempotencyKey}`
       const known = chargesByKey.get(memoKey)
@@ -278,7 +289,8 @@ export function paylaneAdapter(
         : await client.resaleBySale({ idSale: Number(input.token), amount: input.amount, currency: input.currency, description })
       if (!r.ok) {
         if (r.reason !== 'error') return { ok: false, reason: 'unavailable' }
-        if (r.error.error_number === 402 || r.error.error_number >= 500) return { ok: false, reason: 'unavailable' }
+        // 5xx are PayLane's own trouble; 6xx/7xx are about the card or its data: a decline, not an outage.
+        if (r.error.error_number === 402 || isPaylaneOutage(r.error.error_number)) return { ok: false, reason: 'unavailable' }
         return { ok: false, reason: 'card_declined', declineReason: declineOf(r.error), providerRef: r.error.id_error ? String(r.error.id_error) : undefined }
       }
       // The resale's own record decides (status, amount, currency), not the create answer.
@@ -292,9 +304,12 @@ export function paylaneAdapter(
   }
 }
 
+/** PayLane's error numbers 500–599 are its own processing trouble (retry later); 6xx and 7xx are the card's. */
+const isPaylaneOutage = (n: number) => n >= 500 && n < 600
+
 /** The decline or refusal of a card payment's create answer. */
 function failureOf(error: PaylaneError): 'declined' | 'refused' | 'unavailable' {
-  if (error.error_number === 402 || error.error_number >= 500) return 'unavailable'
+  if (error.error_number === 402 || isPaylaneOutage(error.error_number)) return 'unavailable'
   if (error.error_number === 403 || (error.error_number >= 600 && error.error_number < 800) || error.error_number === 411) return 'declined'
   return 'refused'
 }
@@ -320,15 +335,8 @@ export const paylaneModule: ProviderModule = {
   ],
 
   async connect(ctx, input) {
-    const parsed = fieldsSchema.safeParse(input.fields)
-    if (!parsed.success) {
-      const errors: Record<string, { key: string }> = {}
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? 'form')
-        errors[field] ??= { key: issue.message.startsWith('payments.') ? issue.message : `payments.paylane.error.${field}` }
-      }
-      return { ok: false, errors, status: 422 }
-    }
+    const parsed = parseWith(fieldsSchema, input.fields)
+    if (!parsed.ok) return { ok: false, errors: parsed.errors, status: 422 }
     const f = parsed.data
     if (f.sandbox && !ctx.testPaymentsAllowed) return { ok: false, errors: { sandbox: { key: 'payments.paylane.error.sandbox_not_allowed' } }, status: 422 }
     if (!(PAYLANE_CURRENCIES as readonly string[]).includes(input.currency)) return { ok: false, errors: { form: { key: 'payments.paylane.error.currency' } }, status: 422 }

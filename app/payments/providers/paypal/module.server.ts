@@ -5,7 +5,7 @@
 // Docs: developer.paypal.com "Authentication", "Webhooks Management API" (create webhook; 400
 // WEBHOOK_URL_ALREADY_EXISTS, WEBHOOK_NUMBER_LIMIT_EXCEEDED at 10 per app).
 import { z } from 'zod'
-import type { FieldErrors } from '#app/utils/validation.ts'
+import { type FieldErrors, msg, parseWith } from '#app/utils/validation.ts'
 import type { ConnectResult, ProviderModule } from '../provider-module.server.ts'
 import { PAYPAL_EVENT_TYPES, paypalAdapter } from './adapter.server.ts'
 import { issueOf, paypalClient, storedCredentials, webhookListSchema, webhookSchema } from './client.server.ts'
@@ -13,14 +13,15 @@ import { issueOf, paypalClient, storedCredentials, webhookListSchema, webhookSch
 export const PAYPAL_CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP'] as const
 
 // PayPal's REST client ids and secrets are 80-ish URL-safe characters; a little room either way.
+// Any problem with a key is the one "check the key" message; with the switch, the switch's.
 const key = z
-  .string()
+  .string({ message: msg('payments.paypal.error.key') })
   .trim()
-  .regex(/^[A-Za-z0-9_-]{16,128}$/)
+  .regex(/^[A-Za-z0-9_-]{16,128}$/, msg('payments.paypal.error.key'))
 const connectFields = z.object({
   clientId: key,
   clientSecret: key,
-  sandbox: z.enum(['yes', 'no', 'true', 'false']).transform((v) => v === 'yes' || v === 'true'),
+  sandbox: z.enum(['yes', 'no', 'true', 'false'], { message: msg('payments.paypal.error.sandbox') }).transform((v) => v === 'yes' || v === 'true'),
 })
 
 const refuse = (errors: FieldErrors, status = 422): ConnectResult => ({ ok: false, errors, status })
@@ -35,15 +36,8 @@ export const paypalModule: ProviderModule = {
   ],
 
   async connect(ctx, input) {
-    const parsed = connectFields.safeParse({ clientId: input.fields.clientId ?? '', clientSecret: input.fields.clientSecret ?? '', sandbox: input.fields.sandbox || 'no' })
-    if (!parsed.success) {
-      const errors: FieldErrors = {}
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? 'form')
-        errors[field] ??= { key: field === 'sandbox' ? 'payments.paypal.error.sandbox' : 'payments.paypal.error.key' }
-      }
-      return refuse(errors)
-    }
+    const parsed = parseWith(connectFields, { clientId: input.fields.clientId ?? '', clientSecret: input.fields.clientSecret ?? '', sandbox: input.fields.sandbox || 'no' })
+    if (!parsed.ok) return refuse(parsed.errors)
     const { clientId, clientSecret, sandbox } = parsed.data
     if (sandbox && !ctx.testPaymentsAllowed) return refuse({ sandbox: { key: 'payments.paypal.error.sandbox_not_allowed' } })
     if (!(PAYPAL_CURRENCIES as readonly string[]).includes(input.currency.toUpperCase())) return refuse({ form: { key: 'payments.paypal.error.currency', values: { currency: input.currency } } })

@@ -5,34 +5,29 @@
 // The notification URL is sent with every transaction (callbacks.notification.url), so there is
 // nothing to paste in Tpay's panel.
 import { z } from 'zod'
+import { msg, parseWith } from '#app/utils/validation.ts'
 import type { ProviderModule } from '../provider-module.server.ts'
 import { tpayClient, type TpayCredentials } from './client.server.ts'
 import { tpayAdapter, tpayEndpoints } from './tpay.server.ts'
 
+// Any problem with a field is that field's one message (every issue of it, the type's included).
 const fieldsSchema = z.object({
   clientId: z
-    .string()
+    .string({ message: msg('payments.tpay.error.clientId') })
     .trim()
-    .regex(/^[A-Za-z0-9-]{1,64}$/),
+    .regex(/^[A-Za-z0-9-]{1,64}$/, msg('payments.tpay.error.clientId')),
   clientSecret: z
-    .string()
+    .string({ message: msg('payments.tpay.error.clientSecret') })
     .trim()
-    .regex(/^\S{8,200}$/),
+    .regex(/^\S{8,200}$/, msg('payments.tpay.error.clientSecret')),
   merchantId: z
-    .string()
+    .string({ message: msg('payments.tpay.error.merchantId') })
     .trim()
-    .regex(/^(\d{1,12})?$/)
+    .regex(/^(\d{1,12})?$/, msg('payments.tpay.error.merchantId'))
     .optional()
     .transform((v) => v || null),
-  sandbox: z.enum(['yes', 'no']).default('no'),
+  sandbox: z.enum(['yes', 'no'], { message: msg('payments.tpay.error.sandbox') }).default('no'),
 })
-
-const ERROR_KEYS: Record<string, string> = {
-  clientId: 'payments.tpay.error.clientId',
-  clientSecret: 'payments.tpay.error.clientSecret',
-  merchantId: 'payments.tpay.error.merchantId',
-  sandbox: 'payments.tpay.error.sandbox',
-}
 
 /** Stored credentials (all strings) → the client's shape. */
 export function tpayCredentials(stored: Record<string, string>): TpayCredentials {
@@ -50,15 +45,8 @@ export const tpayModule: ProviderModule = {
   ],
 
   async connect(ctx, input) {
-    const parsed = fieldsSchema.safeParse(input.fields)
-    if (!parsed.success) {
-      const errors: Record<string, { key: string }> = {}
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? 'form')
-        errors[field] ??= { key: ERROR_KEYS[field] ?? 'payments.tpay.error.refused' }
-      }
-      return { ok: false, errors, status: 422 }
-    }
+    const parsed = parseWith(fieldsSchema, input.fields)
+    if (!parsed.ok) return { ok: false, errors: parsed.errors, status: 422 }
     const f = parsed.data
     if (input.currency !== 'PLN') return { ok: false, errors: { currency: { key: 'payments.tpay.error.currency' } }, status: 422 }
     if (f.sandbox === 'yes' && !ctx.testPaymentsAllowed) return { ok: false, errors: { sandbox: { key: 'payments.tpay.error.sandbox_not_allowed' } }, status: 422 }
