@@ -1,7 +1,8 @@
 // Test data built through the same model functions the app uses.
 import { createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { getDb } from '#app/db/client.server.ts'
+import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
+import { controlDb, shardDb, type DatabaseEnv } from '#app/db/shards.server.ts'
 import { domains, type DomainStatus } from '#app/db/schema.server.ts'
 import { createSchool } from '#app/models/school.server.ts'
 import { createUser } from '#app/models/user.server.ts'
@@ -10,7 +11,22 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import type { Flash } from '#app/utils/flash.ts'
 
 export const PLATFORM = 'localhost'
-export const db = () => getDb((env as unknown as { DB: D1Database }).DB)
+const dbEnv = env as unknown as DatabaseEnv
+/** The control plane (tenants, domains, operators; ADR 033). */
+export const control = (): ControlDb => controlDb(dbEnv)
+/** Shard 0, where test schools live unless a test places one elsewhere (createTestSchool({ shard })). */
+export const db = (): ShardDb => shardDb(dbEnv, 0)
+/** Both databases of a request on a shard-0 school, as model functions over both take them (throttles, page settings). */
+export const dbs = () => ({ control: control(), db: db() })
+const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups'])
+/** The D1 database a table lives in for a test's raw SQL: the control plane, or shard 0 (where test schools live). */
+export const d1ForTable = (table: string): D1Database => (CONTROL_TABLES.has(table) ? (env as unknown as { DB: D1Database }).DB : (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0)
+/** …of the first table a raw SQL statement names (FROM / INTO / UPDATE). */
+export const d1For = (sql: string): D1Database => d1ForTable(/\b(?:from|into|update)\s+[`"]?([a-z_][a-z0-9_]*)/i.exec(sql)?.[1] ?? '')
+/** Each test school's shard, as createTestSchool placed it. */
+const shardOfTenant = new Map<string, number>()
+/** The shard database of a test school (by id or the school). */
+export const dbOf = (school: string | { tenantId: string }): ShardDb => shardDb(dbEnv, shardOfTenant.get(typeof school === 'string' ? school : school.tenantId) ?? 0)
 
 const hashes = new Map<string, Promise<string>>()
 function cachedHash(password: string) {
@@ -22,10 +38,11 @@ function cachedHash(password: string) {
 let counter = 0
 export type TestSchool = Awaited<ReturnType<typeof createTestSchool>>
 
-export async function createTestSchool(opts: { slug?: string; name?: string; language?: 'en' | 'pl'; customDomain?: string; customDomainStatus?: DomainStatus } = {}) {
+export async function createTestSchool(opts: { slug?: string; name?: string; language?: 'en' | 'pl'; customDomain?: string; customDomainStatus?: DomainStatus; shard?: number } = {}) {
   const slug = opts.slug ?? `school-${Date.now().toString(36)}-${++counter}`
   const owner = { email: `owner@${slug}.test`, password: 'owner-pass-1' }
-  const created = await createSchool(db(), {
+  const shard = opts.shard ?? 0
+  const created = await createSchool(control(), { shard, db: shardDb(dbEnv, shard) }, {
     schoolName: opts.name ?? `School ${slug}`,
     slug,
     language: opts.language ?? 'en',
@@ -37,15 +54,16 @@ export async function createTestSchool(opts: { slug?: string; name?: string; lan
   })
   if (opts.customDomain) {
     const now = Date.now()
-    await db().insert(domains).values({ id: newId(), tenantId: created.tenantId, hostname: opts.customDomain, kind: 'custom', verificationStatus: opts.customDomainStatus ?? 'active', createdAt: now, updatedAt: now })
+    await control().insert(domains).values({ id: newId(), tenantId: created.tenantId, hostname: opts.customDomain, kind: 'custom', verificationStatus: opts.customDomainStatus ?? 'active', createdAt: now, updatedAt: now })
   }
-  return { ...created, slug, host: `${slug}.${PLATFORM}`, owner: { ...owner, id: created.ownerId } }
+  shardOfTenant.set(created.tenantId, shard)
+  return { ...created, slug, shard, host: `${slug}.${PLATFORM}`, owner: { ...owner, id: created.ownerId } }
 }
 
 export async function createTestStudent(tenantId: string, opts: { email?: string; password?: string; name?: string } = {}) {
   const email = opts.email ?? `student-${++counter}@example.com`
   const password = opts.password ?? 'student-pass-1'
-  const user = await createUser(db(), tenantId, { email, name: opts.name ?? 'Student Person', passwordHash: await cachedHash(password), role: 'student' })
+  const user = await createUser(dbOf(tenantId), tenantId, { email, name: opts.name ?? 'Student Person', passwordHash: await cachedHash(password), role: 'student' })
   if (!user) throw new Error('student exists')
   return { id: user.id, email, password }
 }

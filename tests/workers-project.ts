@@ -12,6 +12,9 @@ const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 /** D1 of the dev peers (workers/dev-peers/wrangler.toml): bound in projects that run them. */
 export const PEERS_D1 = { binding: 'PEERS_DB', id: '00000000-0000-0000-0000-0000000000d1', migrations: 'workers/dev-peers/migrations' }
 
+/** The tenant shards every app and worker config binds (ADR 033): migrated per test file like DB. */
+const SHARDS = ['DB_SHARD_0', 'DB_SHARD_1']
+
 /**
  * A worker of workers/<name> as an auxiliary worker: the bundle `npm run build` made
  * (build/workers/<name>/index.js) with the bindings of its own wrangler.toml, so service bindings
@@ -69,9 +72,13 @@ export function workersProject({
   serviceBindings?: Record<string, string | typeof kCurrentWorker>
 }) {
   return defineProject(async () => {
-    const migrations = await readD1Migrations(`${root}/migrations`)
+    const migrations = await readD1Migrations(`${root}/migrations/control`)
+    const shardMigrations = await readD1Migrations(`${root}/migrations/shard`)
     const peerPort = bunnyPeerBinding ? await freePort() : null
-    const extraMigrations = await Promise.all(extraD1.map(async (d) => ({ binding: d.binding, migrations: await readD1Migrations(`${root}/${d.migrations}`) })))
+    const extraMigrations = [
+      ...SHARDS.map((binding) => ({ binding, migrations: shardMigrations })),
+      ...(await Promise.all(extraD1.map(async (d) => ({ binding: d.binding, migrations: await readD1Migrations(`${root}/${d.migrations}`) })))),
+    ]
     return {
       root,
       plugins: [

@@ -41,7 +41,7 @@ async function sale(tenantId: string, opts: { partnerId: string | null; total?: 
 
 const commissions = async (tenantId: string) =>
   (
-    await env.DB.prepare('SELECT partner_id, transaction_id, amount, sale_amount, status, payout_id, reversed_at FROM affiliate_commissions WHERE tenant_id = ? ORDER BY created_at')
+    await env.DB_SHARD_0.prepare('SELECT partner_id, transaction_id, amount, sale_amount, status, payout_id, reversed_at FROM affiliate_commissions WHERE tenant_id = ? ORDER BY created_at')
       .bind(tenantId)
       .all<Record<string, unknown>>()
   ).results

@@ -12,15 +12,15 @@ async function tables() {
 }
 
 async function tenantColumn(table: string) {
-  const { results } = await env.DB.prepare('SELECT name, "notnull" AS not_null FROM pragma_table_info(?)').bind(table).all<{ name: string; not_null: number }>()
+  const { results } = await env.DB_SHARD_0.prepare('SELECT name, "notnull" AS not_null FROM pragma_table_info(?)').bind(table).all<{ name: string; not_null: number }>()
   return results.find((c) => c.name === 'tenant_id')
 }
 
 async function indexLeadingColumns(table: string) {
-  const { results: indexes } = await env.DB.prepare('SELECT name FROM pragma_index_list(?)').bind(table).all<{ name: string }>()
+  const { results: indexes } = await env.DB_SHARD_0.prepare('SELECT name FROM pragma_index_list(?)').bind(table).all<{ name: string }>()
   const leading: string[] = []
   for (const index of indexes) {
-    const { results } = await env.DB.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').bind(index.name).all<{ name: string }>()
+    const { results } = await env.DB_SHARD_0.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').bind(index.name).all<{ name: string }>()
     if (results[0]) leading.push(results[0].name)
   }
   return leading

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { getDb } from '#app/db/client.server.ts'
+import { getDb, type ControlDb } from '#app/db/client.server.ts'
 import { normalizeHostname, SiteCache, subdomainSlug } from '#app/domains/site.server.ts'
 import { createTestSchool } from '#tests/factories.ts'
 
@@ -57,7 +57,7 @@ describe('SiteCache', () => {
     const school = await createTestSchool({ slug: 'warm-school' })
     const { d1, counter } = countingD1(env.DB)
     const cache = new SiteCache()
-    const db = getDb(d1)
+    const db = (getDb(d1) as ControlDb)
 
     const first = await cache.resolve(db, 'warm-school.localhost:8787', 'localhost')
     expect(first).toMatchObject({ kind: 'school', tenant: { id: school.tenantId } })
@@ -70,7 +70,7 @@ describe('SiteCache', () => {
   it('caches unknown hosts too; concurrent cold requests each query (no promise shared between requests)', async () => {
     const { d1, counter } = countingD1(env.DB)
     const cache = new SiteCache()
-    const db = getDb(d1)
+    const db = (getDb(d1) as ControlDb)
     const results = await Promise.all(Array.from({ length: 10 }, () => cache.resolve(db, 'nobody.example.org', 'localhost')))
     expect(results.every((r) => r.kind === 'unknown')).toBe(true)
     expect(counter.queries).toBe(10)
@@ -80,7 +80,7 @@ describe('SiteCache', () => {
 
   it('never queries D1 for the platform host', async () => {
     const { d1, counter } = countingD1(env.DB)
-    const result = await new SiteCache().resolve(getDb(d1), 'localhost:8787', 'localhost')
+    const result = await new SiteCache().resolve((getDb(d1) as ControlDb), 'localhost:8787', 'localhost')
     expect(result.kind).toBe('platform')
     expect(counter.queries).toBe(0)
   })
@@ -90,7 +90,7 @@ describe('SiteCache', () => {
     let now = 1_000_000
     const { d1, counter } = countingD1(env.DB)
     const cache = new SiteCache(() => now)
-    const db = getDb(d1)
+    const db = (getDb(d1) as ControlDb)
     await cache.resolve(db, 'ttl-school.localhost', 'localhost')
     now += 61_000
     await cache.resolve(db, 'ttl-school.localhost', 'localhost')
@@ -103,7 +103,7 @@ describe('SiteCache', () => {
   it('carries the login-verification mode, read again after invalidation', async () => {
     const school = await createTestSchool({ slug: 'mode-school' })
     const cache = new SiteCache()
-    const db = getDb(env.DB)
+    const db = (getDb(env.DB) as ControlDb)
     expect(await cache.resolve(db, 'mode-school.localhost', 'localhost')).toMatchObject({ tenant: { loginVerification: 'off' } })
     await env.DB.prepare("UPDATE tenants SET login_verification = 'email' WHERE id = ?").bind(school.tenantId).run()
     cache.invalidateTenant(school.tenantId)
@@ -113,7 +113,7 @@ describe('SiteCache', () => {
   it('resolves a custom domain only once it is verified', async () => {
     const school = await createTestSchool({ slug: 'custom-school', customDomain: 'learn.custom-school.test', customDomainStatus: 'pending_dns' })
     const cache = new SiteCache()
-    const db = getDb(env.DB)
+    const db = (getDb(env.DB) as ControlDb)
     expect((await cache.resolve(db, 'learn.custom-school.test', 'localhost')).kind).toBe('unknown')
     await env.DB.prepare("UPDATE domains SET verification_status = 'active' WHERE hostname = ?").bind('learn.custom-school.test').run()
     cache.invalidateHost('learn.custom-school.test')

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, db, dbs } from '#tests/factories.ts'
 import { availableSql, checkBankAccount, emptyBalance, formatBankAccount, getBalances, getBalancesForSchools, missingPageSettings, setPayoutAccount } from './balance.server.ts'
 import { updatePageSettings } from './page-settings.server.ts'
 import { markWithdrawalPaid, requestWithdrawal } from './withdrawal.server.ts'
@@ -77,9 +77,9 @@ describe('getBalances and requestWithdrawal', () => {
     const pln = (await getBalances(db(), school.tenantId)).find((b) => b.currency === 'PLN')
     expect(pln).toMatchObject({ pending: 11_285, paid: 0, available: 0 })
 
-    expect(await markWithdrawalPaid(db(), withdrawal!.id, 'op-1', 1_000)).toBe('paid')
-    expect(await markWithdrawalPaid(db(), withdrawal!.id, 'op-2', 2_000)).toBe('already')
-    expect(await markWithdrawalPaid(db(), 'missing', 'op-1')).toBe('not_found')
+    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-1', 1_000)).toBe('paid')
+    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-2', 2_000)).toBe('already')
+    expect(await markWithdrawalPaid([db()], 'missing', 'op-1')).toBe('not_found')
     expect((await getBalances(db(), school.tenantId)).find((b) => b.currency === 'PLN')).toMatchObject({ pending: 0, paid: 11_285, available: 0 })
 
     // A refund after the payout leaves the balance negative: no withdrawal until sales cover it.
@@ -211,10 +211,10 @@ describe('split sales (paid through the platform, split at the provider)', () =>
 describe('missingPageSettings', () => {
   it('names the author and the contact email until both are set', async () => {
     const school = await createTestSchool()
-    expect(await missingPageSettings(db(), school.tenantId)).toEqual(['authorName', 'contactEmail'])
-    await updatePageSettings(db(), school.tenantId, { contactEmail: 'a@example.com', authorName: '  ' })
-    expect(await missingPageSettings(db(), school.tenantId)).toEqual(['authorName'])
-    await updatePageSettings(db(), school.tenantId, { authorName: 'Ann' })
-    expect(await missingPageSettings(db(), school.tenantId)).toEqual([])
+    expect(await missingPageSettings(dbs(), school.tenantId)).toEqual(['authorName', 'contactEmail'])
+    await updatePageSettings(dbs(), school.tenantId, { contactEmail: 'a@example.com', authorName: '  ' })
+    expect(await missingPageSettings(dbs(), school.tenantId)).toEqual(['authorName'])
+    await updatePageSettings(dbs(), school.tenantId, { authorName: 'Ann' })
+    expect(await missingPageSettings(dbs(), school.tenantId)).toEqual([])
   })
 })

@@ -4,7 +4,7 @@
 // into the next. These tests are also the pin on drizzle's batch contract the helper relies on.
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { tenants, users } from '#app/db/schema.server.ts'
+import { schoolSettings, tenants, users } from '#app/db/schema.server.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
 import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
 import { contentVersionQuery } from './content-version.server.ts'
@@ -37,7 +37,7 @@ describe('compiledQuery', () => {
     expect(owner).toEqual([{ id: a.owner.id, who: { name: expect.any(String), role: 'owner' } }])
     // The tenant is a bound value too: another school's call finds nothing of this one.
     expect(otherSchool).toEqual([])
-    const [row] = await db().select({ v: tenants.contentVersion }).from(tenants).where(eq(tenants.id, a.tenantId))
+    const [row] = await db().select({ v: schoolSettings.contentVersion }).from(schoolSettings).where(eq(schoolSettings.tenantId, a.tenantId))
     expect(version).toEqual([row])
 
     // Awaited alone, with values no earlier call had.

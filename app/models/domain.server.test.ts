@@ -3,14 +3,14 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { buildCustomDomain, claimHostname, countOtherClaims, findDomainByHostname, getTenantDomain, insertCustomDomain, isHostnameTakenFor, listTenantDomains, updateDomain } from '#app/models/domain.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, control } from '#tests/factories.ts'
 
 let n = 0
 const uniqueHost = () => `kurs-${Date.now().toString(36)}-${++n}.wyscig.pl`
 const storedHostname = async (id: string) => (await env.DB.prepare('SELECT hostname FROM domains WHERE id = ?').bind(id).first<{ hostname: string }>())!.hostname
 
 async function claim(tenantId: string, hostname: string) {
-  const row = await insertCustomDomain(db(), buildCustomDomain(tenantId, hostname))
+  const row = await insertCustomDomain(control(), buildCustomDomain(tenantId, hostname))
   expect(row).not.toBeNull()
   return row!
 }
@@ -21,35 +21,35 @@ describe('hostname claims', () => {
     const host = uniqueHost()
     const row = await claim(school.tenantId, host)
     expect(await storedHostname(row.id)).toBe(`${host}#${school.tenantId}`)
-    expect((await getTenantDomain(db(), school.tenantId, row.id))?.hostname).toBe(host)
-    expect((await listTenantDomains(db(), school.tenantId)).map((d) => d.hostname)).toContain(host)
-    expect(await findDomainByHostname(db(), host)).toBeUndefined()
+    expect((await getTenantDomain(control(), school.tenantId, row.id))?.hostname).toBe(host)
+    expect((await listTenantDomains(control(), school.tenantId)).map((d) => d.hostname)).toContain(host)
+    expect(await findDomainByHostname(control(), host)).toBeUndefined()
     // The same school twice: the unique index refuses it.
-    expect(await insertCustomDomain(db(), buildCustomDomain(school.tenantId, host))).toBeNull()
-    expect(await isHostnameTakenFor(db(), school.tenantId, host)).toBe(true)
+    expect(await insertCustomDomain(control(), buildCustomDomain(school.tenantId, host))).toBeNull()
+    expect(await isHostnameTakenFor(control(), school.tenantId, host)).toBe(true)
   })
 
   it("another school's unproven claim does not block; its proven one does, until it fails", async () => {
     const [a, b, c] = [await createTestSchool(), await createTestSchool(), await createTestSchool()]
     const host = uniqueHost()
     const first = await claim(a.tenantId, host)
-    expect(await isHostnameTakenFor(db(), b.tenantId, host)).toBe(false)
+    expect(await isHostnameTakenFor(control(), b.tenantId, host)).toBe(false)
     const second = await claim(b.tenantId, host)
-    expect(await countOtherClaims(db(), host, first.id)).toBe(1)
+    expect(await countOtherClaims(control(), host, first.id)).toBe(1)
     // A name that only starts the same is another name.
-    expect(await countOtherClaims(db(), `${host}x`, first.id)).toBe(0)
+    expect(await countOtherClaims(control(), `${host}x`, first.id)).toBe(0)
 
-    expect(await claimHostname(db(), first)).toBe('won')
-    expect(await claimHostname(db(), first)).toBe('held')
+    expect(await claimHostname(control(), first)).toBe('won')
+    expect(await claimHostname(control(), first)).toBe('held')
     expect(await storedHostname(first.id)).toBe(host)
-    expect(await isHostnameTakenFor(db(), c.tenantId, host)).toBe(true)
-    expect(await claimHostname(db(), second)).toBe('lost')
+    expect(await isHostnameTakenFor(control(), c.tenantId, host)).toBe(true)
+    expect(await claimHostname(control(), second)).toBe('lost')
     expect(await storedHostname(second.id)).toBe(`${host}#${b.tenantId}`)
 
     // The holder failed (timed out, moved away): the next school proving ownership takes the name.
-    await updateDomain(db(), a.tenantId, first.id, { verificationStatus: 'failed', problem: 'domains.problem.moved' }, { from: 'pending_dns' })
-    expect(await isHostnameTakenFor(db(), c.tenantId, host)).toBe(false)
-    expect(await claimHostname(db(), second)).toBe('won')
+    await updateDomain(control(), a.tenantId, first.id, { verificationStatus: 'failed', problem: 'domains.problem.moved' }, { from: 'pending_dns' })
+    expect(await isHostnameTakenFor(control(), c.tenantId, host)).toBe(false)
+    expect(await claimHostname(control(), second)).toBe('won')
     expect(await storedHostname(second.id)).toBe(host)
     expect(await storedHostname(first.id)).toBe(`${host}#${a.tenantId}`)
   })
@@ -58,11 +58,11 @@ describe('hostname claims', () => {
     const host = uniqueHost()
     const schools = await Promise.all(Array.from({ length: 6 }, () => createTestSchool()))
     const claims = await Promise.all(schools.map((s) => claim(s.tenantId, host)))
-    const results = await Promise.all(claims.map((c) => claimHostname(db(), c)))
+    const results = await Promise.all(claims.map((c) => claimHostname(control(), c)))
     expect(results.filter((r) => r === 'won')).toHaveLength(1)
     expect(results.filter((r) => r === 'lost')).toHaveLength(5)
     const winner = claims[results.indexOf('won')]
-    expect((await findDomainByHostname(db(), host))?.id).toBe(winner.id)
+    expect((await findDomainByHostname(control(), host))?.id).toBe(winner.id)
     const held = await env.DB.prepare('SELECT count(*) AS n FROM domains WHERE hostname = ?').bind(host).first<{ n: number }>()
     expect(held?.n).toBe(1)
   })
@@ -71,7 +71,7 @@ describe('hostname claims', () => {
     const school = await createTestSchool()
     const host = uniqueHost()
     const row = await claim(school.tenantId, host)
-    await updateDomain(db(), school.tenantId, row.id, { hostname: host, lastError: 'x' })
+    await updateDomain(control(), school.tenantId, row.id, { hostname: host, lastError: 'x' })
     expect(await storedHostname(row.id)).toBe(`${host}#${school.tenantId}`)
   })
 })

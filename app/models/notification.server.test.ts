@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { emailOutbox } from '#app/db/schema.server.ts'
 import { updatePageSettings, parseNotificationPrefs } from '#app/models/page-settings.server.ts'
 import { createUser } from '#app/models/user.server.ts'
-import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
+import { createTestSchool, createTestStudent, db, dbs } from '#tests/factories.ts'
 import { countUnreadNotifications, excerptOf, listNotifications, markAllNotificationsRead, notifyStaffWith, openNotification } from './notification.server.ts'
 
 async function schoolWithAdmin() {
@@ -36,7 +36,7 @@ describe('staff notifications', () => {
 
   it('no email when the school turned that kind off (replies follow the comment preference); the in-app row stays', async () => {
     const { school, info } = await schoolWithAdmin()
-    await updatePageSettings(db(), school.tenantId, { notifications: { ...parseNotificationPrefs('{}'), comment: false } })
+    await updatePageSettings(dbs(), school.tenantId, { notifications: { ...parseNotificationPrefs('{}'), comment: false } })
     await notifyStaffWith({ db: db(), queue: undefined }, info, { kind: 'reply', subjectId: 'c1', actorName: 'Sam', excerpt: 'hi', link: '/x' })
     await notifyStaffWith({ db: db(), queue: undefined }, info, { kind: 'comment', subjectId: 'c2', actorName: 'Sam', excerpt: 'hi', link: '/x' })
     const mails = await db().select().from(emailOutbox).where(and(eq(emailOutbox.tenantId, school.tenantId)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, db, control, dbs } from '#tests/factories.ts'
 import { getAuthorName, getCreatorCode, getPageSettings, parseNotificationPrefs, updatePageSettings } from './page-settings.server.ts'
 
 describe('parseNotificationPrefs', () => {
@@ -16,7 +16,7 @@ describe('parseNotificationPrefs', () => {
 describe('page settings', () => {
   it('reads the defaults of a new school', async () => {
     const school = await createTestSchool({ name: 'Budget School', language: 'pl' })
-    expect(await getPageSettings(db(), school.tenantId)).toEqual({
+    expect(await getPageSettings(dbs(), school.tenantId)).toEqual({
       name: 'Budget School',
       language: 'pl',
       authorName: '',
@@ -27,15 +27,15 @@ describe('page settings', () => {
       conversionCode: '',
       notifications: { lead: true, review: true, comment: true, transaction: true, registration: true },
     })
-    expect(await getPageSettings(db(), 'no-such-tenant')).toBeUndefined()
+    expect(await getPageSettings(dbs(), 'no-such-tenant')).toBeUndefined()
   })
 
   it('saves the given fields of one school only', async () => {
     const a = await createTestSchool()
     const b = await createTestSchool()
-    const before = await getPageSettings(db(), b.tenantId)
+    const before = await getPageSettings(dbs(), b.tenantId)
     expect(
-      await updatePageSettings(db(), a.tenantId, {
+      await updatePageSettings(dbs(), a.tenantId, {
         name: 'New name',
         template: 'bold',
         authorName: 'Anna Nowak',
@@ -46,14 +46,14 @@ describe('page settings', () => {
         notifications: { lead: false, review: true, comment: false, transaction: true, registration: true },
       }),
     ).toBe(true)
-    expect(await getPageSettings(db(), a.tenantId)).toMatchObject({ name: 'New name', language: 'en', template: 'bold', authorName: 'Anna Nowak', bio: '**Hi**', contactEmail: 'hello@example.com', notifications: { lead: false, comment: false, review: true } })
-    expect(await getPageSettings(db(), b.tenantId)).toEqual(before)
+    expect(await getPageSettings(dbs(), a.tenantId)).toMatchObject({ name: 'New name', language: 'en', template: 'bold', authorName: 'Anna Nowak', bio: '**Hi**', contactEmail: 'hello@example.com', notifications: { lead: false, comment: false, review: true } })
+    expect(await getPageSettings(dbs(), b.tenantId)).toEqual(before)
     expect(await getAuthorName(db(), a.tenantId)).toBe('Anna Nowak')
-    expect(await getCreatorCode(db(), a.tenantId)).toEqual({ customJs: 'window.x = 1', conversionCode: '<script>y()</script>' })
-    expect(await getCreatorCode(db(), b.tenantId)).toEqual({ customJs: '', conversionCode: '' })
+    expect(await getCreatorCode(control(), a.tenantId)).toEqual({ customJs: 'window.x = 1', conversionCode: '<script>y()</script>' })
+    expect(await getCreatorCode(control(), b.tenantId)).toEqual({ customJs: '', conversionCode: '' })
     // Only what is given changes.
-    await updatePageSettings(db(), a.tenantId, { language: 'pl' })
-    expect(await getPageSettings(db(), a.tenantId)).toMatchObject({ name: 'New name', language: 'pl', template: 'bold' })
-    expect(await updatePageSettings(db(), 'no-such-tenant', { name: 'x' })).toBe(false)
+    await updatePageSettings(dbs(), a.tenantId, { language: 'pl' })
+    expect(await getPageSettings(dbs(), a.tenantId)).toMatchObject({ name: 'New name', language: 'pl', template: 'bold' })
+    expect(await updatePageSettings(dbs(), 'no-such-tenant', { name: 'x' })).toBe(false)
   })
 })

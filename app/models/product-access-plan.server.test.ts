@@ -13,7 +13,7 @@ describe('product_access: a student’s holdings', () => {
       .from(productAccess)
       .where(and(eq(productAccess.tenantId, 'tenant-plan'), eq(productAccess.userId, 'user-plan')))
       .toSQL()
-    const { results } = await (env as unknown as { DB: D1Database }).DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+    const { results } = await (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
       .bind(...q.params)
       .all<{ detail: string }>()
     expect(results.map((r) => r.detail)).toEqual(['SEARCH product_access USING COVERING INDEX product_access_user_idx (tenant_id=? AND user_id=?)'])

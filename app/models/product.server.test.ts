@@ -157,7 +157,7 @@ describe('catalogue products', () => {
     const c1 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'C1' })
     const c2 = await createProduct(db(), a.tenantId, { kind: 'course', title: 'C2' })
     const bundle = await createCatalogueProduct(db(), a.tenantId, { kind: 'bundle', title: 'Pack', vatRate: null, promoPrice: 500, promoLimit: 3, published: true }, [{ name: 'A', amount: 900 }], [c1.id, c2.id])
-    await env.DB.prepare('UPDATE products SET promo_sold = 2 WHERE id = ?').bind(bundle!.id).run()
+    await env.DB_SHARD_0.prepare('UPDATE products SET promo_sold = 2 WHERE id = ?').bind(bundle!.id).run()
     expect(await duplicateProduct(db(), b.tenantId, bundle!.id, 'Nope')).toBeUndefined()
     const copy = await duplicateProduct(db(), a.tenantId, bundle!.id, 'Pack (copy)')
     expect(copy).toMatchObject({ kind: 'bundle', title: 'Pack (copy)', slug: 'pack-copy', published: false, vatRate: null, promoPrice: 500, promoLimit: 3, promoSold: 0 })

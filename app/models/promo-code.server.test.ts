@@ -102,7 +102,7 @@ describe('checkPromoCode', () => {
     const promo = await create(school.tenantId)
     const [a, b] = await Promise.all([createTestStudent(school.tenantId), createTestStudent(school.tenantId)])
     await completedSaleWith(school.tenantId, a.id, course.id, promo.id)
-    const rows = await env.DB.prepare('SELECT count(*) AS n FROM promo_redemptions WHERE promo_code_id = ? AND user_id = ?').bind(promo.id, a.id).first<{ n: number }>()
+    const rows = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM promo_redemptions WHERE promo_code_id = ? AND user_id = ?').bind(promo.id, a.id).first<{ n: number }>()
     expect(rows?.n).toBe(1)
     expect(await checkPromoCode(db(), school.tenantId, { code: promo.code.toLowerCase(), productId: course.id, userId: a.id })).toEqual({ ok: false, error: 'used' })
     expect((await checkPromoCode(db(), school.tenantId, { code: promo.code, productId: course.id, userId: b.id })).ok).toBe(true)
@@ -128,7 +128,7 @@ describe('promo code CRUD', () => {
     const { school } = await setup()
     const { course: foreign } = await setup()
     expect(await createPromoCode(db(), school.tenantId, { ...base, productId: foreign.id })).toEqual({ ok: false, error: 'invalid_product' })
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM promo_codes WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>()).toEqual({ n: 0 })
+    expect(await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM promo_codes WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>()).toEqual({ n: 0 })
   })
 
   it('updates and deletes within the school only', async () => {

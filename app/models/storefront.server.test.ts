@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { getDb } from '#app/db/client.server.ts'
+import { getDb, type ShardDb } from '#app/db/client.server.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
 import { grantProductAccess } from './access.server.ts'
 import { lowestPriceLast30Days, LOWEST_PRICE_WINDOW_MS } from './product-price.server.ts'
@@ -88,7 +88,8 @@ describe('storefront queries', () => {
 
 /** A Db whose D1 binding counts round trips: each batch, and each statement run outside one. */
 function countingDb() {
-  const d1 = (env as unknown as { DB: D1Database }).DB
+  // Test schools live in shard 0 (tests/factories.ts).
+  const d1 = (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0
   const counter = { trips: 0 }
   const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
     new Proxy(stmt, {
@@ -108,7 +109,7 @@ function countingDb() {
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
-  return { db: getDb(proxy), counter }
+  return { db: getDb(proxy) as ShardDb, counter }
 }
 
 describe('D1 round trips', () => {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createProduct } from '#app/models/product.server.ts'
-import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
+import { createTestSchool, createTestStudent, db, d1For } from '#tests/factories.ts'
 import { createTransaction, purchaseExpiry, settleTransaction, type PaymentEvent } from './transaction.server.ts'
 
 async function setup(kind: 'course' | 'physical' = 'course') {
@@ -29,7 +29,7 @@ async function setup(kind: 'course' | 'physical' = 'course') {
 const paid = (key = 'order-1:COMPLETED'): PaymentEvent => ({ provider: 'payu', eventKey: key, providerStatus: 'COMPLETED', status: 'completed' })
 
 async function count(sql: string, ...binds: unknown[]) {
-  return (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+  return (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 }
 
 describe('settleTransaction', () => {
@@ -79,11 +79,11 @@ describe('settleTransaction', () => {
   it('re-activates a denied access row and gives the product its access length', async () => {
     const { school, student, product, tx } = await setup()
     const now = Date.now()
-    await env.DB.prepare("INSERT INTO product_access (id, tenant_id, product_id, user_id, source, starts_at, revoked_at, created_at, updated_at) VALUES ('pa1', ?, ?, ?, 'manual', ?, ?, ?, ?)")
+    await env.DB_SHARD_0.prepare("INSERT INTO product_access (id, tenant_id, product_id, user_id, source, starts_at, revoked_at, created_at, updated_at) VALUES ('pa1', ?, ?, ?, 'manual', ?, ?, ?, ?)")
       .bind(school.tenantId, product.id, student.id, now - 1000, now - 500, now, now)
       .run()
     await settleTransaction(db(), school.tenantId, tx.id, { event: paid('re:1'), status: 'completed' }, now)
-    const row = await env.DB.prepare('SELECT source, revoked_at, expires_at FROM product_access WHERE id = ?').bind('pa1').first<{ source: string; revoked_at: number | null; expires_at: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT source, revoked_at, expires_at FROM product_access WHERE id = ?').bind('pa1').first<{ source: string; revoked_at: number | null; expires_at: number }>()
     expect(row).toEqual({ source: 'purchase', revoked_at: null, expires_at: now + 30 * 86_400_000 })
   })
 })

@@ -6,15 +6,15 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createTransaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, dbs, d1For } from '#tests/factories.ts'
 
-const one = <T,>(sql: string, ...binds: unknown[]) => env.DB.prepare(sql).bind(...binds).first<T>()
+const one = <T,>(sql: string, ...binds: unknown[]) => d1For(sql).prepare(sql).bind(...binds).first<T>()
 const textOf = async (res: Response | Promise<Response>) => (await (await res).text()).replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"')
 
 describe('item 5: payout account types', () => {
   it('a USD school saves a US account (routing + account); a bad routing number is refused on its field; SWIFT clears routing', async () => {
     const school = await createTestSchool()
-    await updatePageSettings(db(), school.tenantId, { authorName: 'Author', contactEmail: 'hello@example.com' })
+    await updatePageSettings(dbs(), school.tenantId, { authorName: 'Author', contactEmail: 'hello@example.com' })
     const cookie = await login(school.host, school.owner.email, school.owner.password)
     const page = await textOf(appFetch(school.host, '/home/balance', { cookie }))
     // Before issue 23 the form knew only IBAN and NRB: a US account had no way in.
@@ -23,7 +23,7 @@ describe('item 5: payout account types', () => {
     const bad = await appFetch(school.host, '/home/balance', { form: { intent: 'bank', bankAccountType: 'us', bankRoutingNumber: '011000016', bankAccount: '000123456789', bankAccountHolder: 'Ann Author' }, cookie })
     expect(bad.status).toBe(400)
     expect(await textOf(bad)).toContain('This routing number is not valid: check its digits')
-    expect(await one<{ a: string | null }>('SELECT bank_account AS a FROM tenants WHERE id = ?', school.tenantId)).toEqual({ a: null })
+    expect(await one<{ a: string | null }>('SELECT bank_account AS a FROM school_settings WHERE tenant_id = ?', school.tenantId)).toEqual({ a: null })
 
     // All errors at once, the holder's included.
     const both = await textOf(appFetch(school.host, '/home/balance', { form: { intent: 'bank', bankAccountType: 'us', bankRoutingNumber: '', bankAccount: '12', bankAccountHolder: '' }, cookie }))
@@ -31,13 +31,13 @@ describe('item 5: payout account types', () => {
 
     const ok = await appFetch(school.host, '/home/balance', { form: { intent: 'bank', bankAccountType: 'us', bankRoutingNumber: '011 000 015', bankAccount: '000123456789', bankAccountHolder: 'Ann Author' }, cookie })
     expect(ok.status).toBe(302)
-    expect(await one('SELECT bank_account_type AS type, bank_account AS account, bank_routing_number AS routing, bank_swift AS swift FROM tenants WHERE id = ?', school.tenantId)).toEqual({ type: 'us', account: '000123456789', routing: '011000015', swift: null })
+    expect(await one('SELECT bank_account_type AS type, bank_account AS account, bank_routing_number AS routing, bank_swift AS swift FROM school_settings WHERE tenant_id = ?', school.tenantId)).toEqual({ type: 'us', account: '000123456789', routing: '011000015', swift: null })
     const shown = await textOf(appFetch(school.host, '/home/balance', { cookie }))
     expect(shown).toContain('data-bank-type="us"')
     expect(shown).toContain('011000015')
 
     expect((await appFetch(school.host, '/home/balance', { form: { intent: 'bank', bankAccountType: 'swift', bankSwift: 'hsbchkhh', bankAccount: '123-456789-001', bankAccountHolder: 'Ann Author' }, cookie })).status).toBe(302)
-    expect(await one('SELECT bank_account_type AS type, bank_account AS account, bank_routing_number AS routing, bank_swift AS swift FROM tenants WHERE id = ?', school.tenantId)).toEqual({ type: 'swift', account: '123456789001', routing: null, swift: 'HSBCHKHH' })
+    expect(await one('SELECT bank_account_type AS type, bank_account AS account, bank_routing_number AS routing, bank_swift AS swift FROM school_settings WHERE tenant_id = ?', school.tenantId)).toEqual({ type: 'swift', account: '123456789001', routing: null, swift: 'HSBCHKHH' })
   })
 })
 

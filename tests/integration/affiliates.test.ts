@@ -9,12 +9,12 @@ import { createPartner, type PartnerInput } from '#app/models/affiliate.server.t
 import { createProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
 import { getTransaction, recordRefund } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool, d1For } from '#tests/factories.ts'
 
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
 const DAY = 86_400_000
 const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql)
+  (await d1For(sql).prepare(sql)
     .bind(...binds)
     .first<{ n: number }>())!.n
 
@@ -47,7 +47,7 @@ async function buy(school: TestSchool, slug: string, recommendation: string | nu
   expect(res.status).toBe(303)
   const hosted = new URL(res.headers.get('Location')!).pathname
   expect(hosted).toMatch(/^\/pay\/test\//)
-  const tx = (await env.DB.prepare('SELECT id, hash, affiliate_partner_id AS partnerId FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1')
+  const tx = (await env.DB_SHARD_0.prepare('SELECT id, hash, affiliate_partner_id AS partnerId FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1')
     .bind(school.tenantId)
     .first<{ id: string; hash: string; partnerId: string | null }>())!
   const pay = () => appFetch(school.host, hosted, { cookie: session, form: { outcome: 'succeeded' } })
@@ -63,7 +63,7 @@ describe("affiliates: the owner's pages", () => {
     const created = await appFetch(school.host, '/home/partners', { cookie: owner, form })
     expect(created.status).toBe(303)
     expect(flashOf(created)?.message).toBe('affiliates.done.created')
-    const row = (await env.DB.prepare('SELECT id, code, commission_kind, commission_value, cookie_days, active FROM affiliate_partners WHERE tenant_id = ?')
+    const row = (await env.DB_SHARD_0.prepare('SELECT id, code, commission_kind, commission_value, cookie_days, active FROM affiliate_partners WHERE tenant_id = ?')
       .bind(school.tenantId)
       .first<Record<string, unknown>>())!
     expect(row).toMatchObject({ code: 'LUCJAZAK', commission_kind: 'percent', commission_value: 15, cookie_days: 45, active: 1 })
@@ -126,7 +126,7 @@ describe('affiliates: a sale through the recommendation cookie', () => {
     await pay()
     await pay()
     expect(await count('SELECT count(*) AS n FROM affiliate_commissions WHERE tenant_id = ? AND transaction_id = ?', school.tenantId, tx.id)).toBe(1)
-    const commission = await env.DB.prepare('SELECT amount, status FROM affiliate_commissions WHERE tenant_id = ?').bind(school.tenantId).first()
+    const commission = await env.DB_SHARD_0.prepare('SELECT amount, status FROM affiliate_commissions WHERE tenant_id = ?').bind(school.tenantId).first()
     expect(commission).toEqual({ amount: 2000, status: 'accrued' })
 
     // Success (the page and the poll) clears the recommendation cookie.
@@ -145,7 +145,7 @@ describe('affiliates: a sale through the recommendation cookie', () => {
     expect(list).toMatch(/data-partner-sales="true"[^>]*>1</)
     const paid = await appFetch(school.host, `/home/partners/${p.id}`, { cookie: owner, form: { intent: 'paid', currency: 'USD' } })
     expect(paid.status).toBe(303)
-    expect(await env.DB.prepare('SELECT amount, currency FROM affiliate_payouts WHERE tenant_id = ?').bind(school.tenantId).first()).toEqual({ amount: 2000, currency: 'USD' })
+    expect(await env.DB_SHARD_0.prepare('SELECT amount, currency FROM affiliate_payouts WHERE tenant_id = ?').bind(school.tenantId).first()).toEqual({ amount: 2000, currency: 'USD' })
     const again = await appFetch(school.host, `/home/partners/${p.id}`, { cookie: owner, form: { intent: 'paid', currency: 'USD' } })
     expect(again.status).toBe(422)
     expect(await count('SELECT count(*) AS n FROM affiliate_payouts WHERE tenant_id = ?', school.tenantId)).toBe(1)
@@ -154,7 +154,7 @@ describe('affiliates: a sale through the recommendation cookie', () => {
     const second = await buy(school, product.slug, `${p.id}.${Date.now() + DAY}`)
     const completed = (await getTransaction(db(), school.tenantId, second.tx.id))!
     expect(await recordRefund(db(), school.tenantId, completed, { provider: 'test', refundRef: 'rf_1', providerStatus: 'refunded' })).toBe(true)
-    expect(await env.DB.prepare('SELECT status FROM affiliate_commissions WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, second.tx.id).first()).toEqual({ status: 'reversed' })
+    expect(await env.DB_SHARD_0.prepare('SELECT status FROM affiliate_commissions WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, second.tx.id).first()).toEqual({ status: 'reversed' })
   })
 
   it("self-referral earns 0; an expired, forged or another school's cookie records no partner; an inactive partner neither", async () => {
@@ -165,7 +165,7 @@ describe('affiliates: a sale through the recommendation cookie', () => {
     const theirs = await partner(other)
     const selfBuyer = await createTestStudent(school.tenantId, { email: 'self@partner.test' })
     const self = await buy(school, product.slug, `${p.id}.${Date.now() + DAY}`, selfBuyer)
-    expect(await env.DB.prepare('SELECT amount, status FROM affiliate_commissions WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, self.tx.id).first()).toEqual({
+    expect(await env.DB_SHARD_0.prepare('SELECT amount, status FROM affiliate_commissions WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, self.tx.id).first()).toEqual({
       amount: 0,
       status: 'self_referral',
     })
@@ -173,7 +173,7 @@ describe('affiliates: a sale through the recommendation cookie', () => {
       const { tx } = await buy(school, product.slug, cookie)
       expect(tx.partnerId, cookie).toBeNull()
     }
-    await env.DB.prepare('UPDATE affiliate_partners SET active = 0 WHERE id = ?').bind(p.id).run()
+    await env.DB_SHARD_0.prepare('UPDATE affiliate_partners SET active = 0 WHERE id = ?').bind(p.id).run()
     expect((await buy(school, product.slug, `${p.id}.${Date.now() + DAY}`)).tx.partnerId).toBeNull()
     expect(await count('SELECT count(*) AS n FROM affiliate_commissions WHERE tenant_id = ?', school.tenantId)).toBe(1)
   })

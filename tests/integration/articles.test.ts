@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/media.server.ts'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, dbs } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const form = (fields: Record<string, string>) => ({ intent: 'save', title: '', body: '', authorName: '', coverPath: '', date: '', time: '', ...fields })
@@ -14,7 +14,7 @@ let owner: string
 let student: string
 
 async function articleCount(tenantId = school.tenantId) {
-  return (await env.DB.prepare('SELECT count(*) AS n FROM articles WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
+  return (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM articles WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
 }
 
 async function readyImage(tenantId: string, context: 'cover' | 'avatar' | 'image') {
@@ -49,7 +49,7 @@ describe('/home/articles', () => {
   })
 
   it('starts a new article with the author name of the page settings', async () => {
-    await updatePageSettings(db(), school.tenantId, { authorName: 'Anna Nowak' })
+    await updatePageSettings(dbs(), school.tenantId, { authorName: 'Anna Nowak' })
     const html = await (await appFetch(school.host, '/home/articles/new', { cookie: owner })).text()
     expect(html).toMatch(/name="authorName"[^>]*value="Anna Nowak"|value="Anna Nowak"[^>]*name="authorName"/)
     expect(html).toContain('Create article')
@@ -91,7 +91,7 @@ describe('/home/articles', () => {
     expect(res.status).toBe(302)
     expect(location(res)).toBe('/home/articles')
     expect(flashOf(res)).toMatchObject({ done: 'created' })
-    const row = await env.DB.prepare('SELECT id, title, slug, body, author_name, cover_path, published, published_at FROM articles WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const row = await env.DB_SHARD_0.prepare('SELECT id, title, slug, body, author_name, cover_path, published, published_at FROM articles WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(row).toMatchObject({ title: 'How to save', slug: 'how-to-save', body, author_name: 'Anna', cover_path: cover, published: 1, published_at: Date.UTC(2026, 2, 1, 9, 15) })
     articleId = String(row!.id)
 
@@ -116,13 +116,13 @@ describe('/home/articles', () => {
     expect(res.status).toBe(302)
     expect(location(res)).toBe(`/home/articles/${articleId}`)
     expect(flashOf(res)).toMatchObject({ done: 'updated' })
-    const row = await env.DB.prepare('SELECT title, slug, body, published, published_at, cover_path FROM articles WHERE id = ?').bind(articleId).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT title, slug, body, published, published_at, cover_path FROM articles WHERE id = ?').bind(articleId).first()
     expect(row).toEqual({ title: 'Saving money', slug: 'how-to-save', body: 'New text', published: 0, published_at: null, cover_path: null })
     expect(await (await appFetch(school.host, `/home/articles/${articleId}`, { cookie: followFlash(owner, res) })).text()).toContain('Article updated')
     // Published without a date: dated now.
     const before = Date.now()
     await appFetch(school.host, `/home/articles/${articleId}`, { form: form({ title: 'Saving money', published: 'on' }), cookie: owner })
-    const dated = await env.DB.prepare('SELECT published_at FROM articles WHERE id = ?').bind(articleId).first<{ published_at: number }>()
+    const dated = await env.DB_SHARD_0.prepare('SELECT published_at FROM articles WHERE id = ?').bind(articleId).first<{ published_at: number }>()
     expect(dated!.published_at).toBeGreaterThanOrEqual(before)
 
     const pl = await createTestSchool({ language: 'pl' })
@@ -132,7 +132,7 @@ describe('/home/articles', () => {
     expect(await blank.text()).toContain('Tytuł nie może być pusty')
     const plCreated = await appFetch(pl.host, '/home/articles/new', { form: form({ title: 'Wpis', date: '2026-07-01', time: '12:30' }), cookie: plOwner })
     // Warsaw summer time: UTC+2.
-    expect((await env.DB.prepare('SELECT published_at FROM articles WHERE tenant_id = ?').bind(pl.tenantId).first<{ published_at: number }>())!.published_at).toBe(Date.UTC(2026, 6, 1, 10, 30))
+    expect((await env.DB_SHARD_0.prepare('SELECT published_at FROM articles WHERE tenant_id = ?').bind(pl.tenantId).first<{ published_at: number }>())!.published_at).toBe(Date.UTC(2026, 6, 1, 10, 30))
     expect(await (await appFetch(pl.host, '/home/articles', { cookie: followFlash(plOwner, plCreated) })).text()).toContain('Artykuł został utworzony')
   })
 

@@ -7,10 +7,11 @@ import { createLecture, createSection } from '#app/models/course-content.server.
 import { setComplete } from '#app/models/lecture-progress.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
-import { getTenantTax, setTenantTaxDefaults, updateSchoolAccess } from '#app/models/tenant.server.ts'
+import { updateSchoolAccess } from '#app/models/tenant.server.ts'
+import { getTenantTax, setTenantTaxDefaults } from '#app/models/school-settings.server.ts'
 import { getTransaction } from '#app/models/transaction.server.ts'
 import { invoiceContentFor } from '#app/invoicing/issue.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, control, dbs } from '#tests/factories.ts'
 
 async function course(school: TestSchool, opts: { vatRate?: number | null; kind?: 'course' | 'physical' } = {}) {
   const kind = opts.kind ?? 'course'
@@ -26,7 +27,7 @@ async function course(school: TestSchool, opts: { vatRate?: number | null; kind?
 }
 
 const visitor = (email = `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`) => ({ name: 'Bea Buyer', email, password: 'bea-pass-1', terms: 'on', waiver: 'on' })
-const lastTx = (tenantId: string) => env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(tenantId).first<Record<string, unknown>>()
+const lastTx = (tenantId: string) => env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(tenantId).first<Record<string, unknown>>()
 const cookieOf = (res: Response) => res.headers.get('Set-Cookie')!.split(';')[0]!
 
 describe('tax follows the school (issue 23 §4)', () => {
@@ -45,7 +46,7 @@ describe('tax follows the school (issue 23 §4)', () => {
     expect(res.status).toBe(303)
     const tx = (await lastTx(school.tenantId))!
     expect(tx).toMatchObject({ total_amount: 4900, vat_amount: 0 })
-    const content = await invoiceContentFor(db(), school.tenantId, (await getTransaction(db(), school.tenantId, String(tx.id)))!)
+    const content = await invoiceContentFor(dbs(), school.tenantId, (await getTransaction(db(), school.tenantId, String(tx.id)))!)
     expect(content.lines.map((l) => l.vatRate)).toEqual([null])
   })
 
@@ -193,7 +194,7 @@ describe('simplified checkout (issue 23 §11)', () => {
     // Set before the school's first request (the host cache keeps a school's switches for a minute;
     // the page settings screen clears it when the owner saves).
     const school = await createTestSchool({ language: 'en' })
-    await updateSchoolAccess(db(), school.tenantId, { simplifiedCheckout: true })
+    await updateSchoolAccess(control(), school.tenantId, { simplifiedCheckout: true })
     const product = await course(school)
     const path = `/${product.slug}/checkout`
     const page = await (await appFetch(school.host, path)).text()
@@ -213,7 +214,7 @@ describe('simplified checkout (issue 23 §11)', () => {
     // The server's price, as in the full checkout: 49.00 with 23 % VAT included.
     expect(tx).toMatchObject({ total_amount: 4900, vat_amount: 916, invoice_details: null })
     expect(tx.terms_accepted_at).not.toBeNull()
-    const user = await env.DB.prepare('SELECT name, role FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first()
+    const user = await env.DB_SHARD_0.prepare('SELECT name, role FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first()
     expect(user).toEqual({ name: 'Sam Simple', role: 'student' })
 
     // An address that has an account logs in (its password), as in the full checkout.

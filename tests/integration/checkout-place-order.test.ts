@@ -14,7 +14,7 @@ async function course(school: TestSchool) {
   return product
 }
 
-const txCount = async (tenantId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
+const txCount = async (tenantId: string) => (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
 const visitor = { name: 'Vera Visitor', email: 'vera@example.com', password: 'vera-pass-1', terms: 'on', waiver: 'on' }
 
 describe('checkout: placing the order', () => {

@@ -5,7 +5,7 @@ import { promoCodes } from '#app/db/schema.server.ts'
 import { createProduct, updateProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, d1For } from '#tests/factories.ts'
 
 async function course(school: TestSchool, opts: { free?: boolean; kind?: 'course' | 'physical' | 'file'; amount?: number; published?: boolean } = {}) {
   const kind = opts.kind ?? 'course'
@@ -21,7 +21,7 @@ async function course(school: TestSchool, opts: { free?: boolean; kind?: 'course
   return product
 }
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 const txCount = (tenantId: string) => count('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?', tenantId)
 const visitor = { name: 'Vera Visitor', email: 'vera@example.com', password: 'vera-pass-1', terms: 'on', waiver: 'on' }
 const pagePath = (pendingPath: string) => pendingPath.replace(/\/pending$/, '')
@@ -88,7 +88,7 @@ describe('checkout', () => {
     const cookie = res.headers.get('Set-Cookie')!.split(';')[0]!
     expect(await count("SELECT count(*) AS n FROM product_access WHERE tenant_id = ? AND product_id = ? AND source = 'purchase'", school.tenantId, product.id)).toBe(1)
     expect(await count("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND type IN ('student.registered', 'student.paid')", school.tenantId)).toBe(2)
-    const tx = await env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const tx = await env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(tx).toMatchObject({ status: 'completed', total_amount: 0, fee_amount: 0, provider: null })
     // The provider's return URL leads on to the page.
     const back = await appFetch(school.host, pending, { cookie })
@@ -125,7 +125,7 @@ describe('checkout', () => {
     expect(ok.status).toBe(303)
     expect(ok.headers.get('Location')).toMatch(/\/pay\/test\/tp_[a-z0-9]+$/)
     expect(ok.headers.get('Set-Cookie')).toMatch(/cf_session=/)
-    const tx = await env.DB.prepare('SELECT user_id, status FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const tx = await env.DB_SHARD_0.prepare('SELECT user_id, status FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(tx).toEqual({ user_id: student.id, status: 'pending' })
     expect(await count("SELECT count(*) AS n FROM users WHERE tenant_id = ? AND role = 'student'", school.tenantId)).toBe(1)
   })
@@ -142,7 +142,7 @@ describe('checkout', () => {
     expect(res.status).toBe(303)
     const hosted = res.headers.get('Location')!
     expect(hosted).toMatch(/^http:\/\/[^/]+\/pay\/test\/tp_[a-z0-9]+$/)
-    const tx = await env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const tx = await env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(tx).toMatchObject({ status: 'pending', quantity: 2, unit_amount: 12300, total_amount: 24600, vat_amount: 4600, provider: 'test', integration_id: 'test', checkout_path: `/${product.slug}/checkout` })
     expect(Number(tx!.fee_amount)).toBeGreaterThan(0)
     expect(JSON.parse(String(tx!.invoice_details))).toMatchObject({ type: 'company', vatNumber: 'PL1234567890', postalCode: '00-001', country: 'PL' })
@@ -167,7 +167,7 @@ describe('checkout', () => {
     expect(await count("SELECT count(*) AS n FROM product_access WHERE tenant_id = ? AND user_id = ? AND source = 'purchase'", school.tenantId, student.id)).toBe(1)
     expect(await count("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND type = 'student.paid'", school.tenantId)).toBe(1)
     // After the answer (waitUntil): one receipt to the buyer, one "sale" notification per owner — also after the replay.
-    const receipts = () => env.DB.prepare("SELECT to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? AND template = 'receipt'").bind(school.tenantId).all<{ toAddress: string; subject: string; text: string }>()
+    const receipts = () => env.DB_SHARD_0.prepare("SELECT to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? AND template = 'receipt'").bind(school.tenantId).all<{ toAddress: string; subject: string; text: string }>()
     for (let i = 0; i < 40 && (await receipts()).results.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
     const sent = (await receipts()).results
     expect(sent).toHaveLength(1)
@@ -189,12 +189,12 @@ describe('checkout', () => {
     const res = await appFetch(school.host, `/${product.slug}/checkout`, { cookie, form: { terms: 'on', waiver: 'on' } })
     const hosted = new URL(res.headers.get('Location')!).pathname
     expect((await appFetch(school.host, hosted, { cookie, form: { outcome: 'slow' } })).status).toBe(303)
-    const tx = (await env.DB.prepare('SELECT id, hash FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ id: string; hash: string }>())!
+    const tx = (await env.DB_SHARD_0.prepare('SELECT id, hash FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ id: string; hash: string }>())!
     const poll = async () => ((await (await pollJson(school.host, tx.hash, cookie)).json()) as { status: string }).status
     expect(await poll()).toBe('PENDING')
     expect(await count("SELECT count(*) AS n FROM payment_events WHERE tenant_id = ? AND provider_status = 'pending'", school.tenantId)).toBe(1)
     // The delay passes (the PENDING notification is 9 s old): the next polls confirm it — once.
-    await env.DB.prepare('UPDATE payment_events SET received_at = received_at - 9000 WHERE tenant_id = ?').bind(school.tenantId).run()
+    await env.DB_SHARD_0.prepare('UPDATE payment_events SET received_at = received_at - 9000 WHERE tenant_id = ?').bind(school.tenantId).run()
     const answers = await Promise.all([poll(), poll(), poll()])
     expect(answers.filter((a) => a === 'PERFORMED').length).toBeGreaterThanOrEqual(1)
     expect(await poll()).toBe('PERFORMED')
@@ -214,11 +214,11 @@ describe('checkout', () => {
     expect(form).toContain('Worksheets for every lesson')
     const res = await appFetch(school.host, `/${product.slug}/checkout`, { cookie, form: { terms: 'on', waiver: 'on', bump: 'on' } })
     expect(res.status).toBe(303)
-    const tx = await env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const tx = await env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     // 100.00 + 19.00; VAT 23 % of each line (the file is taxed at its own rate, 23 % here).
     expect(tx).toMatchObject({ bump_product_id: extra.id, bump_amount: 1900, total_amount: 11900, vat_amount: 1870 + 355 })
     await appFetch(school.host, new URL(res.headers.get('Location')!).pathname, { cookie, form: { outcome: 'succeeded' } })
-    const granted = await env.DB.prepare("SELECT product_id FROM product_access WHERE tenant_id = ? AND user_id = ? AND source = 'purchase' ORDER BY product_id").bind(school.tenantId, student.id).all<{ product_id: string }>()
+    const granted = await env.DB_SHARD_0.prepare("SELECT product_id FROM product_access WHERE tenant_id = ? AND user_id = ? AND source = 'purchase' ORDER BY product_id").bind(school.tenantId, student.id).all<{ product_id: string }>()
     expect(granted.results.map((r) => r.product_id).sort()).toEqual([product.id, extra.id].sort())
     // Once owned, the bump is not offered again.
     expect(await (await appFetch(school.host, `/${product.slug}/checkout`, { cookie })).text()).not.toContain('data-order-bump')
@@ -243,7 +243,7 @@ describe('checkout', () => {
     expect(await count('SELECT count(*) AS n FROM products WHERE tenant_id = ? AND bump_product_id IS NOT NULL', school.tenantId)).toBe(0)
     const ok = await appFetch(school.host, path, { cookie: owner, form: { intent: 'bump', bumpProductId: mine.id, bumpPrice: '19.90', bumpText: 'Add the workbook' } })
     expect(ok.status).toBe(302)
-    const row = await env.DB.prepare('SELECT bump_product_id, bump_price, bump_text FROM products WHERE id = ?').bind(product.id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT bump_product_id, bump_price, bump_text FROM products WHERE id = ?').bind(product.id).first()
     expect(row).toEqual({ bump_product_id: mine.id, bump_price: 1990, bump_text: 'Add the workbook' })
   })
 
@@ -317,7 +317,7 @@ describe('checkout', () => {
     const cookie = await login(school.host, student.email, student.password)
     const paid = await appFetch(school.host, path, { cookie, form: { terms: 'on', waiver: 'on', promoCode: 'TEN' } })
     expect(paid.status).toBe(303)
-    const tx = await env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const tx = await env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(tx).toMatchObject({ discount_amount: 1000, total_amount: 9000, status: 'pending' })
     expect(tx!.promo_code_id).not.toBeNull()
 
@@ -326,7 +326,7 @@ describe('checkout', () => {
     const free = await appFetch(school.host, path, { cookie: cookie2, form: { terms: 'on', waiver: 'on', promoCode: 'FREE' } })
     expect(free.status).toBe(303)
     expect(free.headers.get('Location')).toMatch(/^\/transaction\/[a-z0-9]+\/pending$/)
-    const done = await env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, other2.id).first<Record<string, unknown>>()
+    const done = await env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, other2.id).first<Record<string, unknown>>()
     expect(done).toMatchObject({ status: 'completed', total_amount: 0, discount_amount: 10000, fee_amount: 0 })
     expect(await count('SELECT count(*) AS n FROM promo_redemptions WHERE tenant_id = ? AND user_id = ?', school.tenantId, other2.id)).toBe(1)
     const page = await (await appFetch(school.host, pagePath(free.headers.get('Location')!), { cookie: cookie2 })).text()
@@ -454,7 +454,7 @@ describe('checkout: payment method', () => {
     const viaTest = await appFetch(school.host, path, { form: { ...visitor, email: 'test-buyer@example.com', integration: 'test' } })
     expect(viaTest.status).toBe(303)
     expect(viaTest.headers.get('Location')).toMatch(/\/pay\/test\//)
-    const providers = await env.DB.prepare('SELECT provider, integration_id AS integrationId FROM transactions WHERE tenant_id = ? ORDER BY created_at').bind(school.tenantId).all<{ provider: string; integrationId: string }>()
+    const providers = await env.DB_SHARD_0.prepare('SELECT provider, integration_id AS integrationId FROM transactions WHERE tenant_id = ? ORDER BY created_at').bind(school.tenantId).all<{ provider: string; integrationId: string }>()
     expect(providers.results).toEqual([
       { provider: 'payu', integrationId: payu.id },
       { provider: 'test', integrationId: 'test' },

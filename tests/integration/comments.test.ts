@@ -92,7 +92,7 @@ describe('POST /comments', () => {
     expect(long.status).toBe(422)
     expect(long.json.errors.body[0]).toContain('1200')
     expect(long.json.length).toBe(1201)
-    const rows = await env.DB.prepare('SELECT count(*) AS n FROM comments WHERE commentable_id = ?').bind(lectureId).first<{ n: number }>()
+    const rows = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM comments WHERE commentable_id = ?').bind(lectureId).first<{ n: number }>()
     expect(rows?.n).toBe(0)
   })
 
@@ -103,7 +103,7 @@ describe('POST /comments', () => {
     expect((await comment('x'.repeat(1200), sam)).status).toBe(201)
     const staff = await comment('Thanks for watching', owner)
     expect(staff.json.comment.byAdmin).toBe(true)
-    const row = await env.DB.prepare('SELECT product_id, user_id, by_admin FROM comments WHERE id = ?').bind(ok.json.comment.id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT product_id, user_id, by_admin FROM comments WHERE id = ?').bind(ok.json.comment.id).first()
     expect(row).toEqual({ product_id: courseId, user_id: samId, by_admin: 0 })
   })
 
@@ -139,7 +139,7 @@ describe('votes (seed 000 §4)', () => {
     expect(await vote(-1)).toEqual({ value: 0, up_votes_count: 0 }) // down when down → 0
     expect(await vote(1, kim)).toEqual({ value: 1, up_votes_count: 1 })
     expect(await vote(1, owner)).toEqual({ value: 1, up_votes_count: 2 })
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM votes WHERE votable_id = ? AND votable_type = 'comment'").bind(id).first<{ n: number }>()
+    const n = await env.DB_SHARD_0.prepare("SELECT count(*) AS n FROM votes WHERE votable_id = ? AND votable_type = 'comment'").bind(id).first<{ n: number }>()
     expect(n?.n).toBe(2)
   })
 
@@ -147,7 +147,7 @@ describe('votes (seed 000 §4)', () => {
     const { json } = await comment('Race me', kim)
     const id = json.comment.id as string
     await Promise.all([sam, kim, owner].map((cookie) => call('/vote', { body: { value: 1, type: 'comment', id }, cookie })))
-    const row = await env.DB.prepare('SELECT up_votes_count AS n FROM comments WHERE id = ?').bind(id).first<{ n: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT up_votes_count AS n FROM comments WHERE id = ?').bind(id).first<{ n: number }>()
     expect(row?.n).toBe(3)
   })
 
@@ -230,7 +230,7 @@ describe('delete rights (seed 000 §6)', () => {
     await call('/vote', { body: { value: 1, type: 'comment', id: samsComment }, cookie: kim })
     await call('/vote', { body: { value: 1, type: 'reply', id: adminReply.reply.id }, cookie: kim })
     expect((await call(`/comments/${samsComment}`, { method: 'DELETE', cookie: sam })).status).toBe(200)
-    const left = await env.DB.prepare('SELECT (SELECT count(*) FROM replies WHERE comment_id = ?1) AS replies, (SELECT count(*) FROM votes WHERE votable_id IN (?1, ?2)) AS votes').bind(samsComment, adminReply.reply.id).first()
+    const left = await env.DB_SHARD_0.prepare('SELECT (SELECT count(*) FROM replies WHERE comment_id = ?1) AS replies, (SELECT count(*) FROM votes WHERE votable_id IN (?1, ?2)) AS votes').bind(samsComment, adminReply.reply.id).first()
     expect(left).toEqual({ replies: 0, votes: 0 })
     expect((await call(`/comments/${kimsComment}`, { method: 'DELETE', cookie: owner })).status).toBe(200)
     expect((await call(`/comments/${adminComment}`, { method: 'DELETE', cookie: owner })).status).toBe(200)
@@ -241,7 +241,7 @@ describe('delete rights (seed 000 §6)', () => {
     const res = await appFetch(school.host, `/comments/${id}`, { form: { _method: 'DELETE' }, cookie: kim })
     expect(res.status).toBe(303)
     expect(res.headers.get('Location')).toBe(`/${courseSlug}/watch/${lectureId}#comments`)
-    expect(await env.DB.prepare('SELECT id FROM comments WHERE id = ?').bind(id).first()).toBeNull()
+    expect(await env.DB_SHARD_0.prepare('SELECT id FROM comments WHERE id = ?').bind(id).first()).toBeNull()
   })
 })
 
@@ -252,7 +252,7 @@ describe('convert to review', () => {
     expect((await call(`/comments/${id}/set-as-review`, { body: { score: 0 }, cookie: owner })).status).toBe(422)
     const ok = await call(`/comments/${id}/set-as-review`, { body: { score: 5 }, cookie: owner })
     expect(ok.status).toBe(201)
-    const review = await env.DB.prepare('SELECT rating, status, first_name, body, product_id FROM reviews WHERE source_comment_id = ?').bind(id).first()
+    const review = await env.DB_SHARD_0.prepare('SELECT rating, status, first_name, body, product_id FROM reviews WHERE source_comment_id = ?').bind(id).first()
     expect(review).toEqual({ rating: 5, status: 'approved', first_name: 'Kim', body: 'Best course I took this year', product_id: courseId })
     const again = await call(`/comments/${id}/set-as-review`, { body: { score: 10 }, cookie: owner })
     expect(again.status).toBe(422)
@@ -298,11 +298,11 @@ describe('/home/comments', () => {
     const id = (await comment('Feed delete me', sam)).json.comment.id as string
     const del = await appFetch(school.host, '/home/comments', { form: { intent: 'delete', commentId: id }, cookie: owner })
     expect(del.status).toBe(200)
-    expect(await env.DB.prepare('SELECT id FROM comments WHERE id = ?').bind(id).first()).toBeNull()
+    expect(await env.DB_SHARD_0.prepare('SELECT id FROM comments WHERE id = ?').bind(id).first()).toBeNull()
     const conv = (await comment('Feed convert me', sam)).json.comment.id as string
     const res = await appFetch(school.host, '/home/comments', { form: { intent: 'convert', commentId: conv, score: '10' }, cookie: owner })
     expect(res.status).toBe(200)
-    expect(await env.DB.prepare('SELECT rating FROM reviews WHERE source_comment_id = ?').bind(conv).first()).toEqual({ rating: 10 })
+    expect(await env.DB_SHARD_0.prepare('SELECT rating FROM reviews WHERE source_comment_id = ?').bind(conv).first()).toEqual({ rating: 10 })
   })
 })
 
@@ -326,7 +326,7 @@ describe('another school', () => {
         expect(res.status, `${method} ${path}`).toBe(404)
       }
     }
-    const row = await env.DB.prepare('SELECT replies_count, up_votes_count FROM comments WHERE id = ?').bind(id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT replies_count, up_votes_count FROM comments WHERE id = ?').bind(id).first()
     expect(row).toEqual({ replies_count: 1, up_votes_count: 0 })
   })
 })
@@ -344,6 +344,6 @@ describe('cross-tenant registry of this area (tests/integration/cross-tenant/com
         if (probe.control) expect((await appFetch(school.host, probe.path(objects as never), { method: probe.method, form: probe.form })).status, `control ${route}`).toBe(probe.control.status)
       }
     }
-    expect(await env.DB.prepare('SELECT replies_count FROM comments WHERE id = ?').bind(objects.commentId).first()).toEqual({ replies_count: 1 })
+    expect(await env.DB_SHARD_0.prepare('SELECT replies_count FROM comments WHERE id = ?').bind(objects.commentId).first()).toEqual({ replies_count: 1 })
   })
 })

@@ -11,7 +11,7 @@ import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash
 
 const form = { title: 'Introductions', description: 'Say hello', allowStudentsToAddPosts: 'on', access: 'public', courseId: '' }
 const base: TopicInput = { title: 'Topic', description: '', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null }
-const topicCount = async (tenantId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM community_topics WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
+const topicCount = async (tenantId: string) => (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_topics WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
 
 let school: TestSchool
 let other: TestSchool
@@ -181,7 +181,7 @@ describe('/home/community', () => {
     expect(flashOf(deleted)).toMatchObject({ done: 'deleted' })
     expect(await getTopic(db(), school.tenantId, topic.id)).toBeUndefined()
     expect(await getPost(db(), school.tenantId, post.id)).toBeNull()
-    expect(await env.DB.prepare("SELECT id FROM comments WHERE commentable_type = 'community_post' AND commentable_id = ?").bind(post.id).first()).toBeNull()
+    expect(await env.DB_SHARD_0.prepare("SELECT id FROM comments WHERE commentable_type = 'community_post' AND commentable_id = ?").bind(post.id).first()).toBeNull()
     expect((await appFetch(school.host, `/home/community/${topic.id}`, { cookie: owner })).status).toBe(404)
   })
 

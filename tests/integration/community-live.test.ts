@@ -86,7 +86,7 @@ describe('live topic feed', () => {
     const elsewhere = await listen(quietTopic, reader)
     const res = await publish(publicTopic, writer, 'Warp and weft today', 'A secret pattern in the body')
     expect(res.status).toBe(302)
-    const row = await env.DB.prepare('SELECT id FROM community_posts WHERE topic_id = ? AND title = ?').bind(publicTopic, 'Warp and weft today').first<{ id: string }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT id FROM community_posts WHERE topic_id = ? AND title = ?').bind(publicTopic, 'Warp and weft today').first<{ id: string }>()
     expect(row).toBeTruthy()
     expect(await waitFor(() => feed.hints.length > 0)).toBe(true)
     expect(feed.hints).toEqual([{ kind: 'post_created', topicId: publicTopic, postId: row!.id }])

@@ -73,18 +73,18 @@ describe('e-mail to subscribers', () => {
     expect(await mailsTo(annEmail)).toHaveLength(1)
     expect(await mailsTo(bobEmail)).toHaveLength(1)
 
-    const early = await sendDueCommunityDigests({ db: db(), env: env as never }, Date.now() + 60_000)
+    const early = await sendDueCommunityDigests(env as never, Date.now() + 60_000)
     expect(await mailsTo(bobEmail)).toHaveLength(1)
     expect(early.sent).toBe(0)
     const later = Date.now() + SUBSCRIPTION_EMAIL_GAP_MS + 60_000
-    await sendDueCommunityDigests({ db: db(), env: env as never }, later)
+    await sendDueCommunityDigests(env as never, later)
     const digests = await mailsTo(bobEmail, 'community_digest')
     expect(digests).toHaveLength(1)
     expect(digests[0]!.subject).toBe('2 new posts in Glazes — Pottery Hub')
     expect(digests[0]!.text_body).toContain('Kiln schedule (Pottery Hub)')
     expect(digests[0]!.text_body).toContain('Kiln schedule, part two (Pottery Hub)')
     // Run again: nothing is due any more.
-    await sendDueCommunityDigests({ db: db(), env: env as never }, later + 1000)
+    await sendDueCommunityDigests(env as never, later + 1000)
     expect(await mailsTo(bobEmail, 'community_digest')).toHaveLength(1)
   })
 
@@ -139,7 +139,7 @@ describe('the unsubscribe link', () => {
     expect(ask.status).toBe(200)
     expect(await ask.text()).toContain('Stop e-mails about new posts in Wheel tips?')
     // Opening the link alone changes nothing (mail scanners open links).
-    const still = await env.DB.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE topic_id = ?').bind(topic.id).first<{ n: number }>()
+    const still = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE topic_id = ?').bind(topic.id).first<{ n: number }>()
     expect(still?.n).toBe(1)
 
     const token = link.searchParams.get('token')!

@@ -53,13 +53,13 @@ beforeAll(async () => {
 
 describe('a video post', () => {
   it('refuses a file that is not a video, and a video file with an image link, writing nothing', async () => {
-    const before = await env.DB.prepare('SELECT count(*) AS n FROM community_posts WHERE topic_id = ?').bind(topicId).first<{ n: number }>()
+    const before = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_posts WHERE topic_id = ?').bind(topicId).first<{ n: number }>()
     const bad = await createVideoPost(author, { video_filename: 'notes.pdf', video_type: 'application/pdf' })
     expect(bad.status).toBe(422)
     expect(((await bad.json()) as Json).errors.file[0]).toBe('Bad file extension')
     const both = await createVideoPost(author, { video: 'https://youtu.be/dQw4w9WgXcQ' })
     expect(both.status).toBe(422)
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM community_posts WHERE topic_id = ?').bind(topicId).first<{ n: number }>()
+    const after = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_posts WHERE topic_id = ?').bind(topicId).first<{ n: number }>()
     expect(after?.n).toBe(before?.n)
   })
 

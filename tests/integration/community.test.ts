@@ -39,7 +39,7 @@ function publish(topicId: string, cookie: string, fields: Record<string, string>
 }
 
 async function postsIn(topicId: string) {
-  const { results } = await env.DB.prepare('SELECT id, title, body, user_id, by_admin, image_path, video_url FROM community_posts WHERE topic_id = ? ORDER BY created_at')
+  const { results } = await env.DB_SHARD_0.prepare('SELECT id, title, body, user_id, by_admin, image_path, video_url FROM community_posts WHERE topic_id = ? ORDER BY created_at')
     .bind(topicId)
     .all<Record<string, unknown>>()
   return results
@@ -263,7 +263,7 @@ describe('feed paging and comments', () => {
     expect(ok.status).toBe(201)
     const refused = await appFetch(school.host, '/comments', { method: 'POST', headers, body: JSON.stringify({ id: post.id, type: 'community_post', body: 'Let me in', file: 0 }), cookie: plain })
     expect(refused.status).toBe(404)
-    const row = await env.DB.prepare('SELECT comments_count FROM community_posts WHERE id = ?').bind(post.id).first<{ comments_count: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT comments_count FROM community_posts WHERE id = ?').bind(post.id).first<{ comments_count: number }>()
     expect(row?.comments_count).toBe(1)
     const page = await (await appFetch(school.host, `/community/posts/${post.id}`, { cookie: member })).text()
     expect(page).toContain('Great idea')
@@ -275,10 +275,10 @@ describe('subscriptions and the panel', () => {
     const on = await appFetch(school.host, `/community/topics/${publicTopic}`, { form: { intent: 'subscribe' }, cookie: plain })
     expect(on.status).toBe(302)
     expect(flashOf(on)).toMatchObject({ message: 'community.subscribe.subscribed' })
-    const row = await env.DB.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE user_id = ? AND topic_id = ?').bind(plainId, publicTopic).first<{ n: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE user_id = ? AND topic_id = ?').bind(plainId, publicTopic).first<{ n: number }>()
     expect(row?.n).toBe(1)
     await appFetch(school.host, `/community/topics/${publicTopic}`, { form: { intent: 'unsubscribe' }, cookie: plain })
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE user_id = ? AND topic_id = ?').bind(plainId, publicTopic).first<{ n: number }>()
+    const after = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM community_subscriptions WHERE user_id = ? AND topic_id = ?').bind(plainId, publicTopic).first<{ n: number }>()
     expect(after?.n).toBe(0)
   })
 

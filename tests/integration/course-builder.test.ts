@@ -176,7 +176,7 @@ describe('lectures', () => {
 
   it('tells the creator when the course turned comments off', async () => {
     const course = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Quiet' })
-    await env.DB.prepare('UPDATE products SET comments_enabled = 0 WHERE id = ?').bind(course.id).run()
+    await env.DB_SHARD_0.prepare('UPDATE products SET comments_enabled = 0 WHERE id = ?').bind(course.id).run()
     expect(await (await get(`/home/courses/${course.id}/sections`)).text()).toContain('Comments are turned off for this whole course')
   })
 })

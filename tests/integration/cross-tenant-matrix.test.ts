@@ -130,13 +130,13 @@ describe('cross-tenant matrix', () => {
   }
 
   it('left every victim object untouched', async () => {
-    const session = await env.DB.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
+    const session = await env.DB_SHARD_0.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
     expect(session).not.toBeNull()
     const tenant = await env.DB.prepare('SELECT status FROM tenants WHERE id = ?').bind(victim.tenantId).first<{ status: string }>()
     expect(tenant?.status).toBe('active')
     const domain = await env.DB.prepare('SELECT is_primary, verification_status FROM domains WHERE id = ?').bind(objects.domainId).first<{ is_primary: number; verification_status: string }>()
     expect(domain).toEqual({ is_primary: 0, verification_status: 'active' })
-    const tokens = await env.DB.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
+    const tokens = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
     expect(tokens?.n).toBe(0)
   })
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { setPrimaryDomain } from '#app/models/domain.server.ts'
-import { appFetch, createTestSchool, db } from '#tests/factories.ts'
+import { appFetch, createTestSchool, control } from '#tests/factories.ts'
 
 const domainId = async (hostname: string) => (await env.DB.prepare('SELECT id FROM domains WHERE hostname = ?').bind(hostname).first<{ id: string }>())!.id
 
@@ -14,7 +14,7 @@ describe('routing by domain state', () => {
 
   it('redirects other hosts (301) to the active primary domain, keeping path and query', async () => {
     const school = await createTestSchool({ customDomain: 'kurs.routing-b.test' })
-    await setPrimaryDomain(db(), school.tenantId, await domainId('kurs.routing-b.test'))
+    await setPrimaryDomain(control(), school.tenantId, await domainId('kurs.routing-b.test'))
     const res = await appFetch(`${school.host}:8787`, '/courses?page=2')
     expect(res.status).toBe(301)
     expect(res.headers.get('Location')).toBe('http://kurs.routing-b.test:8787/courses?page=2')
@@ -26,13 +26,13 @@ describe('routing by domain state', () => {
 
   it('ignores a primary domain that is not active', async () => {
     const school = await createTestSchool({ customDomain: 'kurs.routing-c.test', customDomainStatus: 'failed' })
-    await setPrimaryDomain(db(), school.tenantId, await domainId('kurs.routing-c.test'))
+    await setPrimaryDomain(control(), school.tenantId, await domainId('kurs.routing-c.test'))
     expect((await appFetch(school.host, '/')).status).toBe(200)
   })
 
   it('can make the subdomain primary so custom domains redirect to it', async () => {
     const school = await createTestSchool({ customDomain: 'kurs.routing-d.test' })
-    await setPrimaryDomain(db(), school.tenantId, await domainId(school.host))
+    await setPrimaryDomain(control(), school.tenantId, await domainId(school.host))
     const res = await appFetch('kurs.routing-d.test', '/')
     expect(res.status).toBe(301)
     expect(res.headers.get('Location')).toBe(`http://${school.host}/`)

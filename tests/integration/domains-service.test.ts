@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { DomainsListBody } from '#app/domains/contract.ts'
 import { domainsService } from '#app/domains/domains-service.server.ts'
 import { getTenantDomain } from '#app/models/domain.server.ts'
-import { appFetch, createTestSchool, db, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, login, control } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 
 const peers = devPeers(env.DEV_PEERS!)
@@ -27,7 +27,7 @@ describe('DOMAINS service binding', () => {
     expect(added.ok).toBe(true)
     if (!added.ok) return
     expect(added.status).toBe(201)
-    const row = await getTenantDomain(db(), school.tenantId, added.body.domain.id)
+    const row = await getTenantDomain(control(), school.tenantId, added.body.domain.id)
     expect(row).toMatchObject({ hostname: 'kurs.integracja-szkola.pl', kind: 'custom', verificationStatus: 'pending_dns' })
     expect((await peers.customHostnames()).map((h) => h.id)).toContain(row!.cfHostnameId)
 
@@ -45,6 +45,6 @@ describe('DOMAINS service binding', () => {
     expect(html).toContain('_cf-custom-hostname.kurs.integracja-szkola.pl')
 
     expect(await service.remove(added.body.domain.id)).toEqual({ ok: true, status: 200, body: { deleted: true } })
-    expect(await getTenantDomain(db(), school.tenantId, added.body.domain.id)).toBeUndefined()
+    expect(await getTenantDomain(control(), school.tenantId, added.body.domain.id)).toBeUndefined()
   })
 })

@@ -12,7 +12,7 @@ import { notifyStaff } from '#app/models/notification.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { afterSale } from '#app/payments/after-sale.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, control } from '#tests/factories.ts'
 
 async function mailsTo(tenantId: string, to: string) {
   return db().select().from(emailOutbox).where(and(eq(emailOutbox.tenantId, tenantId), eq(emailOutbox.toAddress, to))).orderBy(desc(emailOutbox.createdAt))
@@ -28,7 +28,7 @@ async function requestReset(host: string, email: string, vars?: Record<string, s
 
 async function makePrimary(school: TestSchool, hostname: string) {
   const now = Date.now()
-  await db().insert(domains).values({ id: `dom-${hostname}`, tenantId: school.tenantId, hostname, kind: 'custom', verificationStatus: 'active', isPrimary: true, createdAt: now, updatedAt: now })
+  await control().insert(domains).values({ id: `dom-${hostname}`, tenantId: school.tenantId, hostname, kind: 'custom', verificationStatus: 'active', isPrimary: true, createdAt: now, updatedAt: now })
 }
 
 describe('password reset link', () => {

@@ -12,7 +12,7 @@ import { createTransaction, settleTransaction } from '#app/models/transaction.se
 import { makeFeeStatements, type FeeStatementEnv } from '#app/payments/fee-statements.server.ts'
 import { monthRange } from '#app/models/fee-statement.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, dbs } from '#tests/factories.ts'
 
 const DAY = 86_400_000
 const MONTH = '2025-11'
@@ -74,7 +74,7 @@ let mismatchId: string
 beforeAll(async () => {
   ;[school, polish, other] = await Promise.all([createTestSchool({ name: 'Split School' }), createTestSchool({ language: 'pl' }), createTestSchool()])
   for (const s of [school, polish, other]) {
-    await updatePageSettings(db(), s.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
+    await updatePageSettings(dbs(), s.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
     await setPayoutAccount(db(), s.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Anna Author' })
   }
   const [start] = monthRange(MONTH)
@@ -149,12 +149,12 @@ describe('/home/balance with every kind of sale', () => {
     const refused = await appFetch(polish.host, '/home/balance', { form: { intent: 'withdraw', currency: 'PLN' }, cookie: plOwner })
     expect(refused.status).toBe(409)
     expect(inside(await textOf(refused), 'data-withdraw-error')).toBe('Wypłata nie jest możliwa, dopóki zalegasz Coursefront 16,00 zł z tytułu prowizji od sprzedaży zebranej przez Ciebie.')
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM withdrawals WHERE tenant_id = ?').bind(polish.tenantId).first('n')).toBe(0)
+    expect(await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM withdrawals WHERE tenant_id = ?').bind(polish.tenantId).first('n')).toBe(0)
   })
 
   it('a withdrawal larger than the net is refused with the message in English too', async () => {
     const debtor = await createTestSchool()
-    await updatePageSettings(db(), debtor.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
+    await updatePageSettings(dbs(), debtor.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
     await setPayoutAccount(db(), debtor.tenantId, { bankAccount: 'PL61109010140000071219812874', bankAccountHolder: 'Anna Author' })
     await sale(debtor, { total: 8_000, fee: 400, collector: 'school' })
     const cookie = await login(debtor.host, debtor.owner.email, debtor.owner.password)

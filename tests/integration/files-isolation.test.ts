@@ -101,7 +101,7 @@ describe('every victim id, from the attacker school', () => {
   it('the victim’s student: unknown to the attacker school (grant by email finds its own student; revoke by id 404)', async () => {
     const revoke = await appFetch(attacker.host, `/home/files/${attackerProduct}`, { form: { intent: 'revoke', userId: victimStudent.id }, cookie: who.owner })
     expect(revoke.status).toBe(404)
-    const row = await env.DB.prepare('SELECT tenant_id, revoked_at FROM product_access WHERE user_id = ?').bind(victimStudent.id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT tenant_id, revoked_at FROM product_access WHERE user_id = ?').bind(victimStudent.id).first()
     expect(row).toEqual({ tenant_id: victim.tenantId, revoked_at: null })
   })
 
@@ -122,9 +122,9 @@ describe('every victim id, from the attacker school', () => {
   })
 
   it('left the victim untouched; the victim’s own people still get in (controls)', async () => {
-    const product = await env.DB.prepare('SELECT title FROM products WHERE id = ?').bind(victimProduct).first()
+    const product = await env.DB_SHARD_0.prepare('SELECT title FROM products WHERE id = ?').bind(victimProduct).first()
     expect(product).toEqual({ title: 'Victim pack' })
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM product_files WHERE product_id = ?').bind(victimProduct).first()).toEqual({ n: 1 })
+    expect(await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM product_files WHERE product_id = ?').bind(victimProduct).first()).toEqual({ n: 1 })
     expect((await appFetch(victim.host, `/home/files/${victimProduct}`, { cookie: victimOwner })).status).toBe(200)
     expect((await appFetch(victim.host, `/files/${victimProduct}/${victimFile.fileId}`, { cookie: victimOwner })).status).toBe(302)
     expect((await appFetch(victim.host, `/files/${victimProduct}/${victimFile.fileId}`, { cookie: victimStudent.cookie })).status).toBe(302)

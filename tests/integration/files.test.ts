@@ -41,7 +41,7 @@ let fileId: string
 let fileKey: string
 
 async function productCount() {
-  return (await env.DB.prepare('SELECT count(*) AS n FROM products WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>())!.n
+  return (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM products WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>())!.n
 }
 
 beforeAll(async () => {
@@ -77,7 +77,7 @@ describe('/home/files', () => {
     expect(match).not.toBeNull()
     expect(flashOf(res)).toMatchObject({ done: 'created' })
     productId = match![1]
-    const row = await env.DB.prepare('SELECT title, slug, kind, published FROM products WHERE id = ?').bind(productId).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT title, slug, kind, published FROM products WHERE id = ?').bind(productId).first()
     expect(row).toEqual({ title: 'Budget workbook', slug: 'budget-workbook', kind: 'file', published: 0 })
     const list = await (await appFetch(school.host, '/home/files', { cookie: owner })).text()
     expect(list).toContain('Budget workbook')
@@ -91,7 +91,7 @@ describe('/home/files', () => {
     expect(ok.status).toBe(302)
     expect(location(ok)).toBe(`/home/files/${productId}`)
     expect(flashOf(ok)).toMatchObject({ done: 'saved' })
-    const row = await env.DB.prepare('SELECT title, slug, description, published FROM products WHERE id = ?').bind(productId).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT title, slug, description, published FROM products WHERE id = ?').bind(productId).first()
     expect(row).toEqual({ title: 'Budget workbook 2026', slug: 'budget-workbook', description: 'Line one\nLine two', published: 1 })
     expect((await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'explode' }, cookie: owner })).status).toBe(400)
   })
@@ -105,7 +105,7 @@ describe('uploads', () => {
     expect(body.file).toMatchObject({ filename: 'Zeszyt ćwiczeń.pdf', size: PDF.length, contentType: 'application/pdf' })
     fileId = body.file.id
     fileKey = init.path
-    const row = await env.DB.prepare('SELECT m.created_by, m.status FROM product_files f JOIN media_objects m ON m.id = f.media_object_id WHERE f.id = ?').bind(fileId).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT m.created_by, m.status FROM product_files f JOIN media_objects m ON m.id = f.media_object_id WHERE f.id = ?').bind(fileId).first()
     expect(row).toEqual({ created_by: school.owner.id, status: 'ready' })
     const page = await (await appFetch(school.host, `/home/files/${productId}`, { cookie: owner })).text()
     expect(page).toContain('Zeszyt ćwiczeń.pdf')
@@ -117,7 +117,7 @@ describe('uploads', () => {
     expect(status).toBe(422)
     expect(body).toEqual({ error: 'media.error.unsupported', values: {} })
     expect(await env.MEDIA.head(init.path)).toBeNull()
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM product_files WHERE product_id = ?').bind(productId).first<{ n: number }>()).toEqual({ n: 1 })
+    expect(await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM product_files WHERE product_id = ?').bind(productId).first<{ n: number }>()).toEqual({ n: 1 })
     const exe = await postJson(school.host, `/home/files/${productId}/uploads`, { step: 'create', filename: 'setup.exe', extension: 'exe', size: 10, contentType: 'application/octet-stream' }, owner)
     expect(exe.status).toBe(400)
     expect(await exe.json()).toEqual({ error: 'media.error.bad_extension', values: {} })
@@ -189,7 +189,7 @@ describe('downloads and access', () => {
     expect(await unknown.text()).toContain('No student of your school has this email.')
     expect((await grant(school.owner.email)).status).toBe(409)
     expect((await grant('not-an-email')).status).toBe(400)
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM product_access').first<{ n: number }>()).toEqual({ n: 0 })
+    expect(await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM product_access').first<{ n: number }>()).toEqual({ n: 0 })
 
     const granted = await grant('JAN@example.com ')
     expect(granted.status).toBe(302)
@@ -243,7 +243,7 @@ describe('downloads and access', () => {
     expect((await appFetch(school.host, fileUrl(), { cookie: jan.cookie })).status).toBe(404)
     expect(await (await appFetch(school.host, '/panel', { cookie: jan.cookie })).text()).not.toContain('Budget workbook 2026')
     expect((await revoke()).status).toBe(404)
-    const row = await env.DB.prepare('SELECT revoked_reason FROM product_access WHERE user_id = ?').bind(jan.id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT revoked_reason FROM product_access WHERE user_id = ?').bind(jan.id).first()
     expect(row).toEqual({ revoked_reason: 'Refund' })
     expect((await appFetch(school.host, `/home/files/${productId}`, { form: { intent: 'grant', email: jan.email }, cookie: owner })).status).toBe(302)
     expect((await appFetch(school.host, fileUrl(), { cookie: jan.cookie })).status).toBe(302)

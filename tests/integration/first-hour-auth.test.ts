@@ -6,11 +6,11 @@ import { and, desc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { domains, emailOutbox } from '#app/db/schema.server.ts'
 import { updatePageSettings, parseNotificationPrefs } from '#app/models/page-settings.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, dbs, control, d1For } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const DB = env.DB
-const count = async (sql: string, ...binds: unknown[]) => (await DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 let ipCounter = 0
 /** Each test its own network, so the per-IP limit of one test never reaches another. */
 const freshIp = () => `203.0.113.${++ipCounter}`
@@ -53,10 +53,10 @@ describe('platform login: "Log in to your school"', () => {
     await createTestStudent(b.tenantId, { email })
     await createTestStudent(c.tenantId, { email: `someone-else-${Date.now()}@example.com` })
     // The creator also owns school A (an owner account with the same address).
-    await DB.prepare("UPDATE users SET email = ? WHERE id = ?").bind(email, a.owner.id).run()
+    await DB_SHARD_0.prepare("UPDATE users SET email = ? WHERE id = ?").bind(email, a.owner.id).run()
     // School A answers on its own primary domain: its link must lead there.
     const now = Date.now()
-    await db().insert(domains).values({ id: `dom-${a.slug}`, tenantId: a.tenantId, hostname: `learn.${a.slug}.example`, kind: 'custom', verificationStatus: 'active', isPrimary: true, createdAt: now, updatedAt: now })
+    await control().insert(domains).values({ id: `dom-${a.slug}`, tenantId: a.tenantId, hostname: `learn.${a.slug}.example`, kind: 'custom', verificationStatus: 'active', isPrimary: true, createdAt: now, updatedAt: now })
 
     const known = await askForLinks(email.toUpperCase())
     const unknown = await askForLinks(`nobody-${Date.now()}@example.com`)
@@ -151,7 +151,7 @@ describe('platform login: "Log in to your school"', () => {
     expect(foreign.headers.get('Set-Cookie')).toBeNull()
     // On the platform host the path does not exist.
     expect((await appFetch(PLATFORM, link!.pathname)).status).toBe(404)
-    await DB.prepare("UPDATE auth_tokens SET expires_at = ? WHERE tenant_id = ? AND purpose = 'login_link'").bind(Date.now() - 1, a.tenantId).run()
+    await DB_SHARD_0.prepare("UPDATE auth_tokens SET expires_at = ? WHERE tenant_id = ? AND purpose = 'login_link'").bind(Date.now() - 1, a.tenantId).run()
     const expired = await appFetch(a.host, link!.pathname, { method: 'POST' })
     expect(expired.status).toBe(404)
     expect(expired.headers.get('Set-Cookie')).toBeNull()
@@ -226,7 +226,11 @@ describe('signup (issue 23 §7)', () => {
   })
 
   it('saves the tax choice: PLN defaults to VAT 23 %, other currencies to no VAT, an explicit choice wins', async () => {
-    const tax = (slug: string) => DB.prepare('SELECT vat_mode AS mode, default_vat_rate AS rate FROM tenants WHERE slug = ?').bind(slug).first<{ mode: string; rate: number }>()
+    // The school's shard: where signup placed it (the control plane's tenants.shard).
+    const tax = async (slug: string) => {
+      const t = (await DB.prepare('SELECT id, shard FROM tenants WHERE slug = ?').bind(slug).first<{ id: string; shard: number }>())!
+      return (env as unknown as Record<string, D1Database>)[`DB_SHARD_${t.shard}`]!.prepare('SELECT vat_mode AS mode, default_vat_rate AS rate FROM school_settings WHERE tenant_id = ?').bind(t.id).first<{ mode: string; rate: number }>()
+    }
     expect((await signup(signupForm({ slug: 'tax-pln' }))).status).toBe(302)
     expect(await tax('tax-pln')).toEqual({ mode: 'vat', rate: 23 })
     expect((await signup(signupForm({ slug: 'tax-usd', currency: 'USD', language: 'en' }))).status).toBe(302)
@@ -301,15 +305,15 @@ describe('"a new student registers" owner e-mail (issue 23 §11)', () => {
     const res = await appFetch(school.host, '/register', { form: { name: 'Nora Newcomer', email: 'nora@example.com', password: 'secret1', password_confirmation: 'secret1' } })
     expect(res.status).toBe(302)
     expect(await newStudentMails(school)).toBe(1)
-    const mail = await DB.prepare("SELECT subject, text_body AS body FROM email_outbox WHERE tenant_id = ? AND template = 'staff_new_student'").bind(school.tenantId).first<{ subject: string; body: string }>()
+    const mail = await DB_SHARD_0.prepare("SELECT subject, text_body AS body FROM email_outbox WHERE tenant_id = ? AND template = 'staff_new_student'").bind(school.tenantId).first<{ subject: string; body: string }>()
     expect(mail!.subject).toBe('New student at Notify School: Nora Newcomer')
-    const id = (await DB.prepare("SELECT id FROM users WHERE tenant_id = ? AND email = 'nora@example.com'").bind(school.tenantId).first<{ id: string }>())!.id
+    const id = (await DB_SHARD_0.prepare("SELECT id FROM users WHERE tenant_id = ? AND email = 'nora@example.com'").bind(school.tenantId).first<{ id: string }>())!.id
     expect(mail!.body).toContain(`http://${school.host}/home/students/${id}`)
   })
 
   it('is not sent when the owner switched the preference off', async () => {
     const school = await createTestSchool()
-    await updatePageSettings(db(), school.tenantId, { notifications: { ...parseNotificationPrefs('{}'), registration: false } })
+    await updatePageSettings(dbs(), school.tenantId, { notifications: { ...parseNotificationPrefs('{}'), registration: false } })
     const res = await appFetch(school.host, '/register', { form: { name: 'Quiet', email: 'quiet@example.com', password: 'secret1', password_confirmation: 'secret1' } })
     expect(res.status).toBe(302)
     expect(await newStudentMails(school)).toBe(0)

@@ -11,9 +11,9 @@ const SCRIPT = '<script>alert(1)</script>\u0000'
 const state = async (tenantId: string) => {
   const rows = await env.DB.batch([
     env.DB.prepare('SELECT * FROM tenants WHERE id = ?').bind(tenantId),
-    env.DB.prepare('SELECT id, email, name, password_hash, deleted_at FROM users WHERE tenant_id = ? ORDER BY id').bind(tenantId),
-    env.DB.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ?').bind(tenantId),
-    env.DB.prepare('SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ?').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT id, email, name, password_hash, deleted_at FROM users WHERE tenant_id = ? ORDER BY id').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ?').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ?').bind(tenantId),
   ])
   // updated_at moves only with a write; content_version is bumped by any successful POST under /home.
   return rows.map((r) => r.results)

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, type TestSchool, d1ForTable } from '#tests/factories.ts'
 
 // Every form given empty, over-long, malformed or hostile input: field errors in the page's
 // language, no row written, never a 5xx.
@@ -12,7 +12,7 @@ const SCRIPT = '<script>alert(1)</script>'
 const snapshot = async () => {
   const tables = ['tenants', 'domains', 'users', 'sessions', 'auth_tokens', 'email_outbox']
   const counts: Record<string, number> = {}
-  for (const t of tables) counts[t] = (await env.DB.prepare(`SELECT count(*) AS n FROM ${t}`).first<{ n: number }>())!.n
+  for (const t of tables) counts[t] = (await d1ForTable(t).prepare(`SELECT count(*) AS n FROM ${t}`).first<{ n: number }>())!.n
   return counts
 }
 

@@ -30,7 +30,7 @@ import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createCatalogueProduct, saveCatalogue } from '#app/models/product.server.ts'
 import { createSubpage } from '#app/models/subpage.server.ts'
 import { clearPageMemory } from '#app/utils/page-cache.server.ts'
-import { appFetch, appFetchSettled, createTestSchool, db, type TestSchool } from '#tests/factories.ts'
+import { appFetch, appFetchSettled, createTestSchool, db, type TestSchool, dbs } from '#tests/factories.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 /** Today's path: no page cache, no loader-data cache. */
@@ -51,7 +51,7 @@ beforeAll(async () => {
   school = await createTestSchool({ name: 'Clay Studio' })
   const t = school.tenantId
   const now = Date.now()
-  await updatePageSettings(db(), t, { authorName: 'Mira Potter', bio: 'I teach **pottery** in Kraków.\n\n- small groups\n- [open studio](https://example.com/studio)' })
+  await updatePageSettings(dbs(), t, { authorName: 'Mira Potter', bio: 'I teach **pottery** in Kraków.\n\n- small groups\n- [open studio](https://example.com/studio)' })
   const description = [
     '## What you will make',
     '',
@@ -323,10 +323,10 @@ describe('storefront HTML on the fast paths is identical to the plain render', (
   it('the loader-cache renders above came from the cache: a write behind the models’ back shows only on the plain path', async () => {
     expect(todays.size).toBe(PAGES.length)
     // No content-version bump (not a /home mutation): the cached entries stay current for the cache.
-    await env.DB.prepare('UPDATE products SET title = ? WHERE tenant_id = ? AND title = ?')
+    await env.DB_SHARD_0.prepare('UPDATE products SET title = ? WHERE tenant_id = ? AND title = ?')
       .bind(COURSE_TITLE + REVISED, school.tenantId, COURSE_TITLE)
       .run()
-    await env.DB.prepare('UPDATE articles SET title = ? WHERE tenant_id = ? AND title = ?')
+    await env.DB_SHARD_0.prepare('UPDATE articles SET title = ? WHERE tenant_id = ? AND title = ?')
       .bind(ARTICLE_TITLE + REVISED, school.tenantId, ARTICLE_TITLE)
       .run()
     for (const page of PAGES) {

@@ -8,12 +8,12 @@ import { issueInvoiceForTransaction } from '#app/invoicing/issue.server.ts'
 import { getActiveIntegrationOfKind } from '#app/models/business-integration.server.ts'
 import { getInvoiceForTransaction, listIssuedInvoicesForUser } from '#app/models/invoice.server.ts'
 import { getTransaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, d1For } from '#tests/factories.ts'
 import { connectInvoicing, failNextCreates, paidSale, peerInvoices, PEER_CREDENTIALS } from '#workers/invoicing/src/test-support.ts'
 import { routes as crossTenantRoutes, victims } from './cross-tenant/integrations.ts'
 
-const issueEnv = env as unknown as { ENVIRONMENT: string; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const issueEnv = env as unknown as import('#app/invoicing/issue.server.ts').IssueEnv
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 let school: TestSchool
 let cookie: string
@@ -44,7 +44,7 @@ describe('/home/integrations', () => {
     expect(page).toContain('Integration created')
     expect(page).toContain('coursefront-dev · …0000')
     expect(page).not.toContain(PEER_CREDENTIALS.fakturownia.apiToken)
-    const row = await env.DB.prepare('SELECT credentials, public_ref FROM business_integrations WHERE tenant_id = ?').bind(school.tenantId).first<{ credentials: string; public_ref: string }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT credentials, public_ref FROM business_integrations WHERE tenant_id = ?').bind(school.tenantId).first<{ credentials: string; public_ref: string }>()
     expect(row!.credentials).not.toContain(PEER_CREDENTIALS.fakturownia.apiToken)
 
     const duplicate = await appFetch(school.host, '/home/integrations', { cookie, form: { provider: 'infakt', apiKey: PEER_CREDENTIALS.infakt.apiKey } })

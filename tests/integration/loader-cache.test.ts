@@ -14,7 +14,7 @@ let school: TestSchool
 let owner: string
 let product: { id: string; slug: string }
 
-const describeIn = (markdown: string) => env.DB.prepare('UPDATE products SET description = ? WHERE id = ?').bind(markdown, product.id).run()
+const describeIn = (markdown: string) => env.DB_SHARD_0.prepare('UPDATE products SET description = ? WHERE id = ?').bind(markdown, product.id).run()
 const page = async (init: Parameters<typeof appFetch>[2] = {}) => {
   const res = await appFetch(school.host, `/${product.slug}`, init)
   expect(res.status).toBe(200)

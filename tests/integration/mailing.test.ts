@@ -13,12 +13,12 @@ import { afterSale } from '#app/payments/after-sale.server.ts'
 import { submitLead } from '#app/storefront/lead-submission.server.ts'
 import type { MailingJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, d1For } from '#tests/factories.ts'
 
 const testEnv = env as unknown as MailingEnv & { DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
 const KEY = 'c0ffee00c0ffee00c0ffee00c0ffee00-us21'
 const PATH = '/home/integrations/mailchimp'
-const count = async (sql: string, ...binds: unknown[]) => (await testEnv.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 let school: TestSchool
 let cookie: string
@@ -78,7 +78,7 @@ describe('/home/integrations/mailchimp', () => {
     expect(page).toContain('Newsletter')
     expect(page).not.toContain(KEY)
     expect(page).toContain('Nobody has been subscribed yet.')
-    const row = await testEnv.DB.prepare('SELECT credentials, public_ref, settings FROM business_integrations WHERE tenant_id = ?').bind(school.tenantId).first<{ credentials: string; public_ref: string; settings: string }>()
+    const row = await testEnv.DB_SHARD_0.prepare('SELECT credentials, public_ref, settings FROM business_integrations WHERE tenant_id = ?').bind(school.tenantId).first<{ credentials: string; public_ref: string; settings: string }>()
     expect(row!.credentials).not.toContain('c0ffee00')
     expect(JSON.parse(row!.settings)).toEqual({ listId: 'c0de000001', listName: 'Newsletter', subscribeBuyers: true, subscribeLeads: true })
 
@@ -152,7 +152,7 @@ describe('mailing producers', () => {
     const s = await createTestSchool()
     const blockId = `lead-${Date.now().toString(36)}`
     const now = Date.now()
-    await testEnv.DB.prepare("INSERT INTO subpages (id, tenant_id, slug, title, published, created_at, updated_at) VALUES (?, ?, 'offer', 'Offer', 1, ?, ?)").bind(`sp-${blockId}`, s.tenantId, now, now).run()
+    await testEnv.DB_SHARD_0.prepare("INSERT INTO subpages (id, tenant_id, slug, title, published, created_at, updated_at) VALUES (?, ?, 'offer', 'Offer', 1, ?, ?)").bind(`sp-${blockId}`, s.tenantId, now, now).run()
     const props = {
       fields: [
         { label: 'Email', placeholder: '', name: 'email', type: 'email', required: true, checked: false, options: [] },
@@ -166,7 +166,7 @@ describe('mailing producers', () => {
       buttonText: 'Send',
       buttonClass: '',
     }
-    await testEnv.DB.prepare("INSERT INTO blocks (id, tenant_id, subpage_id, type, position, props, created_at, updated_at) VALUES (?, ?, ?, 'lead_form', 0, ?, ?, ?)").bind(blockId, s.tenantId, `sp-${blockId}`, JSON.stringify(props), now, now).run()
+    await testEnv.DB_SHARD_0.prepare("INSERT INTO blocks (id, tenant_id, subpage_id, type, position, props, created_at, updated_at) VALUES (?, ?, ?, 'lead_form', 0, ?, ?, ?)").bind(blockId, s.tenantId, `sp-${blockId}`, JSON.stringify(props), now, now).run()
     return { school: s, blockId }
   }
 
@@ -178,7 +178,7 @@ describe('mailing producers', () => {
     const { queue, sent } = recordingQueue()
     const ok = await submitLead({ db: db(), queue: undefined, origin: `http://${s.host}`, mailingQueue: queue }, tenant, '192.0.2.1', { block_id: blockId, email: 'Lena@Example.com', consent: 'on' })
     expect(ok.ok).toBe(true)
-    const leadId = (await testEnv.DB.prepare('SELECT id FROM leads WHERE tenant_id = ? AND email = ?').bind(s.tenantId, 'lena@example.com').first<{ id: string }>())!.id
+    const leadId = (await testEnv.DB_SHARD_0.prepare('SELECT id FROM leads WHERE tenant_id = ? AND email = ?').bind(s.tenantId, 'lena@example.com').first<{ id: string }>())!.id
     expect(sent).toEqual([{ tenantId: s.tenantId, source: 'lead', subjectId: leadId }])
 
     const broken = recordingQueue(true)

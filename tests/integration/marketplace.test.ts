@@ -59,13 +59,13 @@ async function buy(school: TestSchool, productSlug: string, integration: string)
   const email = `buyer-${++buyers}-${crypto.randomUUID().slice(0, 6)}@example.com`
   const res = await appFetch(school.host, `/${productSlug}/checkout`, { form: { name: 'Bea Buyer', email, password: 'buyer-pass-1', terms: 'on', waiver: 'on', integration } })
   expect(res.status, (await res.clone().text()).match(/data-field-error="[^"]+">[^<]*/g)?.join(' ')).toBe(303)
-  const row = await env.DB.prepare('SELECT id FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(school.tenantId).first<{ id: string }>()
+  const row = await env.DB_SHARD_0.prepare('SELECT id FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(school.tenantId).first<{ id: string }>()
   const tx = (await getTransaction(db(), school.tenantId, row!.id))!
   return { tx, location: res.headers.get('Location') ?? '', email }
 }
 
 const accessOf = async (tenantId: string, txId: string) =>
-  (await env.DB.prepare('SELECT revoked_at AS revokedAt FROM product_access WHERE tenant_id = ? AND reason = ?').bind(tenantId, `transaction:${txId}`).first<{ revokedAt: number | null }>()) ?? null
+  (await env.DB_SHARD_0.prepare('SELECT revoked_at AS revokedAt FROM product_access WHERE tenant_id = ? AND reason = ?').bind(tenantId, `transaction:${txId}`).first<{ revokedAt: number | null }>()) ?? null
 
 describe('Stripe Connect (destination charges)', () => {
   it('onboards the school, holds an early sale, splits the next one at Stripe, and a refund reverses the split', async () => {

@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CompleteBody, InitiateBody } from '#app/media/contract.ts'
 import { getTenantImages, updateTenantImages } from '#app/models/media.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, login, type TestSchool, control, dbs } from '#tests/factories.ts'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(100).fill(7)])
 const SVG_SCRIPT = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
@@ -52,7 +52,7 @@ describe('image upload through the app', () => {
   it('create → PUT → complete, then the image is served from the media host with safe headers', async () => {
     expect(ready.path).toMatch(new RegExp(`^tenants/${victim.tenantId}/avatar/`))
     expect(ready.downloadUrl).toBe(`http://media.localhost/${ready.path}`)
-    const row = await env.DB.prepare('SELECT tenant_id, context, status, created_by, original_filename FROM media_objects WHERE key = ?').bind(ready.path).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT tenant_id, context, status, created_by, original_filename FROM media_objects WHERE key = ?').bind(ready.path).first()
     expect(row).toEqual({ tenant_id: victim.tenantId, context: 'avatar', status: 'ready', created_by: victim.owner.id, original_filename: 'me.png' })
     const res = await appFetch('media.localhost', `/${ready.path}`, { headers: { Cookie: victimCookie } })
     expect(res.status).toBe(200)
@@ -106,8 +106,8 @@ describe("another school's paths are unreachable", () => {
   it("another school's owner: 404, nothing changes", async () => {
     for (const [path, body] of actions()) expect((await postJson(attacker.host, path, body, attackerCookie)).status, `${path} ${JSON.stringify(body)}`).toBe(404)
     expect(await env.MEDIA.head(ready.path)).not.toBeNull()
-    expect(await updateTenantImages(db(), attacker.tenantId, { avatarPath: ready.path })).toBe(false)
-    expect(await getTenantImages(db(), attacker.tenantId)).toEqual({ avatarPath: null, coverPath: null })
+    expect(await updateTenantImages(dbs(), attacker.tenantId, { avatarPath: ready.path })).toBe(false)
+    expect(await getTenantImages(control(), attacker.tenantId)).toEqual({ avatarPath: null, coverPath: null })
   })
 
   it("another school's student: 404", async () => {
@@ -126,15 +126,15 @@ describe("another school's paths are unreachable", () => {
 
   it('the rightful owner can delete (true), and the avatar rules hold', async () => {
     // Wrong context and pending objects cannot become the avatar / cover.
-    expect(await updateTenantImages(db(), victim.tenantId, { coverPath: ready.path })).toBe(false)
-    expect(await updateTenantImages(db(), victim.tenantId, { coverPath: pending.path })).toBe(false)
-    expect(await updateTenantImages(db(), victim.tenantId, { avatarPath: ready.path })).toBe(true)
-    expect(await getTenantImages(db(), victim.tenantId)).toEqual({ avatarPath: ready.path, coverPath: null })
+    expect(await updateTenantImages(dbs(), victim.tenantId, { coverPath: ready.path })).toBe(false)
+    expect(await updateTenantImages(dbs(), victim.tenantId, { coverPath: pending.path })).toBe(false)
+    expect(await updateTenantImages(dbs(), victim.tenantId, { avatarPath: ready.path })).toBe(true)
+    expect(await getTenantImages(control(), victim.tenantId)).toEqual({ avatarPath: ready.path, coverPath: null })
     const del = await postJson(victim.host, '/home/images/delete', { path: ready.path, context: 'avatar' }, victimCookie)
     expect(del.status).toBe(200)
     expect(await del.json()).toBe(true)
     expect(await env.MEDIA.head(ready.path)).toBeNull()
     // Deleting the image clears the avatar that pointed at it.
-    expect(await getTenantImages(db(), victim.tenantId)).toEqual({ avatarPath: null, coverPath: null })
+    expect(await getTenantImages(control(), victim.tenantId)).toEqual({ avatarPath: null, coverPath: null })
   })
 })

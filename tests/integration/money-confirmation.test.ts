@@ -15,7 +15,7 @@ import { payuClient } from '#app/payments/payu.server.ts'
 import { stripeClient } from '#app/payments/stripe.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, type TestSchool, d1For } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 
 const testEnv = env as unknown as Env & { INTEGRATIONS_KEY: string }
@@ -85,8 +85,8 @@ const payuSignature = (body: string) => `sender=${PAYU.posId};signature=${create
 const notify = (host: string, path: string, body: string, headers: Record<string, string>) => appFetch(host, path, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } })
 
 async function state(tenantId: string, txId: string) {
-  const row = await env.DB.prepare('SELECT status, status_reason AS reason FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string; reason: string | null }>()
-  const n = async (sql: string) => (await env.DB.prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
+  const row = await env.DB_SHARD_0.prepare('SELECT status, status_reason AS reason FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string; reason: string | null }>()
+  const n = async (sql: string) => (await d1For(sql).prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
   return {
     ...row!,
     grants: await n("SELECT count(*) AS n FROM product_access pa JOIN transactions t ON t.product_id = pa.product_id AND t.user_id = pa.user_id WHERE pa.tenant_id = ? AND t.id = ?"),
@@ -209,7 +209,7 @@ describe('the 5-minute re-check of pending transactions', () => {
     await recheckPendingTransactions(testEnv, createExecutionContext(), now + 10 * 60_000)
     expect(await state(school.tenantId, tx.id)).toEqual({ status: 'completed', reason: null, grants: 1, paidEvents: 1 })
     // The buyer's receipt went out once (afterSale ran for the one run that granted).
-    const receipts = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ? AND template = 'receipt'").bind(school.tenantId).first<{ n: number }>()
+    const receipts = await env.DB_SHARD_0.prepare("SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ? AND template = 'receipt'").bind(school.tenantId).first<{ n: number }>()
     expect(receipts?.n).toBe(1)
   })
 })

@@ -7,7 +7,7 @@ import type { TransactionStatus } from '#app/db/schema.server.ts'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool, dbs, d1For } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const VALID_IBAN = 'PL61 1090 1014 0000 0712 1981 2874'
@@ -18,7 +18,7 @@ async function textOf(res: Response | Promise<Response>) {
 }
 
 async function count(sql: string, ...binds: unknown[]) {
-  return (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+  return (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 }
 
 let eventCounter = 0
@@ -57,7 +57,7 @@ async function sale(school: TestSchool, opts: { userId: string; email: string; t
 }
 
 async function completeSettings(school: TestSchool) {
-  await updatePageSettings(db(), school.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
+  await updatePageSettings(dbs(), school.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
 }
 
 async function operatorCookie() {
@@ -106,7 +106,7 @@ describe('who may see the money', () => {
     expect(visitor.status).toBe(302)
     expect(location(visitor)).toBe('/login?redirectTo=%2Fhome%2Fbalance')
     expect(await count('SELECT count(*) AS n FROM withdrawals WHERE tenant_id = ?', school.tenantId)).toBe(0)
-    expect(await count('SELECT count(*) AS n FROM tenants WHERE id = ? AND bank_account IS NOT NULL', school.tenantId)).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM school_settings WHERE tenant_id = ? AND bank_account IS NOT NULL', school.tenantId)).toBe(0)
   })
 
   it('the money pages do not exist on the platform host, and the operator pages not on a school', async () => {
@@ -127,14 +127,14 @@ describe('/home/balance', () => {
     expect(html).toContain('href="/home/settings/page"')
     expect(html).not.toContain('data-balance=')
 
-    await updatePageSettings(db(), fresh.tenantId, { authorName: 'Author' })
+    await updatePageSettings(dbs(), fresh.tenantId, { authorName: 'Author' })
     const half = await textOf(appFetch(fresh.host, '/home/balance', { cookie }))
     expect(half).toContain('Missing: public contact email.')
 
     const post = await appFetch(fresh.host, '/home/balance', { form: { intent: 'bank', bankAccount: VALID_IBAN, bankAccountHolder: 'Anna' }, cookie })
     expect(post.status).toBe(409)
     expect(await post.text()).toContain('Complete your page settings (author name and public contact email) first.')
-    expect(await count('SELECT count(*) AS n FROM tenants WHERE id = ? AND bank_account IS NOT NULL', fresh.tenantId)).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM school_settings WHERE tenant_id = ? AND bank_account IS NOT NULL', fresh.tenantId)).toBe(0)
   })
 
   it('with no completed transaction: "No transactions available so withdrawal is not possible", nothing written', async () => {
@@ -172,7 +172,7 @@ describe('/home/balance', () => {
       expect(res.status, JSON.stringify(form)).toBe(400)
       expect(await textOf(res), JSON.stringify(form)).toContain(text)
     }
-    expect(await count('SELECT count(*) AS n FROM tenants WHERE id = ? AND bank_account IS NOT NULL', pl.tenantId)).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM school_settings WHERE tenant_id = ? AND bank_account IS NOT NULL', pl.tenantId)).toBe(0)
 
     // English field errors on an English school.
     await completeSettings(school)
@@ -193,7 +193,7 @@ describe('/home/balance', () => {
       expect(location(ok)).toBe('/home/balance')
       expect(flashOf(ok)).toMatchObject({ done: 'bank', message: 'money.bank.saved' })
       lastSaved = ok
-      const row = await env.DB.prepare('SELECT bank_account, bank_account_holder FROM tenants WHERE id = ?').bind(pl.tenantId).first<Record<string, string>>()
+      const row = await env.DB_SHARD_0.prepare('SELECT bank_account, bank_account_holder FROM school_settings WHERE tenant_id = ?').bind(pl.tenantId).first<Record<string, string>>()
       expect(row).toEqual({ bank_account: stored, bank_account_holder: 'Jan Kowalski' })
     }
     const saved = await textOf(appFetch(pl.host, '/home/balance', { cookie: followFlash(cookie, lastSaved!) }))
@@ -243,7 +243,7 @@ describe('/home/balance', () => {
     const res = await appFetch(school.host, '/home/balance', { form: { intent: 'withdraw', currency: 'PLN' }, cookie: owner })
     expect(res.status).toBe(302)
     expect(location(res)).toMatch(/^\/home\/balance\?requested=[a-z2-7]+$/)
-    const row = await env.DB.prepare('SELECT amount, currency, status, bank_account, requested_by, paid_at FROM withdrawals WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
+    const row = await env.DB_SHARD_0.prepare('SELECT amount, currency, status, bank_account, requested_by, paid_at FROM withdrawals WHERE tenant_id = ?').bind(school.tenantId).first<Record<string, unknown>>()
     expect(row).toEqual({ amount: 33550, currency: 'PLN', status: 'pending', bank_account: JSON.stringify({ account: 'PL61109010140000071219812874', holder: 'Anna Author', type: 'iban', swift: null, routing: null }), requested_by: school.owner.id, paid_at: null })
 
     // A later change of the account does not change the request's snapshot.
@@ -282,7 +282,7 @@ describe('/home/balance', () => {
     const before = figures(await textOf(appFetch(school.host, '/home/balance', { cookie: owner })), 'PLN')
     expect(before.available).toBe('PLN 18.00')
 
-    const withdrawal = await env.DB.prepare("SELECT id FROM withdrawals WHERE tenant_id = ? AND currency = 'PLN'").bind(school.tenantId).first<{ id: string }>()
+    const withdrawal = await env.DB_SHARD_0.prepare("SELECT id FROM withdrawals WHERE tenant_id = ? AND currency = 'PLN'").bind(school.tenantId).first<{ id: string }>()
     // Not an operator: the login page, nothing changes.
     const anonymous = await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: withdrawal!.id } })
     expect(anonymous.status).toBe(302)
@@ -305,7 +305,7 @@ describe('/home/balance', () => {
     expect(paid.status).toBe(302)
     expect(location(paid)).toBe('/operator/withdrawals')
     expect(flashOf(paid)).toMatchObject({ done: 'paid', message: 'operator.withdrawals.paid_ok' })
-    const first = await env.DB.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first<Record<string, unknown>>()
+    const first = await env.DB_SHARD_0.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first<Record<string, unknown>>()
     expect(first).toMatchObject({ status: 'paid', paid_by: 'op-money' })
     expect(first!.paid_at).toBeGreaterThan(0)
 
@@ -313,7 +313,7 @@ describe('/home/balance', () => {
     const twice = await Promise.all([0, 1].map(() => appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: withdrawal!.id }, cookie: operator })))
     expect(twice.map(location)).toEqual(['/operator/withdrawals', '/operator/withdrawals'])
     expect(twice.map((res) => flashOf(res)?.done)).toEqual(['already', 'already'])
-    expect(await env.DB.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first()).toEqual(first)
+    expect(await env.DB_SHARD_0.prepare('SELECT status, paid_at, paid_by FROM withdrawals WHERE id = ?').bind(withdrawal!.id).first()).toEqual(first)
     expect((await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'mark_paid', withdrawalId: 'nope' }, cookie: operator })).status).toBe(404)
     expect((await appFetch(PLATFORM, '/operator/withdrawals', { form: { intent: 'other' }, cookie: operator })).status).toBe(400)
 
@@ -364,7 +364,7 @@ describe('/home/transactions', () => {
     const start = Date.now() - 60_000
     for (let i = 0; i < 27; i++) {
       const tx = await sale(fresh, { userId: buyer.id, email: buyer.email, total: 100 + i, fee: 0, status: 'pending' })
-      await env.DB.prepare('update transactions set created_at = ? where id = ?').bind(start + i * 1000, tx.id).run()
+      await env.DB_SHARD_0.prepare('update transactions set created_at = ? where id = ?').bind(start + i * 1000, tx.id).run()
     }
     const first = await textOf(appFetch(fresh.host, '/home/transactions', { cookie }))
     expect(first.match(/data-transaction="/g)).toHaveLength(25)

@@ -11,7 +11,7 @@ let owner: string
 
 const nonceOf = (res: Response) => /'nonce-([^']+)'/.exec(res.headers.get('Content-Security-Policy') ?? '')?.[1] ?? ''
 const sha256 = async (text: string) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))))
-const version = async () => (await env.DB.prepare('SELECT content_version AS v FROM tenants WHERE id = ?').bind(school.tenantId).first<{ v: number }>())!.v
+const version = async () => (await env.DB_SHARD_0.prepare('SELECT content_version AS v FROM school_settings WHERE tenant_id = ?').bind(school.tenantId).first<{ v: number }>())!.v
 
 beforeAll(async () => {
   school = await createTestSchool()

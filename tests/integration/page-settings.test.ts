@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getPageSettings, updatePageSettings } from '#app/models/page-settings.server.ts'
 import { allowsCreatorScripts, creatorScriptBlocks } from '#app/utils/security.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, PLATFORM, type TestSchool, dbs } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const settingsForm = (fields: Record<string, string> = {}) => ({
@@ -47,7 +47,7 @@ describe('/home/settings/page', () => {
   })
 
   it('refuses bad values with field errors and writes nothing', async () => {
-    const before = await getPageSettings(db(), school.tenantId)
+    const before = await getPageSettings(dbs(), school.tenantId)
     const cases: Array<[Record<string, string>, string]> = [
       [{ contactEmail: 'not-an-email' }, 'Provide a valid email address'],
       [{ name: '' }, 'This field is required'],
@@ -69,7 +69,7 @@ describe('/home/settings/page', () => {
     const foreign = `tenants/${(await createTestSchool()).tenantId}/cover/x.png`
     const res = await appFetch(school.host, '/home/settings/page', { form: settingsForm({ coverPath: foreign, name: 'Changed' }), cookie: owner })
     expect(res.status).toBe(422)
-    expect(await getPageSettings(db(), school.tenantId)).toEqual(before)
+    expect(await getPageSettings(dbs(), school.tenantId)).toEqual(before)
   })
 
   it('saves everything, says "Changes saved" and the school shows the new name at once', async () => {
@@ -80,7 +80,7 @@ describe('/home/settings/page', () => {
     expect(res.status).toBe(302)
     expect(location(res)).toBe('/home/settings/page')
     expect(flashOf(res)).toMatchObject({ done: 'saved', message: 'page_settings.saved' })
-    expect(await getPageSettings(db(), school.tenantId)).toEqual({
+    expect(await getPageSettings(dbs(), school.tenantId)).toEqual({
       name: 'After',
       language: 'en',
       template: 'minimal',
@@ -94,7 +94,7 @@ describe('/home/settings/page', () => {
     const page = await (await appFetch(school.host, '/home/settings/page', { cookie: followFlash(owner, res) })).text()
     expect(page).toContain('Changes saved')
     expect(await (await appFetch(school.host, '/')).text()).toContain('After')
-    const row = await env.DB.prepare('SELECT notification_prefs FROM tenants WHERE id = ?').bind(school.tenantId).first<{ notification_prefs: string }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT notification_prefs FROM school_settings WHERE tenant_id = ?').bind(school.tenantId).first<{ notification_prefs: string }>()
     expect(JSON.parse(row!.notification_prefs)).toEqual({ lead: true, review: false, comment: false, transaction: true, registration: false })
   })
 
@@ -102,7 +102,7 @@ describe('/home/settings/page', () => {
     const res = await appFetch(school.host, '/home/settings/page', { form: settingsForm({ name: 'After', language: 'pl' }), cookie: owner })
     expect(res.status).toBe(302)
     expect(await (await appFetch(school.host, '/home/settings/page', { cookie: followFlash(owner, res) })).text()).toContain('Zmiany zostały zapisane')
-    await updatePageSettings(db(), school.tenantId, { language: 'en' })
+    await updatePageSettings(dbs(), school.tenantId, { language: 'en' })
   })
 })
 

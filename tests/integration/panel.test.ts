@@ -216,7 +216,7 @@ describe('/panel', () => {
     const own = await course(other, 'Other course', 1)
     await grant(other, own.id, twin.id)
     const now2 = Date.now()
-    await env.DB.prepare('INSERT INTO product_access (id, tenant_id, product_id, user_id, source, starts_at, created_at, updated_at) VALUES (?, ?, ?, ?, \'manual\', ?, ?, ?)')
+    await env.DB_SHARD_0.prepare('INSERT INTO product_access (id, tenant_id, product_id, user_id, source, starts_at, created_at, updated_at) VALUES (?, ?, ?, ?, \'manual\', ?, ?, ?)')
       .bind(newId(), other.tenantId, direct.id, twin.id, now2 - DAY, now2, now2)
       .run()
     await progress(other.tenantId, twin.id, direct.id, direct.lectures[0], { completed: true, viewedAt: now2 })

@@ -76,7 +76,7 @@ describe('the test provider declines with the seed’s reasons', () => {
     expect(res.status).toBe(303)
     expect(location(res)).toBe(`/transaction/${tx.hash}/pending`)
     expect(await txRow(school, tx.id)).toMatchObject({ status: 'failed', statusReason: reason, accessGrantedAt: null })
-    const events = await env.DB.prepare('SELECT provider_status AS s FROM payment_events WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, tx.id).all<{ s: string }>()
+    const events = await env.DB_SHARD_0.prepare('SELECT provider_status AS s FROM payment_events WHERE tenant_id = ? AND transaction_id = ?').bind(school.tenantId, tx.id).all<{ s: string }>()
     expect(events.results.map((e) => e.s)).toEqual([form.outcome === '3ds_failed' || reason === 'decline:three_ds_failed' ? '3ds_failed' : 'failed'])
     // The return URL leads to the pending page, which shows the failure.
     const back = await appFetch(school.host, location(res), { cookie })

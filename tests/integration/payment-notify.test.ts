@@ -9,7 +9,7 @@ import { createTransaction, setProviderRef } from '#app/models/transaction.serve
 import { payuClient } from '#app/payments/payu.server.ts'
 import { testNotification } from '#app/payments/test-provider.server.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
-import { createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { createTestSchool, createTestStudent, db, type TestSchool, d1For } from '#tests/factories.ts'
 
 const SECRET = (env as unknown as { TEST_PAYMENTS_SECRET: string }).TEST_PAYMENTS_SECRET
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
@@ -70,12 +70,12 @@ async function paidCourseOrder(school: TestSchool, provider: 'test' | 'payu', re
 }
 
 async function counts(tenantId: string, txId: string) {
-  const n = async (sql: string) => (await env.DB.prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
+  const n = async (sql: string) => (await d1For(sql).prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
   return {
     events: await n('SELECT count(*) AS n FROM payment_events WHERE tenant_id = ? AND transaction_id = ?'),
     grants: await n("SELECT count(*) AS n FROM product_access pa JOIN transactions t ON t.product_id = pa.product_id AND t.user_id = pa.user_id WHERE pa.tenant_id = ? AND t.id = ? AND pa.source = 'purchase'"),
     paidEvents: await n("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND subject_id = ? AND type = 'student.paid'"),
-    status: (await env.DB.prepare('SELECT status FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string }>())!.status,
+    status: (await env.DB_SHARD_0.prepare('SELECT status FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string }>())!.status,
   }
 }
 
@@ -156,7 +156,7 @@ describe('PayU notifications (OpenPayu-Signature)', () => {
     const pending = payuBody(orderId, 'PENDING')
     expect((await notify(school.host, path, pending, { 'OpenPayu-Signature': payuSignature(pending) })).status).toBe(200)
     expect(await counts(school.tenantId, tx.id)).toEqual({ events: 3, grants: 1, paidEvents: 1, status: 'completed' })
-    expect((await env.DB.prepare('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>())!.n).toBe(1)
+    expect((await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM transactions WHERE tenant_id = ?').bind(school.tenantId).first<{ n: number }>())!.n).toBe(1)
   })
 
   it('refuses one altered byte and another second key; another school cannot use the integration', async () => {

@@ -29,7 +29,7 @@ const fetchAs = (vars: Vars, host: string, path: string, init: { form?: Vars; co
 const contextAs = (vars: Vars) => ({ cloudflare: { env: { ...env, ...vars }, ctx: createExecutionContext() }, db: db() }) as unknown as AppLoadContext
 
 async function rows(tenantId: string) {
-  const { results } = await testEnv.DB.prepare('SELECT id, provider, currency, enabled FROM payment_integrations WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ id: string; provider: string; currency: string; enabled: number }>()
+  const { results } = await testEnv.DB_SHARD_0.prepare('SELECT id, provider, currency, enabled FROM payment_integrations WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ id: string; provider: string; currency: string; enabled: number }>()
   return results
 }
 

@@ -16,7 +16,7 @@ const payuForm = (over: Record<string, string> = {}) => ({ provider: 'payu', ...
 const stripeForm = (over: Record<string, string> = {}) => ({ provider: 'stripe', secretKey: STRIPE_KEY, currency: 'EUR', ...over })
 
 async function rows(tenantId: string) {
-  const { results } = await testEnv.DB.prepare('SELECT id, provider, currency, enabled, public_ref FROM payment_integrations WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ id: string; provider: string; currency: string; enabled: number; public_ref: string }>()
+  const { results } = await testEnv.DB_SHARD_0.prepare('SELECT id, provider, currency, enabled, public_ref FROM payment_integrations WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ id: string; provider: string; currency: string; enabled: number; public_ref: string }>()
   return results
 }
 

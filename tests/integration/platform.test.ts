@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, login, d1For } from '#tests/factories.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 
 const PLATFORM = 'localhost:8787'
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 const signupForm = (over: Record<string, string> = {}) => ({
   school_name: 'Piano Lessons',

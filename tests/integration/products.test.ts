@@ -3,7 +3,7 @@
 // duplicate and delete. Cross-school probes are in the cross-tenant matrix (cross-tenant/products.ts).
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, flashOf, followFlash, login, type TestSchool, d1ForTable } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 let school: TestSchool
@@ -11,7 +11,7 @@ let owner: string
 let student: string
 
 async function count(table: string) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(school.tenantId).first<{ n: number }>())!.n
+  return (await d1ForTable(table).prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(school.tenantId).first<{ n: number }>())!.n
 }
 
 /** Step 1 then Step 2 like a browser without JavaScript; returns the new product id. */
@@ -54,9 +54,9 @@ describe('/home/products', () => {
     const res = await create('course', { title: 'Budgeting 101', description: '**Hi**', difficulty: 'beginner' }, { price: '49,99', vatRate: '23', commentsEnabled: 'on' })
     expect(res.status).toBe(302)
     const id = idOf(res)
-    const row = await env.DB.prepare('SELECT kind, title, slug, difficulty, vat_rate, published, comments_enabled FROM products WHERE id = ?').bind(id).first()
+    const row = await env.DB_SHARD_0.prepare('SELECT kind, title, slug, difficulty, vat_rate, published, comments_enabled FROM products WHERE id = ?').bind(id).first()
     expect(row).toEqual({ kind: 'course', title: 'Budgeting 101', slug: 'budgeting-101', difficulty: 'beginner', vat_rate: 23, published: 0, comments_enabled: 1 })
-    expect(await env.DB.prepare('SELECT amount FROM product_prices WHERE product_id = ?').bind(id).first()).toEqual({ amount: 4999 })
+    expect(await env.DB_SHARD_0.prepare('SELECT amount FROM product_prices WHERE product_id = ?').bind(id).first()).toEqual({ amount: 4999 })
     expect(flashOf(res)).toMatchObject({ done: 'created', message: 'products.done.created' })
     const page = await appFetch(school.host, `/home/products/${id}`, { cookie: followFlash(owner, res) })
     const text = await page.text()
@@ -116,12 +116,12 @@ describe('/home/products', () => {
     foreign.append('links', c2)
     const refused = await appFetch(other.host, '/home/products/new?kind=bundle', { method: 'POST', body: foreign, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, cookie: otherOwner })
     expect(refused.status).toBe(422)
-    expect((await env.DB.prepare('SELECT count(*) AS n FROM products WHERE tenant_id = ?').bind(other.tenantId).first<{ n: number }>())!.n).toBe(0)
+    expect((await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM products WHERE tenant_id = ?').bind(other.tenantId).first<{ n: number }>())!.n).toBe(0)
 
     const live = await create('live_event', { title: 'Webinar' }, { price: '20', eventStartsAt: '2026-06-01T18:00', eventTimezone: 'Europe/Warsaw', eventJoinUrl: 'https://meet.example.com/abc' })
-    expect(await env.DB.prepare('SELECT event_starts_at, event_timezone FROM products WHERE id = ?').bind(idOf(live)).first()).toEqual({ event_starts_at: Date.UTC(2026, 5, 1, 16, 0), event_timezone: 'Europe/Warsaw' })
+    expect(await env.DB_SHARD_0.prepare('SELECT event_starts_at, event_timezone FROM products WHERE id = ?').bind(idOf(live)).first()).toEqual({ event_starts_at: Date.UTC(2026, 5, 1, 16, 0), event_timezone: 'Europe/Warsaw' })
     const phys = await create('physical', { title: 'Printed book' }, { price: '59', shippingCourierPrice: '15,50', shippingLockerPrice: '9.99', vatRate: 'zw' })
-    expect(await env.DB.prepare('SELECT shipping_courier_price AS c, shipping_locker_price AS l, vat_rate AS v FROM products WHERE id = ?').bind(idOf(phys)).first()).toEqual({ c: 1550, l: 999, v: null })
+    expect(await env.DB_SHARD_0.prepare('SELECT shipping_courier_price AS c, shipping_locker_price AS l, vat_rate AS v FROM products WHERE id = ?').bind(idOf(phys)).first()).toEqual({ c: 1550, l: 999, v: null })
     const consult = await create('consultation', { title: '1:1' }, { price: '200', consultationMinutes: '45' })
     expect(consult.status).toBe(302)
     const list = await (await appFetch(school.host, '/home/products?kind=physical', { cookie: owner })).text()
@@ -140,7 +140,7 @@ describe('/home/products', () => {
     const ok = await save({ seoTitle: 'Club SEO', seoDescription: 'y'.repeat(150), hasPromo: 'on', promoPrice: '19', promoLimit: '10', accessDays: '30', saleLimit: '100', hidden: 'on' })
     expect(location(ok)).toBe(`/home/products/${id}`)
     expect(flashOf(ok)).toMatchObject({ done: 'saved' })
-    expect(await env.DB.prepare('SELECT membership_period AS p, promo_price AS pp, promo_limit AS pl, access_days AS ad, sale_limit AS sl, hidden AS h, seo_title AS st FROM products WHERE id = ?').bind(id).first()).toEqual({ p: 12, pp: 1900, pl: 10, ad: 30, sl: 100, h: 1, st: 'Club SEO' })
+    expect(await env.DB_SHARD_0.prepare('SELECT membership_period AS p, promo_price AS pp, promo_limit AS pl, access_days AS ad, sale_limit AS sl, hidden AS h, seo_title AS st FROM products WHERE id = ?').bind(id).first()).toEqual({ p: 12, pp: 1900, pl: 10, ad: 30, sl: 100, h: 1, st: 'Club SEO' })
     expect(await (await appFetch(school.host, `/home/products/${id}`, { cookie: followFlash(owner, ok) })).text()).toContain('Changes saved')
 
     const published = await appFetch(school.host, `/home/products/${id}`, { form: { intent: 'publish' }, cookie: owner })
@@ -151,7 +151,7 @@ describe('/home/products', () => {
     expect(copyId).not.toBe(id)
     expect(flashOf(dup)).toMatchObject({ done: 'duplicated' })
     expect(copyId).toBeTruthy()
-    expect(await env.DB.prepare('SELECT title, published, promo_price AS pp FROM products WHERE id = ?').bind(copyId).first()).toEqual({ title: 'Club (copy)', published: 0, pp: 1900 })
+    expect(await env.DB_SHARD_0.prepare('SELECT title, published, promo_price AS pp FROM products WHERE id = ?').bind(copyId).first()).toEqual({ title: 'Club (copy)', published: 0, pp: 1900 })
 
     const wrong = await appFetch(school.host, `/home/products/${copyId}`, { form: { intent: 'delete', confirm: 'delete' }, cookie: owner })
     expect(wrong.status).toBe(400)

@@ -9,7 +9,7 @@ import { priceOrder } from '#app/payments/pricing.ts'
 import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
 const DAY = 24 * 60 * 60 * 1000
-const count = async (tenantId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM promo_codes WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
+const count = async (tenantId: string) => (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM promo_codes WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
 const form = { code: 'SPRING', kind: 'percent', value: '20', productId: '', startsAt: '', endsAt: '', usageLimit: '-1' }
 const base: PromoCodeInput = { code: 'X', kind: 'percent', value: 20, productId: null, startsAt: null, endsAt: null, usageLimit: -1 }
 

@@ -27,7 +27,7 @@ async function school(language: 'en' | 'pl', currency: 'PLN' | 'USD') {
 async function buy(s: TestSchool, slug: string, integration: string) {
   const res = await appFetch(s.host, `/${slug}/checkout`, { form: { name: 'Dana Decline', email: `dana-${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'dana-pass-1', terms: 'on', waiver: 'on', integration } })
   expect(res.status).toBe(303)
-  const row = await env.DB.prepare('SELECT id FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(s.tenantId).first<{ id: string }>()
+  const row = await env.DB_SHARD_0.prepare('SELECT id FROM transactions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(s.tenantId).first<{ id: string }>()
   // The checkout registered the buyer and signed them in: their cookie opens the pending page.
   const cookie = res.headers.get('Set-Cookie')?.split(';')[0] ?? ''
   return { ...(await getTransaction(db(), s.tenantId, row!.id))!, cookie }

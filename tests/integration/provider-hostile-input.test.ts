@@ -15,7 +15,7 @@ import { providerModule } from '#app/payments/providers/index.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, d1ForTable } from '#tests/factories.ts'
 
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
 const LONG = 'a'.repeat(5000)
@@ -38,16 +38,16 @@ const PAYLANE_DEV = {
 const TPAY_DEV = { clientId: '1010-c0a5e7d1f2b34a59', clientSecret: 'coursefront_dev_tpay_secret_0000000000000000000000', merchantId: '1010', sandbox: 'yes' }
 const P24_DEV = { merchantId: '100001', posId: '100001', apiKey: 'coursefront_dev_p24_reports_key_01', crc: 'cfdevp24crc00001', sandbox: 'yes' }
 
-const count = async (table: string, tenantId: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(tenantId).first<{ n: number }>())!.n
-const countAll = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n
+const count = async (table: string, tenantId: string) => (await d1ForTable(table).prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(tenantId).first<{ n: number }>())!.n
+const countAll = async (table: string) => (await d1ForTable(table).prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n
 /** Every row a payment probe could write or change, for one school. */
 const paymentState = async (tenantId: string) => {
   const rows = await env.DB.batch([
-    env.DB.prepare('SELECT * FROM payment_integrations WHERE tenant_id = ? ORDER BY id').bind(tenantId),
-    env.DB.prepare('SELECT * FROM transactions WHERE tenant_id = ? ORDER BY id').bind(tenantId),
-    env.DB.prepare('SELECT * FROM memberships WHERE tenant_id = ? ORDER BY id').bind(tenantId),
-    env.DB.prepare('SELECT count(*) AS n FROM product_access WHERE tenant_id = ?').bind(tenantId),
-    env.DB.prepare('SELECT count(*) AS n FROM app_events WHERE tenant_id = ?').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT * FROM payment_integrations WHERE tenant_id = ? ORDER BY id').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ? ORDER BY id').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT * FROM memberships WHERE tenant_id = ? ORDER BY id').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM product_access WHERE tenant_id = ?').bind(tenantId),
+    env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM app_events WHERE tenant_id = ?').bind(tenantId),
   ])
   return rows.map((r) => r.results)
 }
@@ -725,7 +725,7 @@ describe('the card change under hostile input', () => {
     const started = await appFetch(shop.host, '/my/membership/card', { cookie: buyer.cookie, form: { intent: 'provider', membership_id: mineTpay } })
     expect(started.status).toBe(303)
     const row = async () =>
-      (await env.DB.prepare('SELECT card_token, card_last4, card_brand, card_exp_month, card_exp_year FROM memberships WHERE tenant_id = ? AND id = ?').bind(shop.tenantId, mineTpay).first())!
+      (await env.DB_SHARD_0.prepare('SELECT card_token, card_last4, card_brand, card_exp_month, card_exp_year FROM memberships WHERE tenant_id = ? AND id = ?').bind(shop.tenantId, mineTpay).first())!
     const card = await row()
     const back = await appFetch(shop.host, `/my/membership/card/return?membership=${mineTpay}&status=success&tokenization=${encodeURIComponent(SCRIPT)}&card_token=forged`, { cookie: buyer.cookie })
     expect(back.status).toBe(303)

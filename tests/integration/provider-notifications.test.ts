@@ -13,7 +13,7 @@ import { providerModule } from '#app/payments/providers/index.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
-import { createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { createTestSchool, createTestStudent, db, type TestSchool, d1For } from '#tests/factories.ts'
 
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
 const peers = devPeers(env.DEV_PEERS!)
@@ -109,11 +109,11 @@ function deliver(host: string, n: Sent, body = n.body) {
 }
 
 async function counts(tenantId: string, txId: string) {
-  const n = async (sql: string) => (await env.DB.prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
+  const n = async (sql: string) => (await d1For(sql).prepare(sql).bind(tenantId, txId).first<{ n: number }>())!.n
   return {
     grants: await n("SELECT count(*) AS n FROM product_access pa JOIN transactions t ON t.product_id = pa.product_id AND t.user_id = pa.user_id WHERE pa.tenant_id = ? AND t.id = ? AND pa.source = 'purchase'"),
     paidEvents: await n("SELECT count(*) AS n FROM app_events WHERE tenant_id = ? AND subject_id = ? AND type = 'student.paid'"),
-    status: (await env.DB.prepare('SELECT status FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string }>())!.status,
+    status: (await env.DB_SHARD_0.prepare('SELECT status FROM transactions WHERE tenant_id = ? AND id = ?').bind(tenantId, txId).first<{ status: string }>())!.status,
   }
 }
 
@@ -150,7 +150,7 @@ describe.each(PROVIDERS)('$provider notifications through the app', ({ provider,
     const { tx, ref, redirectUrl } = await startedOrder(school, provider, integration.id, await sealedCredentials(integration))
     await pay(ref, redirectUrl)
     // The order in our books now says more than the buyer paid at the provider.
-    await env.DB.prepare('UPDATE transactions SET total_amount = total_amount + 100 WHERE tenant_id = ? AND id = ?').bind(school.tenantId, tx.id).run()
+    await env.DB_SHARD_0.prepare('UPDATE transactions SET total_amount = total_amount + 100 WHERE tenant_id = ? AND id = ?').bind(school.tenantId, tx.id).run()
     const sent = (await notifications(ref)).at(-1)!
     expect((await deliver(school.host, sent)).status).toBe(200)
     const after = await counts(school.tenantId, tx.id)

@@ -16,7 +16,7 @@ let buyerId: string
 let stranger: string
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
-const row = (id: string) => env.DB.prepare('SELECT published, updated_at AS updatedAt FROM products WHERE id = ?').bind(id).first<{ published: number; updatedAt: number }>()
+const row = (id: string) => env.DB_SHARD_0.prepare('SELECT published, updated_at AS updatedAt FROM products WHERE id = ?').bind(id).first<{ published: number; updatedAt: number }>()
 const publish = (id: string, cookie = owner, host = school.host) => appFetch(host, `/home/products/${id}`, { form: { intent: 'publish' }, cookie })
 
 beforeAll(async () => {

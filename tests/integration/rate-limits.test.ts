@@ -5,10 +5,10 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, d1For } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 const from = (ip: string) => ({ 'CF-Connecting-IP': ip })
 
 function loginAs(host: string, email: string, password: string, ip: string, path = '/login') {
@@ -82,7 +82,7 @@ describe('verification-code limits', () => {
   const call = (school: TestSchool, path: string, cookie: string, json: Record<string, string> = {}, ip = '198.19.0.1') =>
     appFetch(school.host, path, { method: 'POST', cookie, headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...from(ip) }, body: JSON.stringify(json) })
   const mailedCode = async (school: TestSchool, to: string) => {
-    const row = await env.DB.prepare("SELECT text_body AS body FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1").bind(school.tenantId, to).first<{ body: string }>()
+    const row = await env.DB_SHARD_0.prepare("SELECT text_body AS body FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1").bind(school.tenantId, to).first<{ body: string }>()
     return /\b(\d{6})\b/.exec(row!.body)![1]
   }
 
@@ -162,7 +162,7 @@ describe('signup e-mail confirmation', () => {
     const form = signupForm()
     const res = await appFetch(PLATFORM, '/signup', { form, headers: from('203.0.113.140') })
     expect(res.status).toBe(302)
-    const mails = await env.DB.prepare('SELECT template, subject, text_body AS text, html_body AS html FROM email_outbox WHERE to_address = ?').bind(form.email).all<{ template: string; subject: string; text: string; html: string }>()
+    const mails = await env.DB_SHARD_0.prepare('SELECT template, subject, text_body AS text, html_body AS html FROM email_outbox WHERE to_address = ?').bind(form.email).all<{ template: string; subject: string; text: string; html: string }>()
     expect(mails.results.map((m) => m.template)).toEqual(['signup_confirmation'])
     const [mail] = mails.results
     expect(mail.subject).toBe('Confirm your email address')

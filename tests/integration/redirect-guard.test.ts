@@ -9,10 +9,10 @@ import { grantProductAccess } from '#app/models/access.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, d1For } from '#tests/factories.ts'
 import { HOSTILE_REDIRECTS } from './redirect-corpus.ts'
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 /** A Location a browser follows without leaving `origin`: one leading slash, printable ASCII only. */
 function expectStaysOn(res: Response, origin: string, fallback: string, value: string) {
@@ -110,7 +110,7 @@ describe(`the redirect guard through every route, ${HOSTILE_REDIRECTS.length} ho
     const now = Date.now()
     for (const value of HOSTILE_REDIRECTS) {
       const id = newId()
-      await env.DB.prepare('INSERT INTO notifications (id, tenant_id, user_id, kind, subject_id, link, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      await env.DB_SHARD_0.prepare('INSERT INTO notifications (id, tenant_id, user_id, kind, subject_id, link, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .bind(id, school.tenantId, school.owner.id, 'review', 'subject', value, now)
         .run()
       expectStaysOn(await appFetch(school.host, '/home/notifications', { form: { intent: 'open', id }, cookie: owner }), origin, '/home/notifications', value)

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, createTestStudent, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, login, d1For } from '#tests/factories.ts'
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 describe('student registration', () => {
   it('creates a student, signs them in and lands on /panel', async () => {
@@ -17,7 +17,7 @@ describe('student registration', () => {
     expect(await panel.text()).toContain('Hello, Ada Student!')
     expect(await count("SELECT count(*) AS n FROM users WHERE tenant_id = ? AND email = 'ada@example.com'", school.tenantId)).toBe(1)
     // "Student has registered" for the webhooks (issue 8 item 9): one event, with the address.
-    const event = await env.DB.prepare("SELECT payload FROM app_events WHERE tenant_id = ? AND type = 'student.registered'").bind(school.tenantId).all<{ payload: string }>()
+    const event = await env.DB_SHARD_0.prepare("SELECT payload FROM app_events WHERE tenant_id = ? AND type = 'student.registered'").bind(school.tenantId).all<{ payload: string }>()
     expect(event.results.map((r) => JSON.parse(r.payload).email)).toEqual(['ada@example.com'])
   })
 
@@ -130,7 +130,7 @@ describe('logout and sessions', () => {
     const student = await createTestStudent(school.tenantId)
     const cookie = await login(school.host, student.email, student.password)
     const id = cookie.split('=')[1].split('.')[0]
-    await env.DB.prepare('UPDATE sessions SET expires_at = 0 WHERE id = ?').bind(id).run()
+    await env.DB_SHARD_0.prepare('UPDATE sessions SET expires_at = 0 WHERE id = ?').bind(id).run()
     const res = await appFetch(school.host, `/panel/sessions/${id}`, { method: 'POST', cookie, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } })
     // The expired session was deleted on sight, so the id no longer exists in this school.
     expect([404, 419]).toContain(res.status)
@@ -151,7 +151,7 @@ describe('password reset', () => {
     const res = await appFetch(school.host, '/forgot-password', { form: { email: student.email } })
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('We have e-mailed your password reset link!')
-    const mail = await env.DB.prepare('SELECT to_address, subject, text_body FROM email_outbox WHERE tenant_id = ? ORDER BY created_at DESC').bind(school.tenantId).first<{ to_address: string; subject: string; text_body: string }>()
+    const mail = await env.DB_SHARD_0.prepare('SELECT to_address, subject, text_body FROM email_outbox WHERE tenant_id = ? ORDER BY created_at DESC').bind(school.tenantId).first<{ to_address: string; subject: string; text_body: string }>()
     expect(mail?.to_address).toBe(student.email)
     const link = mail!.text_body.match(/http:\/\/\S+\/reset-password\/([a-z2-7]+)/)!
     expect(link[0].startsWith(`http://${school.host}/reset-password/`)).toBe(true)

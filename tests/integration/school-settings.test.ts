@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getPageSettings } from '#app/models/page-settings.server.ts'
 import { getSchoolAccess } from '#app/models/tenant.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, login, type TestSchool, control, dbs } from '#tests/factories.ts'
 
 const settingsForm = (fields: Record<string, string> = {}) => ({
   avatarPath: '',
@@ -103,33 +103,33 @@ describe('templates', () => {
 
 describe('school access switches', () => {
   it('saves login, registration and simplified checkout switches, and shows them checked', async () => {
-    expect(await getSchoolAccess(db(), school.tenantId)).toEqual({ loginDisabled: false, registrationDisabled: false, simplifiedCheckout: false })
+    expect(await getSchoolAccess(control(), school.tenantId)).toEqual({ loginDisabled: false, registrationDisabled: false, simplifiedCheckout: false })
     await save({ loginDisabled: 'on', registrationDisabled: 'on', simplifiedCheckout: 'on' })
-    expect(await getSchoolAccess(db(), school.tenantId)).toEqual({ loginDisabled: true, registrationDisabled: true, simplifiedCheckout: true })
+    expect(await getSchoolAccess(control(), school.tenantId)).toEqual({ loginDisabled: true, registrationDisabled: true, simplifiedCheckout: true })
     const html = await (await appFetch(school.host, '/home/settings/page', { cookie: owner })).text()
     for (const name of ['loginDisabled', 'registrationDisabled', 'simplifiedCheckout']) expect(html, name).toMatch(new RegExp(`name="${name}"[^>]*checked`))
     expect(html).toContain('Login temporarily disabled')
     expect(html).toContain('Registration temporarily disabled')
     // Unchecked boxes are not sent: off again.
     await save({ registrationDisabled: 'on' })
-    expect(await getSchoolAccess(db(), school.tenantId)).toEqual({ loginDisabled: false, registrationDisabled: true, simplifiedCheckout: false })
+    expect(await getSchoolAccess(control(), school.tenantId)).toEqual({ loginDisabled: false, registrationDisabled: true, simplifiedCheckout: false })
   })
 
   it('refuses a bad switch value with a field error and writes nothing', async () => {
     await save({ template: 'classic', simplifiedCheckout: 'on' })
-    const [settings, access] = [await getPageSettings(db(), school.tenantId), await getSchoolAccess(db(), school.tenantId)]
+    const [settings, access] = [await getPageSettings(dbs(), school.tenantId), await getSchoolAccess(control(), school.tenantId)]
     const res = await appFetch(school.host, '/home/settings/page', { form: settingsForm({ name: 'Changed', template: 'bold', loginDisabled: 'yes' }), cookie: owner })
     expect(res.status).toBe(400)
     const html = await res.text()
     expect(html).toMatch(/name="loginDisabled"[^>]*aria-invalid="true"/)
     expect(html).toContain('data-field-error="loginDisabled"')
-    expect(await getPageSettings(db(), school.tenantId)).toEqual(settings)
-    expect(await getSchoolAccess(db(), school.tenantId)).toEqual(access)
+    expect(await getPageSettings(dbs(), school.tenantId)).toEqual(settings)
+    expect(await getSchoolAccess(control(), school.tenantId)).toEqual(access)
   })
 
   it('is a staff setting: students get 404 and change nothing', async () => {
-    const before = await getSchoolAccess(db(), school.tenantId)
+    const before = await getSchoolAccess(control(), school.tenantId)
     expect((await appFetch(school.host, '/home/settings/page', { form: settingsForm({ loginDisabled: 'on' }), cookie: student })).status).toBe(404)
-    expect(await getSchoolAccess(db(), school.tenantId)).toEqual(before)
+    expect(await getSchoolAccess(control(), school.tenantId)).toEqual(before)
   })
 })

@@ -8,7 +8,7 @@ import { inviteSeat, licencesLeft, listInvitations, listSeatPurchasesForUser } f
 import { getCourseAccess } from '#app/models/course-access.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createTransaction, settleTransaction, type Transaction } from '#app/models/transaction.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, login, type TestSchool, d1For } from '#tests/factories.ts'
 import { routes as crossTenantRoutes, victims } from './cross-tenant/seats.ts'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -56,7 +56,7 @@ function remove(invitationId: string, { cookie = buyerCookie, host = school.host
 }
 
 async function count(sql: string, ...binds: unknown[]) {
-  return (await env.DB.prepare(sql)
+  return (await d1For(sql).prepare(sql)
     .bind(...binds)
     .first<{ n: number }>())!.n
 }
@@ -129,13 +129,13 @@ describe('inviting', () => {
     expect(res.status).toBe(201)
     const body = (await res.json()) as Json
     expect(body).toMatchObject({ invitation: { name: 'Nora New', email, status: 'sent' }, licences_left: 1 })
-    const user = await env.DB.prepare('SELECT id, role FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first<{ id: string; role: string }>()
+    const user = await env.DB_SHARD_0.prepare('SELECT id, role FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first<{ id: string; role: string }>()
     expect(user?.role).toBe('student')
     expect((await getCourseAccess(db(), school.tenantId, courseId, { id: user!.id, role: 'student' })).allowed).toBe(true)
-    const reason = await env.DB.prepare('SELECT reason, source FROM product_access WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, user!.id).first()
+    const reason = await env.DB_SHARD_0.prepare('SELECT reason, source FROM product_access WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, user!.id).first()
     expect(reason).toEqual({ reason: `seat:${body.invitation.id}`, source: 'purchase' })
 
-    const mail = await env.DB.prepare("SELECT subject, text_body AS text FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'seat_invitation'")
+    const mail = await env.DB_SHARD_0.prepare("SELECT subject, text_body AS text FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'seat_invitation'")
       .bind(school.tenantId, email)
       .first<{ subject: string; text: string }>()
     expect(mail?.subject).toBe(`Your access to Team course at School ${school.slug}`)
@@ -167,7 +167,7 @@ describe('inviting', () => {
     const res = await add(tx, { name: 'Kai', email: known.email })
     expect(res.status).toBe(201)
     expect((await getCourseAccess(db(), school.tenantId, courseId, { id: known.id, role: 'student' })).allowed).toBe(true)
-    const mail = await env.DB.prepare("SELECT text_body AS text FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'seat_access'")
+    const mail = await env.DB_SHARD_0.prepare("SELECT text_body AS text FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'seat_access'")
       .bind(school.tenantId, known.email)
       .first<{ text: string }>()
     expect(mail?.text).toContain('It is already in your account.')
@@ -270,7 +270,7 @@ describe('deleting', () => {
     const tx = await purchase(school, buyer.id, courseId, 2)
     const first = (await (await add(tx, { name: 'Gone Soon', email: `gone-${tx.id}@example.com` })).json()) as Json
     const second = (await (await add(tx, { name: 'Also Gone', email: `also-${tx.id}@example.com` })).json()) as Json
-    const userOf = async (email: string) => (await env.DB.prepare('SELECT id FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first<{ id: string }>())!.id
+    const userOf = async (email: string) => (await env.DB_SHARD_0.prepare('SELECT id FROM users WHERE tenant_id = ? AND email = ?').bind(school.tenantId, email).first<{ id: string }>())!.id
     const firstUser = await userOf(first.invitation.email)
 
     const res = await remove(first.invitation.id)

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, createTestStudent, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, login, d1For } from '#tests/factories.ts'
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 
 describe('CSRF', () => {
   it('refuses a cross-site form post with 419 and writes nothing', async () => {

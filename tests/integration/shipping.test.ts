@@ -47,7 +47,7 @@ async function order(
 }
 
 const row = (id: string) =>
-  env.DB.prepare('SELECT status, shipping_status, shipping_carrier, tracking_number, tracking_url, shipped_at, delivered_at FROM transactions WHERE id = ?').bind(id).first<Record<string, unknown>>()
+  env.DB_SHARD_0.prepare('SELECT status, shipping_status, shipping_carrier, tracking_number, tracking_url, shipped_at, delivered_at FROM transactions WHERE id = ?').bind(id).first<Record<string, unknown>>()
 const mails = async (tenantId: string) =>
   (
     await env.DB.prepare(

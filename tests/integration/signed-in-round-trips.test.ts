@@ -132,11 +132,11 @@ describe('signed-in course page: one D1 round trip', () => {
   it('sliding expiry still refreshes a session once its hour is up (the refresh is the one extra write)', async () => {
     const id = sessionIdOf(stranger)
     const old = Date.now() - SESSION_REFRESH_INTERVAL_MS - 1_000
-    await env.DB.prepare('UPDATE sessions SET last_verified_at = ? WHERE id = ?').bind(old, id).run()
+    await env.DB_SHARD_0.prepare('UPDATE sessions SET last_verified_at = ? WHERE id = ?').bind(old, id).run()
     const page = await counted(school, `/${course.slug}`, stranger)
     expect(page.res.status).toBe(200)
     expect(page.trips).toBe(2)
-    const row = await env.DB.prepare('SELECT last_verified_at AS at FROM sessions WHERE id = ?').bind(id).first<{ at: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT last_verified_at AS at FROM sessions WHERE id = ?').bind(id).first<{ at: number }>()
     expect(row!.at).toBeGreaterThan(old)
     expect((await counted(school, `/${course.slug}`, stranger)).trips).toBe(1)
   })
@@ -168,7 +168,7 @@ describe("signed-in course page from the visitors' data kept per isolate", () =>
     expect((await counted(school, `/${kept.slug}`, owner)).body).toContain(`/${kept.slug}/watch`)
 
     // The data really is the kept one: a write behind the models' back (no version bump) is not seen...
-    await env.DB.prepare('UPDATE products SET title = ? WHERE id = ?').bind('Kept course (renamed)', kept.id).run()
+    await env.DB_SHARD_0.prepare('UPDATE products SET title = ? WHERE id = ?').bind('Kept course (renamed)', kept.id).run()
     expect((await counted(school, `/${kept.slug}`, holder)).body).not.toContain('Kept course (renamed)')
     // ...until the version moves: the batch's version no longer matches, so the page is read again (a second round trip, once).
     await bumpContentVersion(db(), school.tenantId)

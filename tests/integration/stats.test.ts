@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { affiliatePartners, lectureProgress, leads, pageViews, productAccess, promoCodes, tenants, transactions, users } from '#app/db/schema.server.ts'
+import { affiliatePartners, lectureProgress, leads, pageViews, productAccess, promoCodes, schoolSettings, transactions, users } from '#app/db/schema.server.ts'
 import { createLecture, createSection } from '#app/models/course-content.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { statsStatements } from '#app/models/stats.server.ts'
@@ -217,7 +217,7 @@ describe('/home/stats: a seeded month in Europe/Warsaw', () => {
   })
 
   it('follows the school’s time zone setting', async () => {
-    await db().update(tenants).set({ timeZone: 'UTC' }).where(eq(tenants.id, school.tenantId))
+    await db().update(schoolSettings).set({ timeZone: 'UTC' }).where(eq(schoolSettings.tenantId, school.tenantId))
     try {
       const html = await (await appFetch(school.host, `${OCTOBER}&group=day`, { cookie: owner })).text()
       expect(html).toContain('data-stats-zone="UTC"')
@@ -226,7 +226,7 @@ describe('/home/stats: a seeded month in Europe/Warsaw', () => {
       expect(usd.find((r) => r[0] === '2026-10-01')?.slice(1, 3)).toEqual(['2', '150,00\u00a0USD'])
       expect(usd.find((r) => r[0] === '2026-10-31')?.slice(1, 3)).toEqual(['2', '129,99\u00a0USD'])
     } finally {
-      await db().update(tenants).set({ timeZone: '' }).where(eq(tenants.id, school.tenantId))
+      await db().update(schoolSettings).set({ timeZone: '' }).where(eq(schoolSettings.tenantId, school.tenantId))
     }
   })
 

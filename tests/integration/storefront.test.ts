@@ -26,9 +26,9 @@ beforeAll(async () => {
   promoEndsAt = now + 3 * DAY
   await saveCatalogue(db(), t, course, { fields: { promoPrice: 4_900, promoStartsAt: now - DAY, promoEndsAt }, prices: [{ name: '', amount: 9_900 }] }, now - DAY)
   const section = crypto.randomUUID()
-  await env.DB.prepare('INSERT INTO sections (id, tenant_id, product_id, title, position, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)').bind(section, t, course.id, 'Getting started', now, now).run()
+  await env.DB_SHARD_0.prepare('INSERT INTO sections (id, tenant_id, product_id, title, position, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)').bind(section, t, course.id, 'Getting started', now, now).run()
   const lecture = (title: string, free: number, published: number, pos: number) =>
-    env.DB.prepare('INSERT INTO lectures (id, tenant_id, product_id, section_id, title, kind, free_to_watch, published, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    env.DB_SHARD_0.prepare('INSERT INTO lectures (id, tenant_id, product_id, section_id, title, kind, free_to_watch, published, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .bind(crypto.randomUUID(), t, course.id, section, title, 'text', free, published, pos, now, now)
       .run()
   await lecture('Installing cargo', 1, 1, 0)

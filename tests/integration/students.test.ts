@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { addStudent } from '#app/models/student.server.ts'
 import { createFileProduct } from '#app/models/product.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, d1For } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const lines = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`)
@@ -14,7 +14,7 @@ let owner: string
 let student: { id: string; email: string; cookie: string }
 
 async function count(sql: string, ...binds: unknown[]) {
-  return (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+  return (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 }
 const studentCount = () => count("SELECT count(*) AS n FROM users WHERE tenant_id = ? AND role = 'student'", school.tenantId)
 
@@ -65,7 +65,7 @@ describe('/home/students', () => {
     const html = await page.text()
     expect(html).toContain('Created')
     expect(html).toContain('Invitation sent, the student has not set a password yet')
-    const mail = await env.DB.prepare("SELECT to_address, text_body FROM email_outbox WHERE tenant_id = ? AND template = 'invitation' ORDER BY created_at DESC").bind(school.tenantId).first<Record<string, string>>()
+    const mail = await env.DB_SHARD_0.prepare("SELECT to_address, text_body FROM email_outbox WHERE tenant_id = ? AND template = 'invitation' ORDER BY created_at DESC").bind(school.tenantId).first<Record<string, string>>()
     expect(mail!.to_address).toBe('anna@example.com')
     expect(mail!.text_body).toMatch(new RegExp(`http://${school.host.replace(/\./g, '\\.')}/invitation/[a-z2-7]+`))
   })
@@ -189,7 +189,7 @@ describe('/home/students/:studentId', () => {
     expect(after).toContain('data-done="denied"')
     expect(after).toContain('Access denied')
     expect(after).toMatch(/data-revoked-reason="true">Access denied on [^<]+<!-- -->: Refund</)
-    const row = await env.DB.prepare('SELECT reason, revoked_reason, revoked_at FROM product_access WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, student.id).first<Record<string, unknown>>()
+    const row = await env.DB_SHARD_0.prepare('SELECT reason, revoked_reason, revoked_at FROM product_access WHERE tenant_id = ? AND user_id = ?').bind(school.tenantId, student.id).first<Record<string, unknown>>()
     expect(row).toMatchObject({ reason: 'Gift', revoked_reason: 'Refund' })
     expect(row!.revoked_at).toBeTypeOf('number')
     const deniedTwice = await appFetch(school.host, path, { form: { intent: 'deny', productId: product.id, reason: 'Again' }, cookie: owner })
@@ -220,7 +220,7 @@ describe('/invitation/:token', () => {
     expect(location(ok)).toBe('/panel')
     expect(ok.headers.get('Set-Cookie')).toMatch(/cf_session=/)
     expect(await login(school.host, 'ola@example.com', 'secret-123')).toMatch(/cf_session=/)
-    const name = await env.DB.prepare('SELECT name FROM users WHERE id = ?').bind(invited!.id).first<{ name: string }>()
+    const name = await env.DB_SHARD_0.prepare('SELECT name FROM users WHERE id = ?').bind(invited!.id).first<{ name: string }>()
     expect(name!.name).toBe('Ola Wiśniewska')
 
     expect((await appFetch(school.host, path)).status).toBe(404)

@@ -7,7 +7,7 @@ import { insertPendingMediaObject, markMediaObjectReady } from '#app/models/medi
 import { createBlock } from '#app/models/block.server.ts'
 import { createCatalogueProduct, createProduct, saveCatalogue } from '#app/models/product.server.ts'
 import { createSubpage } from '#app/models/subpage.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, d1ForTable } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 
@@ -16,11 +16,11 @@ let owner: string
 let student: string
 
 async function count(table: 'subpages' | 'blocks', tenantId = school.tenantId) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(tenantId).first<{ n: number }>())!.n
+  return (await d1ForTable(table).prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`).bind(tenantId).first<{ n: number }>())!.n
 }
 async function blockRows(subpageId: string) {
   return (
-    await env.DB.prepare('SELECT id, type, props, position FROM blocks WHERE subpage_id = ? ORDER BY position').bind(subpageId).all<{ id: string; type: string; props: string; position: number }>()
+    await env.DB_SHARD_0.prepare('SELECT id, type, props, position FROM blocks WHERE subpage_id = ? ORDER BY position').bind(subpageId).all<{ id: string; type: string; props: string; position: number }>()
   ).results
 }
 async function readyImage(tenantId: string) {
@@ -109,7 +109,7 @@ describe('/home/subpages', () => {
 
   it('creates a page with a slug made from the title, refuses a taken or malformed one', async () => {
     const id = await newSubpage('Wiosenna promocja: Łódź 2026!')
-    const row = await env.DB.prepare('SELECT slug, published FROM subpages WHERE id = ?').bind(id).first<{ slug: string; published: number }>()
+    const row = await env.DB_SHARD_0.prepare('SELECT slug, published FROM subpages WHERE id = ?').bind(id).first<{ slug: string; published: number }>()
     expect(row).toEqual({ slug: 'wiosenna-promocja-lodz-2026', published: 0 })
     const editor = await appFetch(school.host, `/home/subpages/${id}/blocks`, { cookie: createdCookie })
     expect(editor.status).toBe(200)
@@ -157,7 +157,7 @@ describe('/home/subpages', () => {
     expect(saved.status).toBe(302)
     expect(location(saved)).toBe(`/home/subpages/${a}`)
     expect(flashOf(saved)).toMatchObject({ done: 'saved' })
-    expect(await env.DB.prepare('SELECT title, slug, published, seo_title AS s, seo_description AS d FROM subpages WHERE id = ?').bind(a).first()).toEqual({
+    expect(await env.DB_SHARD_0.prepare('SELECT title, slug, published, seo_title AS s, seo_description AS d FROM subpages WHERE id = ?').bind(a).first()).toEqual({
       title: 'Page A, renamed',
       slug: 'offer-a',
       published: 1,
@@ -183,7 +183,7 @@ describe('/home/subpages', () => {
       cookie: owner,
     })
     expect(long.status).toBe(400)
-    expect((await env.DB.prepare('SELECT slug FROM subpages WHERE id = ?').bind(a).first<{ slug: string }>())!.slug).toBe('offer-a')
+    expect((await env.DB_SHARD_0.prepare('SELECT slug FROM subpages WHERE id = ?').bind(a).first<{ slug: string }>())!.slug).toBe('offer-a')
 
     await appFetch(school.host, `/home/subpages/${a}/blocks`, {
       form: { type: 'faq' },

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
-import { appFetch, createTestSchool, createTestStudent, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, login, type TestSchool, dbs } from '#tests/factories.ts'
 
 const DB = (env as unknown as { DB: D1Database }).DB
 const peers = (env as unknown as { DEV_PEERS: Fetcher }).DEV_PEERS
@@ -31,12 +31,12 @@ function call(school: TestSchool, path: string, cookie: string, json: Record<str
   })
 }
 async function mailedCode(school: TestSchool, to: string) {
-  const row = await DB.prepare("SELECT text_body AS body FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1")
+  const row = await DB_SHARD_0.prepare("SELECT text_body AS body FROM email_outbox WHERE tenant_id = ? AND to_address = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1")
     .bind(school.tenantId, to)
     .first<{ body: string }>()
   return row ? /\b(\d{6})\b/.exec(row.body)![1] : null
 }
-const codeRows = (school: TestSchool) => DB.prepare('SELECT * FROM verification_codes WHERE tenant_id = ? ORDER BY sent_at').bind(school.tenantId).all<{ code_hash: string; attempts: number; session_id: string; sent_at: number }>()
+const codeRows = (school: TestSchool) => DB_SHARD_0.prepare('SELECT * FROM verification_codes WHERE tenant_id = ? ORDER BY sent_at').bind(school.tenantId).all<{ code_hash: string; attempts: number; session_id: string; sent_at: number }>()
 
 async function schoolWith(mode: 'off' | 'email' | 'phone') {
   const school = await createTestSchool()
@@ -90,7 +90,7 @@ describe('the gate', () => {
     const script = await appFetch(school.host, '/panel/sessions/nope', { method: 'POST', cookie, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } })
     // Unknown id is looked up first (404); a real one shows the gate.
     expect(script.status).toBe(404)
-    const sessionId = (await DB.prepare('SELECT id FROM sessions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(school.tenantId).first<{ id: string }>())!.id
+    const sessionId = (await DB_SHARD_0.prepare('SELECT id FROM sessions WHERE tenant_id = ? ORDER BY created_at DESC LIMIT 1').bind(school.tenantId).first<{ id: string }>())!.id
     const gated = await appFetch(school.host, `/panel/sessions/${sessionId}`, { method: 'POST', cookie, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } })
     expect(gated.status).toBe(403)
     expect(await gated.json()).toEqual({ redirectTo: '/verify' })
@@ -159,10 +159,10 @@ describe('email mode with JavaScript (the JSON calls)', () => {
     expect((await codeRows(school)).results[0].attempts).toBe(5)
 
     // A fresh code, then its expiry passes (moved back in time in the database).
-    await DB.prepare('UPDATE verification_codes SET sent_at = sent_at - 61000 WHERE tenant_id = ?').bind(school.tenantId).run()
+    await DB_SHARD_0.prepare('UPDATE verification_codes SET sent_at = sent_at - 61000 WHERE tenant_id = ?').bind(school.tenantId).run()
     expect((await call(school, '/json/verification/send', cookie)).status).toBe(200)
     const fresh = (await mailedCode(school, student.email))!
-    await DB.prepare('UPDATE verification_codes SET expires_at = ? WHERE tenant_id = ? AND consumed_at IS NULL').bind(Date.now() - 1, school.tenantId).run()
+    await DB_SHARD_0.prepare('UPDATE verification_codes SET expires_at = ? WHERE tenant_id = ? AND consumed_at IS NULL').bind(Date.now() - 1, school.tenantId).run()
     const expired = await call(school, '/json/verification/verify', cookie, { code: fresh })
     expect(expired.status).toBe(422)
     expect(await expired.json()).toMatchObject({ message: 'Invalid or expired verification code.' })
@@ -220,7 +220,7 @@ describe('phone mode and the SMS peer', () => {
     // While the login still owes a code the number cannot be swapped for another one.
     const swap = await call(school, '/json/verification/phone/save', cookie, { phone_number: '48111222333' })
     expect(swap.status).toBe(422)
-    const stored = await DB.prepare("SELECT phone FROM users WHERE tenant_id = ? AND role = 'student'").bind(school.tenantId).first<{ phone: string }>()
+    const stored = await DB_SHARD_0.prepare("SELECT phone FROM users WHERE tenant_id = ? AND role = 'student'").bind(school.tenantId).first<{ phone: string }>()
     expect(stored!.phone).toBe('+48500600789')
     expect(await (await appFetch(school.host, '/verify', { cookie })).text()).toContain('•••••••0789')
 
@@ -268,9 +268,9 @@ describe('another school', () => {
     expect(location(await appFetch(a.school.host, '/verify', { cookie: b.cookie }))).toBe('/login?redirectTo=%2Fverify')
     // A's code typed into B's session (on B's host) does nothing.
     expect((await call(b.school, '/json/verification/verify', b.cookie, { code })).status).toBe(422)
-    const verified = await DB.prepare('SELECT count(*) AS n FROM sessions WHERE login_verified_at IS NOT NULL AND tenant_id IN (?, ?)').bind(a.school.tenantId, b.school.tenantId).first<{ n: number }>()
+    const verified = await DB_SHARD_0.prepare('SELECT count(*) AS n FROM sessions WHERE login_verified_at IS NOT NULL AND tenant_id IN (?, ?)').bind(a.school.tenantId, b.school.tenantId).first<{ n: number }>()
     expect(verified!.n).toBe(0)
-    expect(await DB.prepare('SELECT phone FROM users WHERE tenant_id = ? AND role = ?').bind(a.school.tenantId, 'student').first<{ phone: string | null }>()).toEqual({ phone: null })
+    expect(await DB_SHARD_0.prepare('SELECT phone FROM users WHERE tenant_id = ? AND role = ?').bind(a.school.tenantId, 'student').first<{ phone: string | null }>()).toEqual({ phone: null })
   })
 })
 
@@ -278,9 +278,8 @@ describe('another school', () => {
 describe('updatePageSettings', () => {
   it('writes loginVerification only when given', async () => {
     const school = await createTestSchool()
-    const { db } = await import('#tests/factories.ts')
-    await updatePageSettings(db(), school.tenantId, { loginVerification: 'email' })
-    await updatePageSettings(db(), school.tenantId, { authorName: 'X' })
+    await updatePageSettings(dbs(), school.tenantId, { loginVerification: 'email' })
+    await updatePageSettings(dbs(), school.tenantId, { authorName: 'X' })
     expect((await DB.prepare('SELECT login_verification AS m FROM tenants WHERE id = ?').bind(school.tenantId).first<{ m: string }>())!.m).toBe('email')
   })
 })

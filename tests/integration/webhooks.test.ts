@@ -17,7 +17,7 @@ let owner: string
 let student: string
 let otherOwner: string
 
-const count = async (tenantId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
+const count = async (tenantId: string) => (await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?').bind(tenantId).first<{ n: number }>())!.n
 const form = (path: string, body: Record<string, string>, cookie = owner, host = school.host) => appFetch(host, path, { form: body, cookie })
 const page = async (path: string, cookie = owner, host = school.host) => {
   const res = await appFetch(host, path, { cookie })

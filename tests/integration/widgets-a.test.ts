@@ -8,9 +8,9 @@ import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createProduct, updateProduct } from '#app/models/product.server.ts'
 import { createReview } from '#app/models/review.server.ts'
 import { createSubpage } from '#app/models/subpage.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, type TestSchool, dbs, d1For } from '#tests/factories.ts'
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n
+const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 const leadCount = (tenantId: string) => count('SELECT count(*) AS n FROM leads WHERE tenant_id = ?', tenantId)
 const leadMailCount = (tenantId: string) => count("SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ? AND template = 'lead_notification'", tenantId)
 
@@ -173,7 +173,7 @@ describe('POST /lead', () => {
     expect(lead).toMatchObject({ email: 'anna@example.com', name: 'Anna', source: 'subpage:offer' })
     expect(lead!.fields).toEqual({ name: 'Anna', email: 'Anna@Example.com', level: 'pro', consent: true, message: 'Hello', campaign: 'spring' })
     expect(await leadMailCount(school.tenantId)).toBe(1)
-    const mail = await env.DB.prepare("SELECT to_address, subject, html_body FROM email_outbox WHERE tenant_id = ? AND template = 'lead_notification'").bind(school.tenantId).first<{ to_address: string; subject: string; html_body: string }>()
+    const mail = await env.DB_SHARD_0.prepare("SELECT to_address, subject, html_body FROM email_outbox WHERE tenant_id = ? AND template = 'lead_notification'").bind(school.tenantId).first<{ to_address: string; subject: string; html_body: string }>()
     expect(mail!.to_address).toBe(school.owner.email)
     expect(mail!.subject).toContain('anna@example.com')
     expect(mail!.html_body).toContain('spring')
@@ -183,7 +183,7 @@ describe('POST /lead', () => {
     expect(again.status).toBe(200)
     expect(await leadCount(school.tenantId)).toBe(1)
     expect((await getLeadByEmail(db(), school.tenantId, 'anna@example.com'))!.fields).toMatchObject({ level: 'beginner', message: '<b>again</b>' })
-    const escaped = await env.DB.prepare("SELECT html_body FROM email_outbox WHERE tenant_id = ? AND template = 'lead_notification' ORDER BY created_at DESC LIMIT 1").bind(school.tenantId).first<{ html_body: string }>()
+    const escaped = await env.DB_SHARD_0.prepare("SELECT html_body FROM email_outbox WHERE tenant_id = ? AND template = 'lead_notification' ORDER BY created_at DESC LIMIT 1").bind(school.tenantId).first<{ html_body: string }>()
     expect(escaped!.html_body).toContain('&lt;b&gt;again&lt;/b&gt;')
   })
 
@@ -199,7 +199,7 @@ describe('POST /lead', () => {
   it('respects the owner’s choice not to get lead emails', async () => {
     const quiet = await createTestSchool({ language: 'pl' })
     const id = await leadPage(quiet.tenantId, 'oferta', LEAD_PROPS)
-    await updatePageSettings(db(), quiet.tenantId, { notifications: { lead: false, review: true, comment: true, transaction: true, registration: true } })
+    await updatePageSettings(dbs(), quiet.tenantId, { notifications: { lead: false, review: true, comment: true, transaction: true, registration: true } })
     const res = await appFetch(quiet.host, '/lead', { form: { block_id: id, ...valid() }, headers: { 'X-Requested-With': 'XMLHttpRequest' } })
     expect(res.status).toBe(200)
     expect(await leadCount(quiet.tenantId)).toBe(1)

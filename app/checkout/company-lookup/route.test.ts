@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loader } from '#app/routes/checkout.company-lookup.tsx'
 import { PLATFORM_SCOPE, takeQuotaTurn } from '#app/models/login-throttle.server.ts'
-import { db } from '#tests/factories.ts'
+import { db, dbs } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 import { COMPANY_LOOKUP_IP_POLICY, companyLookupThrottleKey } from './lookup.server.ts'
 
@@ -54,7 +54,7 @@ describe('GET /checkout/company-lookup', () => {
     const down = await get('nip=7680002466')
     expect([down.status, await down.json()]).toEqual([503, { ok: false, reason: 'unavailable' }])
     const busy = ip()
-    for (let i = 0; i < COMPANY_LOOKUP_IP_POLICY.max; i++) await takeQuotaTurn(db(), PLATFORM_SCOPE, companyLookupThrottleKey(busy), COMPANY_LOOKUP_IP_POLICY)
+    for (let i = 0; i < COMPANY_LOOKUP_IP_POLICY.max; i++) await takeQuotaTurn(dbs(), PLATFORM_SCOPE, companyLookupThrottleKey(busy), COMPANY_LOOKUP_IP_POLICY)
     const limited = await get('vat=DE888888888', { ip: busy })
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)

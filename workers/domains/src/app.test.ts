@@ -3,19 +3,19 @@ import { exports } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { DomainView } from '#app/domains/contract.ts'
 import { getTenantDomain, listTenantDomains } from '#app/models/domain.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, control } from '#tests/factories.ts'
 import { addDomain, api, app, HOUR, MIN, peers, resetDomainsAndPeers, runCron, setRecords, testEnv } from './test-helpers.ts'
 
 beforeEach(() => resetDomainsAndPeers())
 
-const customCount = async (tenantId: string) => (await listTenantDomains(db(), tenantId)).filter((d) => d.kind === 'custom').length
+const customCount = async (tenantId: string) => (await listTenantDomains(control(), tenantId)).filter((d) => d.kind === 'custom').length
 
 async function activeDomain(tenantId: string, hostname: string) {
   const added = await addDomain(tenantId, hostname)
   await setRecords(added)
   const t0 = Date.now()
   for (let hour = 1; hour <= 5; hour++) await runCron(t0 + hour * HOUR)
-  expect((await getTenantDomain(db(), tenantId, added.id))?.verificationStatus).toBe('active')
+  expect((await getTenantDomain(control(), tenantId, added.id))?.verificationStatus).toBe('active')
   return added
 }
 
@@ -92,7 +92,7 @@ describe('POST /tenants/:id/domains', () => {
     })
     const [orphan] = await peers.customHostnames()
     const added = await addDomain(school.tenantId, 'kurs.szkola-ani.pl')
-    expect((await getTenantDomain(db(), school.tenantId, added.id))?.cfHostnameId).toBe(orphan.id)
+    expect((await getTenantDomain(control(), school.tenantId, added.id))?.cfHostnameId).toBe(orphan.id)
     expect(await peers.customHostnames()).toHaveLength(1)
   })
 
@@ -113,7 +113,7 @@ describe('tenant isolation', () => {
     expect(await api(intruder.tenantId, 'POST', `/${added.id}/check`)).toEqual(notFound)
     expect(await api(intruder.tenantId, 'POST', `/${added.id}/primary`, { primary: true })).toEqual(notFound)
     expect(await api(intruder.tenantId, 'DELETE', `/${added.id}`)).toEqual(notFound)
-    expect(await getTenantDomain(db(), owner.tenantId, added.id)).toBeDefined()
+    expect(await getTenantDomain(control(), owner.tenantId, added.id)).toBeDefined()
     expect(await peers.customHostnames()).toHaveLength(1)
     expect((await peers.requests('cloudflare')).filter((r) => r.method !== 'POST')).toEqual([])
   })
@@ -145,7 +145,7 @@ describe('DELETE /tenants/:id/domains/:id', () => {
     const school = await createTestSchool()
     const added = await addDomain(school.tenantId, 'kurs.szkola-ani.pl')
     expect(await api(school.tenantId, 'DELETE', `/${added.id}`)).toEqual({ status: 200, body: { deleted: true } })
-    expect(await getTenantDomain(db(), school.tenantId, added.id)).toBeUndefined()
+    expect(await getTenantDomain(control(), school.tenantId, added.id)).toBeUndefined()
     expect(await peers.customHostnames()).toEqual([])
     expect((await peers.requests('cloudflare')).filter((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([200])
     // The name is free again, for any school.
@@ -158,17 +158,17 @@ describe('DELETE /tenants/:id/domains/:id', () => {
     const added = await addDomain(school.tenantId, 'kurs.szkola-ani.pl')
     await peers.fault({ target: 'cloudflare', mode: 'status', status: 503 })
     expect(await api(school.tenantId, 'DELETE', `/${added.id}`)).toEqual({ status: 502, body: { error: 'domains.error.provider' } })
-    expect(await getTenantDomain(db(), school.tenantId, added.id)).toBeDefined()
+    expect(await getTenantDomain(control(), school.tenantId, added.id)).toBeDefined()
     expect(await peers.customHostnames()).toHaveLength(1)
 
     await peers.reset()
     expect(await api(school.tenantId, 'DELETE', `/${added.id}`)).toEqual({ status: 200, body: { deleted: true } })
-    expect(await getTenantDomain(db(), school.tenantId, added.id)).toBeUndefined()
+    expect(await getTenantDomain(control(), school.tenantId, added.id)).toBeUndefined()
   })
 
   it('does not remove the platform subdomain', async () => {
     const school = await createTestSchool()
-    const [subdomain] = await listTenantDomains(db(), school.tenantId)
+    const [subdomain] = await listTenantDomains(control(), school.tenantId)
     expect(await api(school.tenantId, 'DELETE', `/${subdomain.id}`)).toEqual({ status: 404, body: { error: 'domains.error.not_found' } })
     expect(await api(school.tenantId, 'POST', `/${subdomain.id}/check`)).toEqual({ status: 404, body: { error: 'domains.error.not_found' } })
   })
@@ -185,6 +185,6 @@ describe('POST /tenants/:id/domains/:id/check', () => {
     expect(res.body.domain.lastError).toContain('500')
     expect(res.body.domain.nextCheckAt).toBeGreaterThan(Date.now())
     await runCron(Date.now() + 2 * MIN)
-    expect((await getTenantDomain(db(), school.tenantId, added.id))?.lastError).toBeNull()
+    expect((await getTenantDomain(control(), school.tenantId, added.id))?.lastError).toBeNull()
   })
 })

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { DomainView } from '#app/domains/contract.ts'
 import { getTenantByCustomHostnameForRouting } from '#app/models/tenant.server.ts'
 import { getTenantDomain } from '#app/models/domain.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, control } from '#tests/factories.ts'
 import { addDomain, api, HOUR, MIN, peers, resetDomainsAndPeers, runCron, setRecords, viewOf } from './test-helpers.ts'
 
 beforeEach(() => resetDomainsAndPeers())
@@ -37,7 +37,7 @@ describe('two schools claim one hostname', () => {
     // Neither is the holder yet: both are stored as claims.
     expect((await stored(early.id)).hostname).toBe(`${HOST}#${squatter.tenantId}`)
     expect((await stored(claim.id)).hostname).toBe(`${HOST}#${owner.tenantId}`)
-    expect((await getTenantDomain(db(), squatter.tenantId, early.id))?.hostname).toBe(HOST)
+    expect((await getTenantDomain(control(), squatter.tenantId, early.id))?.hostname).toBe(HOST)
 
     // The real owner points the name at us and sets their own ownership record (the squatter can
     // set nothing in this DNS). Routing alone (shared by both claims) proves nothing.
@@ -53,7 +53,7 @@ describe('two schools claim one hostname', () => {
     const won = await viewOf(owner.tenantId, claim.id)
     expect(won).toMatchObject({ status: 'active', problem: null })
     expect((await stored(claim.id)).hostname).toBe(HOST)
-    expect((await getTenantByCustomHostnameForRouting(db(), HOST))?.tenant.id).toBe(owner.tenantId)
+    expect((await getTenantByCustomHostnameForRouting(control(), HOST))?.tenant.id).toBe(owner.tenantId)
 
     // The winning claim made the other claims due: the cron's next run tells their school.
     await runCron(t0 + 9 * HOUR)
@@ -105,7 +105,7 @@ describe('unproven claims expire', () => {
     const started = Date.now()
     await runCron(started + 24 * HOUR + MIN)
     expect(await viewOf(lazy.tenantId, added.id)).toMatchObject({ status: 'failed', problem: 'domains.problem.timeout', nextCheckAt: null })
-    const mails = await env.DB.prepare("SELECT subject FROM email_outbox WHERE tenant_id = ? AND template = 'domain_problem'").bind(lazy.tenantId).all()
+    const mails = await env.DB_SHARD_0.prepare("SELECT subject FROM email_outbox WHERE tenant_id = ? AND template = 'domain_problem'").bind(lazy.tenantId).all()
     expect(mails.results).toHaveLength(1)
     expect((await stored(added.id)).hostname).toBe(`${HOST}#${lazy.tenantId}`)
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { CustomHostnamesClient } from '#app/domains/custom-hostnames.server.ts'
 import { getTenantDomain } from '#app/models/domain.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, control } from '#tests/factories.ts'
 import { defaultProviders } from './config.ts'
 import { createDomainsWorker } from './index.ts'
 import { runDueChecks } from './scheduled.ts'
@@ -11,7 +11,7 @@ import { addDomain, HOUR, MIN, peers, resetDomainsAndPeers, runCron, setRecords,
 
 beforeEach(() => resetDomainsAndPeers())
 
-const row = (tenantId: string, id: string) => getTenantDomain(db(), tenantId, id)
+const row = (tenantId: string, id: string) => getTenantDomain(control(), tenantId, id)
 
 describe('peer failures during a check', () => {
   it.each([

@@ -2,14 +2,14 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { getTenantDomain } from '#app/models/domain.server.ts'
-import { createTestSchool, db } from '#tests/factories.ts'
+import { createTestSchool, control } from '#tests/factories.ts'
 import { addDomain, api, HOUR, listDomains, MIN, peers, resetDomainsAndPeers, runCron, setRecords, viewOf } from './test-helpers.ts'
 
 beforeEach(() => resetDomainsAndPeers())
 
-const row = (tenantId: string, id: string) => getTenantDomain(db(), tenantId, id)
+const row = (tenantId: string, id: string) => getTenantDomain(control(), tenantId, id)
 const outbox = (tenantId: string) =>
-  env.DB.prepare('SELECT template, to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ template: string; toAddress: string; subject: string; text: string }>()
+  env.DB_SHARD_0.prepare('SELECT template, to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ template: string; toAddress: string; subject: string; text: string }>()
 
 describe('domain lifecycle', () => {
   it('walks pending_dns → pending_ownership → pending_certificate → active as the creator sets DNS', async () => {

@@ -135,7 +135,7 @@ describe('grant', () => {
     const big = await grantFor(A, { size: 11 * 1024 ** 3 })
     expect(big.status).toBe(413)
     expect(big.body.error).toBe('media.error.max_size')
-    const rows = await env.DB.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>()
+    const rows = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>()
     expect(rows?.n).toBe(0)
   })
 
@@ -157,7 +157,7 @@ describe('grant', () => {
     )
     expect(res.status).toBe(502)
     expect(await res.json()).toEqual({ error: 'media.error.upload_failed' })
-    expect((await env.DB.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>())?.n).toBe(0)
+    expect((await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>())?.n).toBe(0)
   })
 
   it('is only reachable on the service-binding origin', async () => {
