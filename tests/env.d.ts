@@ -7,6 +7,9 @@ declare global {
   namespace Cloudflare {
     interface Env extends AppEnv {
       TEST_MIGRATIONS: D1Migration[]
+      /** Every test project binds the two shards (tests/workers-project.ts, ADR 033). */
+      DB_SHARD_0: D1Database
+      DB_SHARD_1: D1Database
     }
   }
 }

@@ -4,7 +4,7 @@
 // into the next. These tests are also the pin on drizzle's batch contract the helper relies on.
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { schoolSettings, tenants, users } from '#app/db/schema.server.ts'
+import { schoolSettings, users } from '#app/db/schema.server.ts'
 import { createTestSchool, createTestStudent, db } from '#tests/factories.ts'
 import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
 import { contentVersionQuery } from './content-version.server.ts'

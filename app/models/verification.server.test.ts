@@ -45,7 +45,7 @@ async function setup(language: 'en' | 'pl' = 'en') {
 
 const codeRows = (tenantId: string, sessionId: string) => db().select().from(verificationCodes).where(and(eq(verificationCodes.tenantId, tenantId), eq(verificationCodes.sessionId, sessionId)))
 const lastMailCode = async (tenantId: string) => {
-  const row = await (env as unknown as { DB: D1Database }).DB_SHARD_0.prepare("SELECT text_body AS body, subject FROM email_outbox WHERE tenant_id = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1").bind(tenantId).first<{ body: string; subject: string }>()
+  const row = await (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB_SHARD_0.prepare("SELECT text_body AS body, subject FROM email_outbox WHERE tenant_id = ? AND template = 'login_verification' ORDER BY created_at DESC LIMIT 1").bind(tenantId).first<{ body: string; subject: string }>()
   return { code: /\b(\d{6})\b/.exec(row!.body)![1], subject: row!.subject, body: row!.body }
 }
 

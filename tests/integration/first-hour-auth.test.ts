@@ -10,6 +10,8 @@ import { appFetch, createTestSchool, createTestStudent, db, login, type TestScho
 
 const PLATFORM = 'localhost:8787'
 const DB = env.DB
+/** Shard 0, where test schools live (tests/factories.ts). */
+const DB_SHARD_0 = (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0
 const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
 let ipCounter = 0
 /** Each test its own network, so the per-IP limit of one test never reaches another. */

@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, type TestSchool, d1ForTable } from '#tests/factories.ts'

@@ -15,7 +15,7 @@ import type { MailingJob } from '#app/utils/env.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool, d1For } from '#tests/factories.ts'
 
-const testEnv = env as unknown as MailingEnv & { DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
+const testEnv = env as unknown as MailingEnv & { DB: D1Database; DB_SHARD_0: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
 const KEY = 'c0ffee00c0ffee00c0ffee00c0ffee00-us21'
 const PATH = '/home/integrations/mailchimp'
 const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n

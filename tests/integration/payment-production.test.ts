@@ -11,7 +11,7 @@ import { createIntegration, getIntegration, openCredentials, setIntegrationEnabl
 import { getIntegrationAdapter, listCheckoutMethods, resolveCheckoutProvider } from '#app/payments/registry.server.ts'
 import { appFetch, createTestSchool, db, flashOf, login, type TestSchool } from '#tests/factories.ts'
 
-const testEnv = env as unknown as { DB: D1Database; INTEGRATIONS_KEY: string; ENVIRONMENT: string }
+const testEnv = env as unknown as { DB: D1Database; DB_SHARD_0: D1Database; INTEGRATIONS_KEY: string; ENVIRONMENT: string }
 const PRODUCTION = { ENVIRONMENT: 'production' }
 const STAGING = { ENVIRONMENT: 'production', ALLOW_TEST_PAYMENTS: 'true' }
 type Vars = Record<string, string>

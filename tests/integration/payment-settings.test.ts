@@ -7,7 +7,7 @@ import { getIntegration, openCredentials } from '#app/models/payment-integration
 import { STRIPE_EVENTS } from '#app/payments/stripe-adapter.server.ts'
 import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, type TestSchool } from '#tests/factories.ts'
 
-const testEnv = env as unknown as { DB: D1Database; PEERS_DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
+const testEnv = env as unknown as { DB: D1Database; DB_SHARD_0: D1Database; PEERS_DB: D1Database; DEV_PEERS: Fetcher; INTEGRATIONS_KEY: string }
 // The dev peers' accounts (workers/dev-peers/wrangler.toml).
 const PAYU = { posId: '300746', clientId: '300746', clientSecret: 'coursefront_dev_payu_client_secret_000', secondKey: 'coursefront_dev_payu_second_key_0000' }
 const STRIPE_KEY = 'sk_test_coursefront_dev_0000000000000000'

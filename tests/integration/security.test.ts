@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { appFetch, createTestSchool, createTestStudent, login, d1For } from '#tests/factories.ts'
 

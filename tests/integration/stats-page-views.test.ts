@@ -18,7 +18,7 @@ async function product(school: TestSchool, published = true) {
 }
 
 async function views(tenantId: string, productId: string) {
-  const { results } = await (env as unknown as { DB: D1Database }).DB_SHARD_0.prepare('SELECT kind, hour, views FROM page_views WHERE tenant_id = ? AND product_id = ?')
+  const { results } = await (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB_SHARD_0.prepare('SELECT kind, hour, views FROM page_views WHERE tenant_id = ? AND product_id = ?')
     .bind(tenantId, productId)
     .all<{ kind: string; hour: number; views: number }>()
   const out: Record<string, number> = {}
@@ -42,7 +42,7 @@ describe('page views', () => {
     const checkout = await appFetchSettled(school.host, `/${p.slug}/checkout`, { headers: { 'User-Agent': BROWSER } })
     expect(checkout.res.status).toBe(200)
     expect(await views(school.tenantId, p.id)).toEqual({ sales_page: 2, checkout: 1 })
-    const { results } = await (env as unknown as { DB: D1Database }).DB_SHARD_0.prepare('SELECT hour FROM page_views WHERE tenant_id = ? AND product_id = ?')
+    const { results } = await (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB_SHARD_0.prepare('SELECT hour FROM page_views WHERE tenant_id = ? AND product_id = ?')
       .bind(school.tenantId, p.id)
       .all<{ hour: number }>()
     for (const r of results) expect(r.hour).toBeGreaterThanOrEqual(before)
@@ -64,7 +64,7 @@ describe('page views', () => {
     await appFetchSettled(school.host, '/courses', { headers: { 'User-Agent': BROWSER } })
     await appFetchSettled(school.host, '/no-such-product', { headers: { 'User-Agent': BROWSER } })
     expect(await views(school.tenantId, draft.id)).toEqual({})
-    const { results } = await (env as unknown as { DB: D1Database }).DB_SHARD_0.prepare('SELECT count(*) AS n FROM page_views WHERE tenant_id = ?').bind(school.tenantId).all<{ n: number }>()
+    const { results } = await (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB_SHARD_0.prepare('SELECT count(*) AS n FROM page_views WHERE tenant_id = ?').bind(school.tenantId).all<{ n: number }>()
     expect(results[0].n).toBe(0)
   })
 
@@ -75,7 +75,7 @@ describe('page views', () => {
     // The same path on school B's host: B has no such product (404), A's counter stays.
     expect((await appFetchSettled(b.host, `/${p.slug}`, { headers: { 'User-Agent': BROWSER } })).res.status).toBe(404)
     expect(await views(a.tenantId, p.id)).toEqual({})
-    const { results } = await (env as unknown as { DB: D1Database }).DB_SHARD_0.prepare('SELECT count(*) AS n FROM page_views WHERE tenant_id = ?').bind(b.tenantId).all<{ n: number }>()
+    const { results } = await (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB_SHARD_0.prepare('SELECT count(*) AS n FROM page_views WHERE tenant_id = ?').bind(b.tenantId).all<{ n: number }>()
     expect(results[0].n).toBe(0)
     await appFetchSettled(a.host, `/${p.slug}`, { headers: { 'User-Agent': BROWSER } })
     expect(await views(a.tenantId, p.id)).toEqual({ sales_page: 1 })

@@ -7,7 +7,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { appFetch, createTestSchool, createTestStudent, login, type TestSchool, dbs } from '#tests/factories.ts'
 
-const DB = (env as unknown as { DB: D1Database }).DB
+const DB = (env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }).DB
+/** Shard 0, where test schools live (tests/factories.ts). */
+const DB_SHARD_0 = (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0
 const peers = (env as unknown as { DEV_PEERS: Fetcher }).DEV_PEERS
 const peer = async (path: string, init: { method?: string; json?: unknown } = {}) => {
   const res = await peers.fetch(`http://dev-peers.internal${path}`, {

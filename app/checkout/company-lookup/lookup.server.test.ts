@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PLATFORM_SCOPE, takeQuotaTurn } from '#app/models/login-throttle.server.ts'
 import { getCachedCompanyLookup } from '#app/models/company-lookup.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
-import { db, control, dbs } from '#tests/factories.ts'
+import { control as controlDb, dbs } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 import { GUS_TEST_KEY } from './gus.server.ts'
 import { COMPANY_LOOKUP_IP_POLICY, companyLookupThrottleKey, lookupCompany } from './lookup.server.ts'
@@ -31,7 +31,7 @@ function freshNip() {
   }
 }
 const freshIp = () => `10.${Array.from(crypto.getRandomValues(new Uint8Array(3))).join('.')}`
-const deps = (ip = freshIp(), now?: number) => ({ db: db(), env: appEnv, ip, ...(now ? { now } : {}) })
+const deps = (ip = freshIp(), now?: number) => ({ dbs: dbs(), env: appEnv, ip, ...(now ? { now } : {}) })
 
 async function gusCompany(nip: string) {
   await control('/gus/companies', { nip, name: `Fikcja ${nip} sp. z o.o.`, place: 'Gdańsk', postalCode: '80-831', postOffice: 'Gdańsk', street: 'ul. Długa', building: '10', unit: '4' })
@@ -76,14 +76,14 @@ describe('company lookup', () => {
     // ?nip= is Polish only.
     expect(await lookupCompany(deps(), { nip: 'DE100000001' })).toEqual({ ok: false, reason: 'checksum' })
     expect(await sessionCount()).toBe(before)
-    expect(await getCachedCompanyLookup(control(), `PL${wrong}`)).toBeNull()
+    expect(await getCachedCompanyLookup(controlDb(), `PL${wrong}`)).toBeNull()
   })
 
   it('caches "not found" for a day', async () => {
     const nip = freshNip()
     const t0 = Date.now()
     expect(await lookupCompany(deps(freshIp(), t0), { nip })).toEqual({ ok: false, reason: 'not_found' })
-    expect(await getCachedCompanyLookup(control(), `PL${nip}`, t0 + 1000)).toEqual({ found: false })
+    expect(await getCachedCompanyLookup(controlDb(), `PL${nip}`, t0 + 1000)).toEqual({ found: false })
     // The company registers later: still "not found" within the day, found after it.
     await gusCompany(nip)
     expect(await lookupCompany(deps(freshIp(), t0 + 60_000), { nip })).toEqual({ ok: false, reason: 'not_found' })
@@ -102,7 +102,7 @@ describe('company lookup', () => {
     const nip = freshNip()
     await gusCompany(nip)
     expect(await lookupCompany(deps(), { nip })).toEqual({ ok: false, reason: 'unavailable' })
-    expect(await getCachedCompanyLookup(control(), `PL${nip}`)).toBeNull()
+    expect(await getCachedCompanyLookup(controlDb(), `PL${nip}`)).toBeNull()
     await control('/vies/fault', { down: true })
     expect(await lookupCompany(deps(), { nip })).toEqual({ ok: false, reason: 'unavailable' })
     await control('/gus/fault', { down: false })
@@ -122,7 +122,7 @@ describe('company lookup', () => {
     await control('/vies/fault', { down: true, fault: 'MS_UNAVAILABLE' })
     const other = `AT U${number.slice(0, 8)}`
     expect(await lookupCompany(deps(), { vat: other })).toEqual({ ok: false, reason: 'unavailable' })
-    expect(await getCachedCompanyLookup(control(), `ATU${number.slice(0, 8)}`)).toBeNull()
+    expect(await getCachedCompanyLookup(controlDb(), `ATU${number.slice(0, 8)}`)).toBeNull()
   })
 
   it('limits register lookups per IP; cached answers are still served', async () => {

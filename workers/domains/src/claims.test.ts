@@ -105,7 +105,7 @@ describe('unproven claims expire', () => {
     const started = Date.now()
     await runCron(started + 24 * HOUR + MIN)
     expect(await viewOf(lazy.tenantId, added.id)).toMatchObject({ status: 'failed', problem: 'domains.problem.timeout', nextCheckAt: null })
-    const mails = await env.DB_SHARD_0.prepare("SELECT subject FROM email_outbox WHERE tenant_id = ? AND template = 'domain_problem'").bind(lazy.tenantId).all()
+    const mails = await env.DB_SHARD_0!.prepare("SELECT subject FROM email_outbox WHERE tenant_id = ? AND template = 'domain_problem'").bind(lazy.tenantId).all()
     expect(mails.results).toHaveLength(1)
     expect((await stored(added.id)).hostname).toBe(`${HOST}#${lazy.tenantId}`)
 

@@ -9,7 +9,7 @@ beforeEach(() => resetDomainsAndPeers())
 
 const row = (tenantId: string, id: string) => getTenantDomain(control(), tenantId, id)
 const outbox = (tenantId: string) =>
-  env.DB_SHARD_0.prepare('SELECT template, to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ template: string; toAddress: string; subject: string; text: string }>()
+  env.DB_SHARD_0!.prepare('SELECT template, to_address AS toAddress, subject, text_body AS text FROM email_outbox WHERE tenant_id = ? ORDER BY created_at').bind(tenantId).all<{ template: string; toAddress: string; subject: string; text: string }>()
 
 describe('domain lifecycle', () => {
   it('walks pending_dns → pending_ownership → pending_certificate → active as the creator sets DNS', async () => {

@@ -222,7 +222,7 @@ describe('cron', () => {
     const old = (await initiate(tenantId, { context: 'cover', filename: 'b.png', contentType: 'image/png', data: PNG })).body
     await put(old, PNG)
     const fresh = (await initiate(tenantId, { context: 'cover', filename: 'c.png', contentType: 'image/png', data: PNG })).body
-    await testEnv.DB_SHARD_0.prepare('UPDATE media_objects SET created_at = created_at - ? WHERE key IN (?, ?)').bind(ABANDONED_AFTER_MS + 1000, old.path, ready.path).run()
+    await testEnv.DB_SHARD_0!.prepare('UPDATE media_objects SET created_at = created_at - ? WHERE key IN (?, ?)').bind(ABANDONED_AFTER_MS + 1000, old.path, ready.path).run()
     const ctx = createExecutionContext()
     await (worker.scheduled as ExportedHandlerScheduledHandler<MediaWorkerEnv>)(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), testEnv, ctx)
     await waitOnExecutionContext(ctx)

@@ -48,7 +48,7 @@ export async function r2Keys(prefix = 'tenants/') {
   return (await testEnv.MEDIA.list({ prefix })).objects.map((o) => o.key)
 }
 export async function mediaRows() {
-  return (await testEnv.DB_SHARD_0.prepare('SELECT key, status FROM media_objects').all<{ key: string; status: string }>()).results
+  return (await testEnv.DB_SHARD_0!.prepare('SELECT key, status FROM media_objects').all<{ key: string; status: string }>()).results
 }
 export async function serve(key: string, method = 'GET') {
   return mediaApp.request(`${testEnv.MEDIA_ORIGIN}/${key}`, { method }, testEnv)
@@ -56,7 +56,7 @@ export async function serve(key: string, method = 'GET') {
 
 /** A clean bucket and media table for the next test, and a fresh school. */
 export async function freshSchoolAndStorage() {
-  await testEnv.DB_SHARD_0.prepare('DELETE FROM media_objects').run()
+  await testEnv.DB_SHARD_0!.prepare('DELETE FROM media_objects').run()
   const listed = await testEnv.MEDIA.list()
   if (listed.objects.length) await testEnv.MEDIA.delete(listed.objects.map((o) => o.key))
   return (await createTestSchool()).tenantId

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, inject, it } from 'vitest'
 import { MEDIA_SERVICE_ORIGIN } from '#app/media/contract.ts'
 import type { EmbedBody, VideoBody, VideoGrantBody } from '#app/media/video-contract.ts'
 import { getVideo } from '#app/models/video.server.ts'
-import { getDb } from '#app/db/client.server.ts'
+import { getDb, type ShardDb } from '#app/db/client.server.ts'
 import { mediaApp } from './app.ts'
 import type { MediaWorkerEnv } from './env.ts'
 import worker from './index.ts'
@@ -23,7 +23,8 @@ const env: MediaWorkerEnv = {
   BUNNY_TOKEN_KEY: peer.tokenKey,
   BUNNY_WEBHOOK_SECRET: peer.webhookSecret,
 }
-const db = () => getDb(env.DB)
+// Test schools live in shard 0 (tests/factories.ts).
+const db = () => getDb(env.DB_SHARD_0!) as ShardDb
 
 let A: string
 let B: string
@@ -135,7 +136,7 @@ describe('grant', () => {
     const big = await grantFor(A, { size: 11 * 1024 ** 3 })
     expect(big.status).toBe(413)
     expect(big.body.error).toBe('media.error.max_size')
-    const rows = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>()
+    const rows = await env.DB_SHARD_0!.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>()
     expect(rows?.n).toBe(0)
   })
 
@@ -157,7 +158,7 @@ describe('grant', () => {
     )
     expect(res.status).toBe(502)
     expect(await res.json()).toEqual({ error: 'media.error.upload_failed' })
-    expect((await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>())?.n).toBe(0)
+    expect((await env.DB_SHARD_0!.prepare('SELECT count(*) AS n FROM videos WHERE tenant_id = ?').bind(A).first<{ n: number }>())?.n).toBe(0)
   })
 
   it('is only reachable on the service-binding origin', async () => {
