@@ -11,7 +11,9 @@ import path from 'node:path'
 import { ROOT } from './check-layers.mjs'
 import { checkTenantScope, parseAllowList, tenantTablesOf, violationText } from './lib/tenant-scope.mjs'
 
-export const SCHEMA = path.join(ROOT, 'app/db/schema.server.ts')
+/** The schema's sources (ADR 033: the control plane's tables and the shards'). */
+export const SCHEMA_FILES = ['app/db/control-schema.server.ts', 'app/db/shard-schema.server.ts']
+export const schemaSource = (root = ROOT) => SCHEMA_FILES.map((f) => readFileSync(path.join(root, f), 'utf8')).join('\n')
 export const ALLOW_LIST = path.join(ROOT, 'app/models/cross-tenant.ts')
 
 /** The TypeScript sources of app/ and workers/ (workers/shared/ included), tracked or new. */
@@ -30,7 +32,7 @@ export function sourceFiles(root = ROOT) {
 
 /** The violations of the working tree. */
 export function checkRepository(root = ROOT) {
-  const tables = tenantTablesOf(readFileSync(path.join(root, 'app/db/schema.server.ts'), 'utf8'))
+  const tables = tenantTablesOf(schemaSource(root))
   const allowList = parseAllowList(readFileSync(path.join(root, 'app/models/cross-tenant.ts'), 'utf8'))
   return checkTenantScope(sourceFiles(root), tables, allowList)
 }

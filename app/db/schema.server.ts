@@ -9,13 +9,16 @@ import type { User } from './shard-schema.server.ts'
 export * from './control-schema.server.ts'
 export * from './shard-schema.server.ts'
 
-/** Tables that are not tenant-owned, and why. Anything else must carry tenant_id. */
+/** The control plane's tables (ADR 033): not tenant-owned, or needed across schools, and why. Every shard table must carry tenant_id. */
 export const PLATFORM_TABLES: Record<string, string> = {
-  tenants: 'the tenant itself',
+  tenants: 'the tenant itself, its shard and what resolution caches for every page',
+  domains: 'host → school resolution, before the school (and its shard) is known',
+  domain_events: "a domain's lifecycle, next to the domain",
   operators: 'platform staff, not a member of any school',
   operator_sessions: 'sessions of platform staff',
   platform_webhooks: "the platform's own webhook endpoints at payment providers, not a school's",
   company_lookups: 'public register answers (GUS BIR, VIES) cached per tax number, shared by every school (issue 25)',
+  login_attempts: "the platform-wide counters (scope 'platform': per IP across schools, operators, signups); a school's own counters are in its shard",
   d1_migrations: "wrangler's migration bookkeeping",
   sqlite_sequence: "SQLite's internal table",
 }

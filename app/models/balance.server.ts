@@ -17,6 +17,7 @@ import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { schoolSettings, tenants, transactions, withdrawals, type BankAccountType } from '#app/db/schema.server.ts'
 import { pageAcrossShards, schoolNames } from './cross-shard.server.ts'
 import { updateSchoolSettings } from './school-settings.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export type Balance = {
   currency: string
@@ -172,7 +173,7 @@ export async function getPayoutAccount(db: ShardDb, tenantId: string): Promise<P
       bankRoutingNumber: schoolSettings.bankRoutingNumber,
     })
     .from(schoolSettings)
-    .where(eq(schoolSettings.tenantId, tenantId))
+    .where(ofTenant(schoolSettings, tenantId))
     .limit(1)
   return row
 }
@@ -337,7 +338,7 @@ export function displayPayoutAccount(a: { bankAccountType: BankAccountType | nul
  */
 export async function missingPageSettings(dbs: { control: ControlDb; db: ShardDb }, tenantId: string): Promise<Array<'authorName' | 'contactEmail'>> {
   const [[own], [tenant]] = await Promise.all([
-    dbs.db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+    dbs.db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1),
     dbs.control.select({ contactEmail: tenants.contactEmail }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
   ])
   const missing: Array<'authorName' | 'contactEmail'> = []

@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { ShardDb } from '#app/db/client.server.ts'
 import { schoolSettings } from '#app/db/schema.server.ts'
 import { compiledQuery, type Placeholders } from './compiled-query.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export async function getContentVersion(db: ShardDb, tenantId: string): Promise<number | null> {
   const [row] = await contentVersionQuery(db, tenantId)
@@ -14,7 +15,7 @@ export async function getContentVersion(db: ShardDb, tenantId: string): Promise<
 /** getContentVersion's read, to share a db.batch (e.g. the session lookup's): rows `[{ v }]` or none. Compiled once per isolate. */
 export const contentVersionQuery = (db: ShardDb, tenantId: string) => contentVersion(db, { tenantId })
 const contentVersion = compiledQuery(
-  (db, p: Placeholders<{ tenantId: string }>) => db.select({ v: schoolSettings.contentVersion }).from(schoolSettings).where(eq(schoolSettings.tenantId, p.tenantId)).limit(1),
+  (db, p: Placeholders<{ tenantId: string }>) => db.select({ v: schoolSettings.contentVersion }).from(schoolSettings).where(ofTenant(schoolSettings, p.tenantId)).limit(1),
   ['tenantId'],
 )
 
@@ -23,7 +24,7 @@ export async function bumpContentVersion(db: ShardDb, tenantId: string): Promise
   const [row] = await db
     .update(schoolSettings)
     .set({ contentVersion: sql`${schoolSettings.contentVersion} + 1` })
-    .where(eq(schoolSettings.tenantId, tenantId))
+    .where(ofTenant(schoolSettings, tenantId))
     .returning({ v: schoolSettings.contentVersion })
   return row ? row.v : null
 }

@@ -61,7 +61,7 @@ export async function getDashboard(dbs: { control: ControlDb; db: ShardDb }, ten
     .where(ofTenant(domains, tenantId, eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
     .limit(1)
   const [[page, product, lecture, integration, payout, sale, daily, students], domain] = await Promise.all([db.batch([
-    db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+    db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1),
     db.select(one).from(products).where(ofTenant(products, tenantId)).limit(1),
     db.select(one).from(lectures).where(ofTenant(lectures, tenantId, eq(lectures.published, true))).limit(1),
     // Payments ready: a provider account of the school's own that is switched on, or …

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { LOGIN_VERIFICATION_MODES, schoolSettings, tenants, type LoginVerificationMode } from '#app/db/schema.server.ts'
 import { updateSchoolSettings } from './school-settings.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export { LOGIN_VERIFICATION_MODES, type LoginVerificationMode }
 
@@ -60,7 +61,7 @@ export async function getPageSettings(dbs: { control: ControlDb; db: ShardDb }, 
       .from(tenants)
       .where(eq(tenants.id, tenantId))
       .limit(1),
-    dbs.db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio, notificationPrefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+    dbs.db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio, notificationPrefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1),
   ])
   if (!row) return undefined
   const { template, ...rest } = row
@@ -89,12 +90,12 @@ export async function updatePageSettings(dbs: { control: ControlDb; db: ShardDb 
 
 /** Which events email the school's owners (defaults where the creator chose nothing). */
 export async function getNotificationPrefs(db: ShardDb, tenantId: string): Promise<NotificationPrefs> {
-  const [row] = await db.select({ prefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
+  const [row] = await db.select({ prefs: schoolSettings.notificationPrefs }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1)
   return parseNotificationPrefs(row?.prefs)
 }
 
 export async function getAuthorName(db: ShardDb, tenantId: string) {
-  const rows = await db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
+  const rows = await db.select({ authorName: schoolSettings.authorName }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1)
   return rows[0]?.authorName ?? ''
 }
 

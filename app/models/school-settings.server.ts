@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm'
 import type { ShardDb } from '#app/db/client.server.ts'
 import { schoolSettings, type SchoolSettings } from '#app/db/schema.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 /** The school's row as createSchool writes it (every column at its default). */
 export function newSchoolSettings(tenantId: string, now: number): typeof schoolSettings.$inferInsert {
@@ -27,7 +28,7 @@ export async function setTenantTaxDefaults(db: ShardDb, tenantId: string, tax: {
 
 /** The school's tax setting (issue 23 §4): the checkout, receipts and invoices read it. */
 export async function getTenantTax(db: ShardDb, tenantId: string): Promise<{ vatMode: 'vat' | 'none'; defaultVatRate: number }> {
-  const rows = await db.select({ vatMode: schoolSettings.vatMode, defaultVatRate: schoolSettings.defaultVatRate }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
+  const rows = await db.select({ vatMode: schoolSettings.vatMode, defaultVatRate: schoolSettings.defaultVatRate }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1)
   return rows[0] ?? { vatMode: 'vat', defaultVatRate: 23 }
 }
 
@@ -36,7 +37,7 @@ export async function getTenantLegal(db: ShardDb, tenantId: string) {
   const rows = await db
     .select({ authorName: schoolSettings.authorName, company: schoolSettings.bankAccountHolder, termsMd: schoolSettings.termsMd, privacyMd: schoolSettings.privacyMd })
     .from(schoolSettings)
-    .where(eq(schoolSettings.tenantId, tenantId))
+    .where(ofTenant(schoolSettings, tenantId))
     .limit(1)
   return rows[0]
 }

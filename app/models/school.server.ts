@@ -7,6 +7,7 @@ import { newSchoolSettings } from './school-settings.server.ts'
 import { buildAuthToken } from './auth-token.server.ts'
 import { buildUser } from './user.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
+import { ofTenant } from './tenant-scope.server.ts'
 
 export const RESERVED_SLUGS = new Set([
   'www', 'app', 'api', 'admin', 'administrator', 'operator', 'platform', 'mail', 'email', 'smtp', 'static', 'assets',
@@ -57,7 +58,7 @@ export async function createSchool(control: ControlDb, home: { shard: number; db
       }),
     ])
   } catch (error) {
-    await shard.batch([shard.delete(authTokens).where(eq(authTokens.tenantId, tenantId)), shard.delete(users).where(eq(users.tenantId, tenantId)), shard.delete(schoolSettings).where(eq(schoolSettings.tenantId, tenantId))])
+    await shard.batch([shard.delete(authTokens).where(ofTenant(authTokens, tenantId)), shard.delete(users).where(ofTenant(users, tenantId)), shard.delete(schoolSettings).where(ofTenant(schoolSettings, tenantId))])
     // Two signups racing for one slug: the unique index decides, the batch rolls back.
     if (/UNIQUE constraint failed: (tenants\.slug|domains\.hostname)/.test(String((error as Error)?.message) + String((error as { cause?: Error })?.cause?.message))) {
       throw new SlugTakenError(input.slug)

@@ -162,7 +162,7 @@ export type StatsData = Awaited<ReturnType<typeof getStatsData>>
 
 /** The school's stored zone choice ('' = by language): a statement to batch with others. */
 export function schoolTimeZoneQuery(db: ShardDb, tenantId: string) {
-  return db.select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
+  return db.select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1)
 }
 
 export async function getSchoolTimeZoneSetting(db: ShardDb, tenantId: string) {

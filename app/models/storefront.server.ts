@@ -239,7 +239,7 @@ export async function getHomePage(db: ShardDb, tenantId: string, opts: OfferOpti
     db.select(articleColumns).from(articles).where(articleLive(tenantId, now)).orderBy(...articleOrder).limit(HOME_ARTICLES),
     nextScheduled(db, tenantId, now),
     db.select({ n: count() }).from(products).where(ofTenant(products, tenantId, eq(products.published, true), listed)),
-    db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1),
+    db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1),
   ])
   const offers = toOffers([p, pr, h, a] as unknown as OfferRows, { ...opts, now })
   return {

@@ -61,7 +61,7 @@ export async function requestWithdrawal(db: ShardDb, tenantId: string, input: { 
     .returning()
   if (inserted[0]) return { outcome: 'created', withdrawal: inserted[0] }
   // Nothing inserted: say why (the answer is only advice; the insert already decided).
-  const [tenant] = await db.select({ bankAccount: schoolSettings.bankAccount }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)).limit(1)
+  const [tenant] = await db.select({ bankAccount: schoolSettings.bankAccount }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1)
   if (!tenant?.bankAccount) return { outcome: 'no_bank_account' }
   const balance = (await getBalances(db, tenantId, undefined, now)).find((b) => b.currency === input.currency)
   return balance && balance.debt > 0 ? { outcome: 'in_debt', debt: balance.debt } : { outcome: 'nothing_available' }

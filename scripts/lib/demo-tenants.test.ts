@@ -10,19 +10,38 @@ import { buildPeerSeedSql, buildSeedSql, demoImageObjects, demoIntegrationId, De
 const root = join(import.meta.dirname, '..', '..')
 const key = devIntegrationsKey(readFileSync(join(root, 'wrangler.toml'), 'utf8'))
 
+/** Every database's SQL in one text (the control plane's, then each shard's). */
+async function seedSql(...args: Parameters<typeof buildSeedSql>) {
+  const seeded = await buildSeedSql(...args)
+  return [seeded.control, ...seeded.shards].join('\n')
+}
+
 describe('demo tenants', () => {
   it('declares both demo schools with a catalogue and seeds it by stable ids', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
     expect(demo.tenants.map((t) => t.slug)).toEqual(['akademia-kasi', 'code-academy'])
     for (const t of demo.tenants) expect(t.products.length).toBeGreaterThan(0)
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const sql = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     expect(sql).toContain("'Budżet domowy od zera'")
     expect(sql).toContain("'JavaScript Foundations'")
     expect(sql.match(/INSERT INTO lectures/g)?.length).toBe(15)
     // The same input gives the same ids: running the seed twice updates instead of adding.
-    const again = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const again = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     const ids = (s: string) => s.match(/INSERT INTO (?:products|sections|lectures) \([^)]*\) VALUES \('([0-9a-f]{24})'/g)
     expect(ids(again)).toEqual(ids(sql))
+  })
+
+  it('puts the schools in the control plane and spreads their data over the shards in turn (ADR 033)', async () => {
+    const demo = loadDemoTenants(join(root, 'tenants'))
+    const seeded = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key, 2)
+    expect(seeded.control).toMatch(/INSERT INTO tenants \(id, slug, name, status, language, currency, contact_email, shard, created_at, updated_at\) VALUES \('\w+', 'akademia-kasi', '[^']+', 'active', 'pl', 'PLN', '[^']*', 0,/)
+    expect(seeded.control).toMatch(/'code-academy', '[^']+', 'active', 'en', 'USD', '[^']*', 1,/)
+    expect(seeded.control).toContain('INSERT INTO operators')
+    expect(seeded.control).not.toMatch(/INSERT INTO (users|products|school_settings)/)
+    expect(seeded.shards).toHaveLength(2)
+    expect(seeded.shards[0]).toContain("'Budżet domowy od zera'")
+    expect(seeded.shards[1]).toContain("'JavaScript Foundations'")
+    for (const shard of seeded.shards) expect(shard).not.toMatch(/INSERT INTO (tenants|domains|operators) /)
   })
 
   it('refuses a bundle of an unknown product and access for someone who is not a student', async () => {
@@ -35,7 +54,7 @@ describe('demo tenants', () => {
 
   it('gives each demo school a published sales page with every block type, articles, reviews and images', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const sql = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     for (const t of demo.tenants) {
       for (const type of BLOCK_TYPES) expect(sql, `${t.slug} ${type}`).toContain(`'demo-${t.slug}-${type}'`)
       expect(t.reviews.length).toBeGreaterThanOrEqual(12)
@@ -60,7 +79,7 @@ describe('demo tenants', () => {
 
   it('seeds promo codes and payment integrations sealed for their school, with the Stripe peer endpoint on the same notify URL', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const sql = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     expect(sql.match(/INSERT INTO promo_codes/g)?.length).toBe(6)
     expect(sql).toContain("'WELCOME20'")
     const payu = /INSERT INTO payment_integrations \(.*?\) VALUES \('(\w+)', '(\w+)', 'payu', 'PLN', '([^']+)'/.exec(sql)
@@ -78,7 +97,7 @@ describe('demo tenants', () => {
 
   it('seeds Akademia Kasi with Fakturownia, Mailchimp and a webhook, sealed for the school, never in clear', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const sql = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     const rows = [...sql.matchAll(/INSERT INTO business_integrations \(.*?\) VALUES \('\w+', '(\w+)', '(\w+)', '(\w+)', '([^']+)', '([^']*)', '([^']*)'/g)]
     expect(rows.map((r) => [r[2], r[3]])).toEqual([['invoice', 'fakturownia'], ['mailing', 'mailchimp']])
     const [fakturownia, mailchimp] = rows
@@ -93,7 +112,7 @@ describe('demo tenants', () => {
   })
   it('seeds each demo school a community: topics (a members-only one), school and student posts, a pinned post, by stable ids', async () => {
     const demo = loadDemoTenants(join(root, 'tenants'))
-    const sql = await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key)
+    const sql = await seedSql(demo, 'localhost', 1_700_000_000_000, key)
     const kasi = demo.tenants.find((t) => t.slug === 'akademia-kasi')!
     expect(kasi.community?.topics.map((t) => [t.access, t.products])).toEqual([
       ['public', []],
@@ -118,7 +137,7 @@ describe('demo tenants', () => {
     expect(sql).toMatch(/INSERT INTO community_posts \([^)]*\) VALUES \('\w+', '\w+', '\w+', '\w+', 'Kasia Nowak', 1, 'Witajcie w społeczności Akademii Kasi!'/)
     expect(sql).toMatch(/INSERT INTO community_posts \([^)]*\) VALUES \('\w+', '\w+', '\w+', '\w+', 'Ola Wiśniewska', 0, 'Jak zacząć, gdy nie wiem, ile wydaję\?'/)
     const ids = (s: string) => s.match(/INSERT INTO community_(?:topics|posts) \([^)]*\) VALUES \('([0-9a-f]{24})'/g)
-    expect(ids(await buildSeedSql(demo, 'localhost', 1_700_000_000_000, key))).toEqual(ids(sql))
+    expect(ids(await seedSql(demo, 'localhost', 1_700_000_000_000, key))).toEqual(ids(sql))
   })
 
   it('refuses a community topic or post that names what the school does not have', async () => {
@@ -135,7 +154,7 @@ describe('demo tenants', () => {
     }
     const topic = { title: 'Lounge' }
     const post = { topic: 'Lounge', author: 's@example.com', title: 'Hello there', body: 'Nice to meet you' }
-    const seed = (community: unknown) => buildSeedSql({ tenants: [DemoTenantSchema.parse({ ...base, community })], operators: [] }, 'localhost')
+    const seed = (community: unknown) => seedSql({ tenants: [DemoTenantSchema.parse({ ...base, community })], operators: [] }, 'localhost')
     await expect(seed({ topics: [{ ...topic, access: 'restricted', products: ['missing'] }] })).rejects.toThrow(/unknown product missing/)
     await expect(seed({ topics: [{ ...topic, access: 'restricted' }] })).rejects.toThrow(/names no product/)
     await expect(seed({ topics: [topic], posts: [{ ...post, topic: 'Elsewhere' }] })).rejects.toThrow(/unknown topic Elsewhere/)

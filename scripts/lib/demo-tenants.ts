@@ -226,17 +226,25 @@ export function buildPeerSeedSql({ tenants }: Pick<ReturnType<typeof loadDemoTen
   return sql
 }
 
-export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loadDemoTenants>, platformHost: string, now = Date.now(), integrationsKey = '') {
-  const sql: string[] = []
-  for (const t of tenants) {
+/**
+ * The demo schools' SQL by database (ADR 033): the control plane's rows (tenants, domains,
+ * operators) and each shard's. Schools are spread over the shards in turn (the first on shard 0,
+ * the second on shard 1, …), so every local stack and e2e run exercises both.
+ */
+export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loadDemoTenants>, platformHost: string, now = Date.now(), integrationsKey = '', shardCount = 2) {
+  const control: string[] = []
+  const shards: string[][] = Array.from({ length: shardCount }, () => [])
+  for (const [index, t] of tenants.entries()) {
     const tenantId = stableId('tenant', t.slug)
-    sql.push(
-      `INSERT INTO tenants (id, slug, name, status, language, currency, created_at, updated_at) VALUES (${[tenantId, t.slug, t.name, 'active', t.language, t.currency, now, now].map(q).join(', ')})
-  ON CONFLICT(id) DO UPDATE SET slug = excluded.slug, name = excluded.name, status = 'active', language = excluded.language, currency = excluded.currency, updated_at = excluded.updated_at;`,
+    const shard = index % shardCount
+    const sql = shards[shard]!
+    control.push(
+      `INSERT INTO tenants (id, slug, name, status, language, currency, contact_email, shard, created_at, updated_at) VALUES (${[tenantId, t.slug, t.name, 'active', t.language, t.currency, t.contactEmail ?? '', shard, now, now].map(q).join(', ')})
+  ON CONFLICT(id) DO UPDATE SET slug = excluded.slug, name = excluded.name, status = 'active', language = excluded.language, currency = excluded.currency, contact_email = excluded.contact_email, updated_at = excluded.updated_at;`,
     )
     const hosts: Array<[string, 'platform_subdomain' | 'custom']> = [[`${t.slug}.${platformHost}`, 'platform_subdomain'], ...t.customDomains.map((h) => [h, 'custom'] as [string, 'custom'])]
     for (const [hostname, kind] of hosts) {
-      sql.push(
+      control.push(
         `INSERT INTO domains (id, tenant_id, hostname, kind, verification_status, created_at, updated_at) VALUES (${[stableId('domain', hostname), tenantId, hostname, kind, 'active', now, now].map(q).join(', ')})
   ON CONFLICT(hostname) DO UPDATE SET tenant_id = excluded.tenant_id, kind = excluded.kind, verification_status = 'active', updated_at = excluded.updated_at;`,
       )
@@ -248,7 +256,8 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   ON CONFLICT(tenant_id, email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role, updated_at = excluded.updated_at;`,
       )
     }
-    sql.push(`UPDATE tenants SET author_name = ${q(t.authorName)}, bio = ${q(t.bio)}, contact_email = ${q(t.contactEmail ?? '')}, vat_mode = ${q(t.vatMode)}, default_vat_rate = ${t.defaultVatRate} WHERE id = ${q(tenantId)};`)
+    sql.push(`INSERT INTO school_settings (tenant_id, author_name, bio, vat_mode, default_vat_rate, created_at, updated_at) VALUES (${[tenantId, t.authorName, t.bio, t.vatMode, t.defaultVatRate, now, now].map(q).join(', ')})
+  ON CONFLICT(tenant_id) DO UPDATE SET author_name = excluded.author_name, bio = excluded.bio, vat_mode = excluded.vat_mode, default_vat_rate = excluded.default_vat_rate, updated_at = excluded.updated_at;`)
     sql.push(...catalogueSql(t, tenantId, now))
     sql.push(...storefrontSql(t, tenantId, now))
     sql.push(...communitySql(t, tenantId, now))
@@ -283,12 +292,12 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   }
   for (const o of operators) {
     const hash = await hashPassword(o.password)
-    sql.push(
+    control.push(
       `INSERT INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (${[stableId('operator', o.email), o.email.toLowerCase(), o.name, hash, now, now].map(q).join(', ')})
   ON CONFLICT(email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, updated_at = excluded.updated_at;`,
     )
   }
-  return sql.join('\n')
+  return { control: control.join('\n'), shards: shards.map((sql) => sql.join('\n') || 'SELECT 1;') }
 }
 
 /** A demo comment's author: one of the school's users, by email. */
