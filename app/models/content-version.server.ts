@@ -1,7 +1,7 @@
 // A school's content version: bumped after every creator edit (server.ts, any successful
 // mutation under /home) and part of the public page cache key (app/utils/page-cache.server.ts),
 // so one edit makes every cached page of the school unreachable at once.
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { ShardDb } from '#app/db/client.server.ts'
 import { schoolSettings } from '#app/db/schema.server.ts'
 import { compiledQuery, type Placeholders } from './compiled-query.server.ts'

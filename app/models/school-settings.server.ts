@@ -1,7 +1,6 @@
 // The school's settings that live in its shard with its data (ADR 033): tax defaults, legal texts,
 // and the row the other shard-side settings (author, bank account, time zone, notification
 // preferences, content version) are read from. One row per school, made with the school.
-import { eq } from 'drizzle-orm'
 import type { ShardDb } from '#app/db/client.server.ts'
 import { schoolSettings, type SchoolSettings } from '#app/db/schema.server.ts'
 import { ofTenant } from './tenant-scope.server.ts'

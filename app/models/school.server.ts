@@ -1,6 +1,5 @@
 // Creating a school: its owner and the sign-in hand-over token in the school's shard, then the
 // tenant row and its platform subdomain in the control plane (ADR 033).
-import { eq } from 'drizzle-orm'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { authTokens, domains, schoolSettings, tenants, users } from '#app/db/schema.server.ts'
 import { newSchoolSettings } from './school-settings.server.ts'
