@@ -19,8 +19,9 @@ import {
   verifyLockedSeconds,
 } from './rate-limit.server.ts'
 
+// Platform-wide counters live in the control plane, a school's in its shard (ADR 033).
 const rows = async (scope: string, key: string) =>
-  (await env.DB_SHARD_0.prepare('SELECT failures, locked_until AS lockedUntil, lockouts FROM login_attempts WHERE tenant_id = ? AND throttle_key = ?').bind(scope, key).first<{ failures: number; lockedUntil: number | null; lockouts: number }>()) ?? null
+  (await (scope === PLATFORM_SCOPE ? env.DB : env.DB_SHARD_0).prepare('SELECT failures, locked_until AS lockedUntil, lockouts FROM login_attempts WHERE tenant_id = ? AND throttle_key = ?').bind(scope, key).first<{ failures: number; lockedUntil: number | null; lockouts: number }>()) ?? null
 
 describe('login limits (ADR 024)', () => {
   it('stops a spray of many accounts from one IP at the per-IP limit, in every school', async () => {
