@@ -168,7 +168,7 @@ describe('split sales (paid through the platform, split at the provider)', () =>
     expect(net).toBe(8_950)
     // The operator's read of several schools gives the same figures.
     const other = await createTestSchool()
-    const many = await getBalancesForSchools(db(), [school.tenantId, other.tenantId], now)
+    const many = await getBalancesForSchools([school, other].map((s) => ({ id: s.tenantId, db: db() })), now)
     expect(many.get(school.tenantId)).toEqual([pln])
     expect(many.has(other.tenantId)).toBe(false)
   })

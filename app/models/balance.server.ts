@@ -69,8 +69,12 @@ export async function getBalances(db: ShardDb, tenantId: string, schoolCurrency?
  * figures as getBalances, keyed by tenant id, currencies in alphabetical order. Only the ids given
  * are read; a school with nothing sold or withdrawn has no entry.
  */
-export async function getBalancesForSchools(db: ShardDb, tenantIds: string[], now = Date.now()): Promise<Map<string, Balance[]>> {
-  const byTenant = await balancesOf(db, [...new Set(tenantIds)], now)
+/** The operator console's list: each school's balances, asked of the shard that holds it (ADR 033). */
+export async function getBalancesForSchools(schools: Array<{ id: string; db: ShardDb }>, now = Date.now()): Promise<Map<string, Balance[]>> {
+  const byShard = new Map<ShardDb, string[]>()
+  for (const s of schools) byShard.set(s.db, [...new Set([...(byShard.get(s.db) ?? []), s.id])])
+  const byTenant = new Map<string, Balance[]>()
+  for (const [db, ids] of byShard) for (const [id, list] of await balancesOf(db, ids, now)) byTenant.set(id, list)
   for (const list of byTenant.values()) list.sort((a, b) => a.currency.localeCompare(b.currency))
   return byTenant
 }

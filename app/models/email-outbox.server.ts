@@ -53,16 +53,29 @@ export async function markEmailAttemptFailed(db: ShardDb, tenantId: string, id: 
 }
 
 // Dev mail viewer (platform host, development only): deliberately lists every school's mail.
-export async function listOutboxForDevViewer(db: ShardDb, limit = 100) {
-  return db
-    .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId, toAddress: emailOutbox.toAddress, subject: emailOutbox.subject, status: emailOutbox.status, createdAt: emailOutbox.createdAt })
-    .from(emailOutbox)
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(limit)
+/** Development's mail viewer: the newest mail of every shard (ADR 033), merged. */
+export async function listOutboxForDevViewer(shards: ShardDb[], limit = 100) {
+  const rows = await Promise.all(
+    shards.map((db) =>
+      db
+        .select({ id: emailOutbox.id, tenantId: emailOutbox.tenantId, toAddress: emailOutbox.toAddress, subject: emailOutbox.subject, status: emailOutbox.status, createdAt: emailOutbox.createdAt })
+        .from(emailOutbox)
+        .orderBy(desc(emailOutbox.createdAt))
+        .limit(limit),
+    ),
+  )
+  return rows
+    .flat()
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, limit)
 }
 
-export async function getOutboxForDevViewer(db: ShardDb, id: string) {
-  return db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
+export async function getOutboxForDevViewer(shards: ShardDb[], id: string) {
+  for (const db of shards) {
+    const mail = await db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
+    if (mail) return mail
+  }
+  return undefined
 }
 
 // Platform-level, used only by the mail worker's cron sweep: deliberately reads across every

@@ -1,3 +1,4 @@
+import { shardDbs } from '#app/db/shards.server.ts'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { Card, PageTitle } from '#app/components/ui.tsx'
@@ -12,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.m
 export async function loader({ context, params }: LoaderFunctionArgs) {
   requirePlatform(context)
   if (!isDevelopment(context.cloudflare.env)) notFound()
-  const mail = await getOutboxForDevViewer(context.db, params.id ?? '')
+  const mail = await getOutboxForDevViewer(shardDbs(context.cloudflare.env), params.id ?? '')
   if (!mail) notFound()
   return { mail }
 }

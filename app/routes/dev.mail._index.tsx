@@ -1,3 +1,4 @@
+import { shardDbs } from '#app/db/shards.server.ts'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Link, useLoaderData } from '@remix-run/react'
 import { PageTitle } from '#app/components/ui.tsx'
@@ -13,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: 'Dev mail · Coursefront' }, {
 export async function loader({ context }: LoaderFunctionArgs) {
   requirePlatform(context)
   if (!isDevelopment(context.cloudflare.env)) notFound()
-  return { mails: await listOutboxForDevViewer(context.db) }
+  return { mails: await listOutboxForDevViewer(shardDbs(context.cloudflare.env)) }
 }
 
 export default function DevMailIndex() {

@@ -1,3 +1,4 @@
+import { shardDb } from '#app/db/shards.server.ts'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { z } from 'zod'
@@ -40,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   })
   const changed = filters.changed ? rows.find((r) => r.id === filters.changed) : undefined
   // Issue 18 §1: each school's money per currency, read for this page's schools in one go.
-  const money = await getBalancesForSchools(context.db, rows.map((r) => r.id))
+  const money = await getBalancesForSchools(rows.map((r) => ({ id: r.id, db: shardDb(context.cloudflare.env, r.shard) })))
   return {
     title: `${getT(request, context)('operator.schools.title')} · Coursefront`,
     operator: { name: operator.name },
