@@ -8,14 +8,13 @@
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { PaymentProvider } from '#app/db/schema.server.ts'
-import { createIntegration } from '#app/models/payment-integration.server.ts'
-import { createProduct } from '#app/models/product.server.ts'
-import { createTransaction, getTransaction, setProviderRef } from '#app/models/transaction.server.ts'
+import { getTransaction, setProviderRef } from '#app/models/transaction.server.ts'
 import { providerModule } from '#app/payments/providers/index.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
-import { createTestSchool, createTestStudent, db, type TestSchool } from '#tests/factories.ts'
+import { connectProvider, pendingCourseOrder } from './provider-orders.ts'
+import { createTestSchool, db, type TestSchool } from '#tests/factories.ts'
 import { BRAINTREE_DEV } from '../../workers/dev-peers/src/braintree.ts'
 import { PAYLANE_DEV } from '../../workers/dev-peers/src/paylane.ts'
 
@@ -90,43 +89,14 @@ function alterBraintreeAmount(body: string) {
   return form.toString()
 }
 
-/** The school connects the provider as the settings page does (checked with the peer, then sealed). */
-async function connect(school: TestSchool, provider: PaymentProvider, fields: Record<string, string>) {
-  const module = providerModule(provider)!
-  const id = `int${Date.now().toString(36)}${provider}`
-  const connected = await module.connect(providerContext(env as unknown as Env, provider), {
-    fields,
-    currency: 'PLN',
-    integrationId: id,
-    notifyUrl: notifyUrl(school.host, provider, id),
-    origin: `http://${school.host}`,
-  })
-  if (!connected.ok) throw new Error(`${provider} connect: ${JSON.stringify(connected.errors)}`)
-  return createIntegration(db(), KEY, school.tenantId, { id, provider, currency: 'PLN', credentials: connected.credentials, publicRef: connected.publicRef })
-}
+const connect = connectProvider
 
 const notifyUrl = (host: string, provider: PaymentProvider, integrationId: string) => `http://${host}/payments/${provider}/${integrationId}/notify`
 
 /** A pending paid course order sent to the card page (startPayment), then the sale the card page makes with the fields' token. */
 async function paidOnCardPage(school: TestSchool, p: (typeof PROVIDERS)[number], integrationId: string, credentials: Record<string, string>, totalAmount = 12_300) {
   const { provider } = p
-  const student = await createTestStudent(school.tenantId)
-  const product = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Kurs kartą', published: true })
-  const tx = await createTransaction(db(), school.tenantId, {
-    userId: student.id,
-    productId: product.id,
-    productKind: 'course',
-    productTitle: product.title,
-    quantity: 1,
-    currency: 'PLN',
-    unitAmount: totalAmount,
-    totalAmount,
-    vatAmount: 0,
-    feeAmount: 0,
-    buyer: JSON.stringify({ name: 'Zofia', email: student.email }),
-    termsAcceptedAt: Date.now(),
-    checkoutPath: `/${product.slug}/checkout`,
-  })
+  const { student, product, tx } = await pendingCourseOrder(school, 'Kurs kartą', totalAmount)
   const ctx = providerContext(env as unknown as Env, provider)
   const withId = { ...credentials, __integrationId: integrationId }
   const notify = notifyUrl(school.host, provider, integrationId)
