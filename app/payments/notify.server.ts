@@ -30,7 +30,8 @@ export async function handleProviderNotification(context: AppLoadContext, tenant
   if (!/^[a-z][a-z0-9]{1,9}$/.test(provider) || !/^[A-Za-z0-9_-]{1,64}$/.test(integrationId)) return answer({ error: 'not_found' }, 404)
   const adapter = await getIntegrationAdapter(context, tenantId, provider, integrationId)
   if (!adapter) return answer({ error: 'not_found' }, 404)
-  const rawBody = await request.text()
+  // The exact bytes as UTF-8 (signatures are over them); decoded here, as request.text() warns on form bodies.
+  const rawBody = new TextDecoder().decode(await request.arrayBuffer())
   if (rawBody.length > MAX_NOTIFICATION_BYTES) return answer({ error: 'too_large' }, 413)
   return applyNotification(context, tenantId, adapter, request, rawBody)
 }

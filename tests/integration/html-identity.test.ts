@@ -16,7 +16,7 @@
 // What legitimately differs per answer, each removed by one named, narrow rule (NORMALISE below):
 //   - nonce attribute values (a fresh nonce per answer; a hit keeps the stored page's, ADR 015);
 //   - the product page's `renderedAt` in the loader data (the render's clock reading, $slug.tsx);
-//   - the product page's promotion countdown clock (time left at render: storefront-countdown.tsx);
+//   - the promotion countdown clock on the product page and the sales page's product block (time left at render: storefront-countdown.tsx);
 //   - s-maxage of a render from a loader-cache entry: the entry's time left (≤ today's, ADR 015).
 // Headers compared: status, Content-Type, Cache-Control, Link and the set of header names, apart
 // from Content-Security-Policy and X-Page-Cache. A difference prints the first differing offset
@@ -174,6 +174,8 @@ const NORMALISE = {
 function normaliseDocument(path: string, html: string) {
   let out = NORMALISE.nonceAttributes(html)
   if (path.startsWith('/wheel-throwing-fundamentals')) out = NORMALISE.promoCountdownClock(NORMALISE.productRenderedAt(out))
+  // The sales page's product block shows the same countdown: two renders a second apart differ there.
+  if (path.startsWith('/p/spring-offer')) out = NORMALISE.promoCountdownClock(out)
   return out
 }
 function normaliseData(path: string, body: string) {

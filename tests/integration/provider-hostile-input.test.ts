@@ -44,7 +44,7 @@ const countAll = async (table: string) => (await d1ForTable(table).prepare(`SELE
 const countPlatformCounters = async () => (await (env as unknown as { DB: D1Database }).DB.prepare("SELECT count(*) AS n FROM login_attempts WHERE tenant_id = 'platform'").first<{ n: number }>())!.n
 /** Every row a payment probe could write or change, for one school. */
 const paymentState = async (tenantId: string) => {
-  const rows = await env.DB.batch([
+  const rows = await env.DB_SHARD_0.batch([
     env.DB_SHARD_0.prepare('SELECT * FROM payment_integrations WHERE tenant_id = ? ORDER BY id').bind(tenantId),
     env.DB_SHARD_0.prepare('SELECT * FROM transactions WHERE tenant_id = ? ORDER BY id').bind(tenantId),
     env.DB_SHARD_0.prepare('SELECT * FROM memberships WHERE tenant_id = ? ORDER BY id').bind(tenantId),

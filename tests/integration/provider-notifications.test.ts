@@ -6,14 +6,13 @@
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { PaymentProvider } from '#app/db/schema.server.ts'
-import { createIntegration } from '#app/models/payment-integration.server.ts'
-import { createProduct } from '#app/models/product.server.ts'
-import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
+import { setProviderRef } from '#app/models/transaction.server.ts'
 import { providerModule } from '#app/payments/providers/index.server.ts'
 import { providerContext } from '#app/payments/providers/provider-context.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
-import { createTestSchool, createTestStudent, db, type TestSchool, d1For } from '#tests/factories.ts'
+import { connectProvider, pendingCourseOrder } from './provider-orders.ts'
+import { createTestSchool, db, type TestSchool, d1For } from '#tests/factories.ts'
 
 const KEY = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
 const peers = devPeers(env.DEV_PEERS!)
@@ -56,34 +55,11 @@ async function read<T>(provider: string, path: string): Promise<T> {
   return (await res.json()) as T
 }
 
-/** The school connects the provider as the settings page does (checked with the peer, then sealed). */
-async function connect(school: TestSchool, provider: PaymentProvider, fields: Record<string, string>) {
-  const module = providerModule(provider)!
-  const id = `int${Date.now().toString(36)}${provider}`
-  const connected = await module.connect(providerContext(env as unknown as Env, provider), { fields, currency: 'PLN', integrationId: id, notifyUrl: `http://${school.host}/payments/${provider}/${id}/notify`, origin: `http://${school.host}` })
-  if (!connected.ok) throw new Error(`${provider} connect: ${JSON.stringify(connected.errors)}`)
-  return createIntegration(db(), KEY, school.tenantId, { id, provider, currency: 'PLN', credentials: connected.credentials, publicRef: connected.publicRef })
-}
+const connect = connectProvider
 
 /** A pending paid course order started at the provider, as checkout does. */
 async function startedOrder(school: TestSchool, provider: PaymentProvider, integrationId: string, credentials: Record<string, string>, totalAmount = 12_300) {
-  const student = await createTestStudent(school.tenantId)
-  const product = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Kurs BLIK', published: true })
-  const tx = await createTransaction(db(), school.tenantId, {
-    userId: student.id,
-    productId: product.id,
-    productKind: 'course',
-    productTitle: product.title,
-    quantity: 1,
-    currency: 'PLN',
-    unitAmount: totalAmount,
-    totalAmount,
-    vatAmount: 0,
-    feeAmount: 0,
-    buyer: JSON.stringify({ name: 'Zofia', email: student.email }),
-    termsAcceptedAt: Date.now(),
-    checkoutPath: `/${product.slug}/checkout`,
-  })
+  const { student, product, tx } = await pendingCourseOrder(school, 'Kurs BLIK', totalAmount)
   const adapter = providerModule(provider)!.adapter(providerContext(env as unknown as Env, provider), { ...credentials, __integrationId: integrationId })
   const started = await adapter.startPayment({
     transaction: tx,
