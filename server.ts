@@ -5,7 +5,8 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@re
 // @ts-ignore the bundle exists only after the build; it has no type declarations
 import * as build from './build/server/index.js'
 import type { ShardDb } from '#app/db/client.server.ts'
-import { controlDb, noShard, shardDb } from '#app/db/shards.server.ts'
+import { controlDb, noShard, shardDb, shardSession } from '#app/db/shards.server.ts'
+import { bookmarkCookie, readBookmarkCookie } from '#app/utils/bookmark-cookie.server.ts'
 import { mediaOrigins } from '#app/media/origins.server.ts'
 import { videoOrigins } from '#app/media/videos-service.server.ts'
 import { isDevelopment, type Env } from '#app/utils/env.server.ts'
@@ -18,11 +19,12 @@ import { recheckPendingTransactions } from '#app/payments/pending-check.server.t
 import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
 import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
 import { sendDueCommunityDigests } from '#app/community/topic-mail.server.ts'
+import { advanceAllSchoolMoves, settleMsOf } from '#app/shards/move-school.server.ts'
 import { trackPageView } from '#app/stats/page-views.server.ts'
 import { referralVisit } from '#app/affiliates/referral-visit.server.ts'
 import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
 import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
-import { csrfFailedResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
+import { csrfFailedResponse, movingSchoolResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
 // The live topic feed's Durable Object (one per school, ADR 029): a class the runtime finds among the entry's named exports.
 export { CommunityFeed } from '#app/community/live-feed.server.ts'
 
@@ -155,15 +157,29 @@ export default {
       response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
+    } else if (site.kind === 'school' && site.tenant.movingSince !== null && request.method !== 'GET' && request.method !== 'HEAD') {
+      // Moving to another shard (ADR 033): reads go on, writes wait. The move gives every isolate's
+      // tenant cache time to learn of the freeze before it checks the copy.
+      response = movingSchoolResponse(request, site.tenant.language, site.tenant.name)
     } else if (site.kind === 'school' && url.search.includes('ref=') && (referral = await referralVisit(request, db, site.tenant.id))) {
       // An affiliate link (issue 24): 302 without `ref`, with the recommendation cookie; never cached.
       response = referral
     } else if (site.kind === 'school') {
-      const school = await handleSchoolRequest(request, env, ctx, { url, db, site, nonce: nonceNow, memo, decorateHit: decorate })
+      // One D1 session of the school's shard per request (read replicas, ADR 033).
+      const write = request.method !== 'GET' && request.method !== 'HEAD'
+      const session = shardSession(env, site.tenant.shard, { write, bookmark: readBookmarkCookie(request) })
+      const school = await handleSchoolRequest(request, env, ctx, { url, db: session.db, site, nonce: nonceNow, memo, decorateHit: decorate })
       // Cookieless product page views (issue 24): page-cache hits too; the write waits in ctx.waitUntil.
       trackPageView(ctx, db, site.tenant.id, request, school.response, url.pathname)
       if (school.final) return school.response
       response = school.response
+      // After a write that went through (a mutation, or a GET that signed someone in), the visitor's
+      // next reads must see it. A refused one (4xx/5xx) sets nothing: no cookie at all there.
+      const bookmark = session.bookmark()
+      if (bookmark && response.status < 400 && (write || response.headers.has('Set-Cookie'))) {
+        response = new Response(response.body, response)
+        response.headers.append('Set-Cookie', bookmarkCookie(request, bookmark))
+      }
     } else {
       response = await handleRemix(request, { cloudflare: { env, ctx }, db, control, site, siteCache, nonce: nonceNow(), memo })
     }
@@ -194,5 +210,8 @@ export default {
     // Community topic digests whose hour is up (issue 22 item 6).
     const digests = await sendDueCommunityDigests(env, now)
     if (digests.due) console.log(JSON.stringify({ event: 'community_digests', ...digests }))
+    // Schools moving between shards (ADR 033): each run takes every open move a bounded step further.
+    const moves = await advanceAllSchoolMoves(env, { maxBatches: 50, batchSize: 100, settleMs: settleMsOf(env) })
+    if (moves.length) console.log(JSON.stringify({ event: 'school_moves', moves }))
   },
 } satisfies ExportedHandler<Env>

@@ -6,16 +6,19 @@
 //
 //   node bench/capacity.mjs [--write] [--sales 20000] [--render-only]
 //
-// How it counts without touching app code: the app worker's DB, MEDIA and five queue producers are
+// How it counts without touching app code: the app worker's D1 bindings (the control plane DB and
+// the shards DB_SHARD_n, ADR 033), MEDIA and five queue producers are
 // miniflare *wrapped bindings* — a small module in the app's own isolate that forwards every call to
 // the real binding and posts one line per call (SQL + parameters, queue + message size, R2 method)
 // to a log worker. A page's count is what the log holds once it has stopped growing after the
 // answer (so `ctx.waitUntil` work is counted too). D1's `rows_read` comes from re-running each
 // captured read with its parameters on the same D1 (`.all()` meta), writes' `rows_written` from the
-// meta of the app's own `run`/`all`/`batch` calls. Bytes per table come from SQLite's `dbstat`
-// (table + its indexes) on the persisted D1 file, read with the `sqlite3` CLI after workerd stops.
+// meta of the app's own `run`/`all`/`batch` calls. Every line names its binding: the totals cover
+// the control plane and the shards together, and the control-plane share is shown beside them.
+// Bytes per table come from SQLite's `dbstat` (table + its indexes) on the persisted D1 files
+// (control plane + shards), read with the `sqlite3` CLI after workerd stops.
 //
-// Data: the storefront bench's school (bench/storefront.mjs seedBig: 200 courses × 20 lectures,
+// Data: the storefront bench's school (bench/lib/seed.mjs seedBig, on shard 0: 200 courses × 20 lectures,
 // 10,000 students, 2 enrolments each, 12 reviews per course), then one real sale through the app
 // (checkout → test-provider notification → settlement), whose rows are cloned to `--sales` sales
 // (one per enrolment), plus a year of activity written with SQL: lecture progress (~1/4 of the
@@ -27,7 +30,8 @@ import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createHmac, randomBytes } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
-import { appWorkerOptions, migrate, seedBig, BIG, COURSE_INDEX, work as benchWork } from './storefront.mjs'
+import { BIG, COURSE_INDEX, migrateAll, openDbs, seedBig } from './lib/seed.mjs'
+import { appWorkerOptions, work as benchWork } from './storefront.mjs'
 
 const benchDir = import.meta.dirname
 const root = resolve(benchDir, '..')
@@ -75,10 +79,12 @@ export default {
   },
 }`
 
-// Every statement keeps its SQL and parameters; batch = one round trip of several statements.
+// Every statement keeps its SQL and parameters; batch = one round trip of several statements. One
+// wrapper script for every D1 binding: D1_BINDING picks the real one, every line carries its name.
 const D1_WRAPPER = `export default function (env) {
-  const inner = env.INNER
-  const post = (entry) => env.LOG.fetch('http://log/add', { method: 'POST', body: JSON.stringify(entry) })
+  const inner = env[env.D1_BINDING]
+  const db = env.D1_NAME
+  const post = (entry) => env.LOG.fetch('http://log/add', { method: 'POST', body: JSON.stringify({ db, ...entry }) })
   const meta = (r) => (r && r.meta ? { rowsRead: r.meta.rows_read ?? null, rowsWritten: r.meta.rows_written ?? null } : {})
   class Statement {
     constructor(stmt, sql, params) { this.stmt = stmt; this.sql = sql; this.params = params }
@@ -134,8 +140,9 @@ async function startWorkerd(out) {
   const state = join(work, 'state')
   rmSync(state, { recursive: true, force: true })
   const base = appWorkerOptions(out, 'app')
-  const { d1Databases: _d1, r2Buckets: _r2, queueProducers: _q, ...rest } = base
-  const wrapped = { DB: { scriptName: 'cap-d1' }, MEDIA: { scriptName: 'cap-r2' } }
+  const { d1Databases, r2Buckets: _r2, queueProducers: _q, ...rest } = base
+  const wrapped = { MEDIA: { scriptName: 'cap-r2' } }
+  for (const binding of Object.keys(d1Databases)) wrapped[binding] = { scriptName: 'cap-d1', bindings: { D1_BINDING: `INNER_${binding}`, D1_NAME: binding } }
   for (const [binding, queue] of Object.entries(QUEUES)) wrapped[binding] = { scriptName: 'cap-queues', bindings: { QUEUE_BINDING: `Q_${binding}`, QUEUE_NAME: queue } }
   // Production mode, but the built-in test provider is allowed (as on a staging deployment):
   // the sale runs the real checkout, notification and settlement code.
@@ -157,7 +164,12 @@ async function startWorkerd(out) {
       // The same bundle with PAGE_CACHE=off: no page cache, no loader-data cache (every loader reads D1).
       { ...app, name: 'app-cold', bindings: { ...app.bindings, PAGE_CACHE: 'off' }, durableObjects: undefined },
       { name: 'cap-log', modules: true, script: LOG_WORKER, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] },
-      { name: 'cap-d1', ...script('cap-d1', D1_WRAPPER), d1Databases: { INNER: 'bench-db' }, serviceBindings: { LOG: 'cap-log' } },
+      {
+        name: 'cap-d1',
+        ...script('cap-d1', D1_WRAPPER),
+        d1Databases: Object.fromEntries(Object.entries(d1Databases).map(([b, id]) => [`INNER_${b}`, id])),
+        serviceBindings: { LOG: 'cap-log' },
+      },
       { name: 'cap-r2', ...script('cap-r2', R2_WRAPPER), r2Buckets: { INNER: 'coursefront-media' }, serviceBindings: { LOG: 'cap-log' } },
       {
         name: 'cap-queues',
@@ -166,7 +178,7 @@ async function startWorkerd(out) {
         serviceBindings: { LOG: 'cap-log' },
       },
       // Seeding and re-running reads from Node, on the same database, outside the app's count.
-      { name: 'seed', modules: true, script: 'export default { fetch() { return new Response("seed") } }', d1Databases: { DB: 'bench-db' } },
+      { name: 'seed', modules: true, script: 'export default { fetch() { return new Response("seed") } }', d1Databases },
     ],
   })
   await mf.ready
@@ -175,7 +187,8 @@ async function startWorkerd(out) {
     app: await mf.unsafeGetDirectURL('app'),
     appCold: await mf.unsafeGetDirectURL('app-cold'),
     logUrl: await mf.unsafeGetDirectURL('cap-log'),
-    d1: await mf.getD1Database('DB', 'seed'),
+    // Every database by binding, as the app sees them; `d1` (the school's shard) is set once seeded.
+    dbs: await openDbs(mf, 'seed'),
   }
 }
 
@@ -212,17 +225,26 @@ async function takeLog(logUrl) {
 const HEAVY_READ = 1000
 const isRead = (sql) => /^\s*(select|with)\b/i.test(sql) && !/\b(insert\s+(or\s+\w+\s+)?into|update\s+\S+\s+set|delete\s+from)\b/i.test(sql)
 
-/** Statements, round trips, rows read (re-run on the same D1) and written, queue messages and R2 ops of one step. */
-async function summarise(d1, entries) {
+/**
+ * Statements, round trips, rows read (re-run on the same D1) and written, queue messages and R2 ops
+ * of one step; D1 over every binding, with `byDb` (statements and round trips per binding).
+ */
+async function summarise(dbs, entries) {
   const statements = []
   let roundTrips = 0
+  const byDb = {}
+  const per = (db) => (byDb[db] ??= { statements: 0, roundTrips: 0 })
   for (const e of entries) {
     if (e.kind === 'd1') {
       roundTrips++
+      per(e.db).roundTrips++
+      per(e.db).statements++
       statements.push(e)
     } else if (e.kind === 'd1-batch') {
       roundTrips++
-      for (const s of e.statements) statements.push({ ...s, via: 'batch' })
+      per(e.db).roundTrips++
+      per(e.db).statements += e.statements.length
+      for (const s of e.statements) statements.push({ ...s, db: e.db, via: 'batch' })
     }
   }
   let rowsRead = 0
@@ -234,6 +256,7 @@ async function summarise(d1, entries) {
   for (const s of statements) {
     if (isRead(s.sql)) {
       reads++
+      const d1 = dbs.byBinding[s.db]
       try {
         const r = await d1
           .prepare(s.sql)
@@ -266,6 +289,7 @@ async function summarise(d1, entries) {
   for (const e of entries.filter((x) => x.kind === 'r2')) r2[e.op] = (r2[e.op] ?? 0) + 1
   return {
     statements: statements.length,
+    byDb,
     reads,
     writes,
     roundTrips,
@@ -278,16 +302,22 @@ async function summarise(d1, entries) {
     queueBytes: entries.filter((x) => x.kind === 'queue').reduce((a, e) => a + (e.bytes ?? 0), 0),
     r2,
     r2Ops: Object.values(r2).reduce((a, b) => a + b, 0),
-    sql: statements.map((s) => `${s.via}: ${s.sql.replace(/\s+/g, ' ').slice(0, 110)}${s.rowsRead != null ? ` [read ${s.rowsRead}]` : ''}${s.rowsWritten ? ` [written ${s.rowsWritten}]` : ''}`),
+    sql: statements.map((s) => `${s.db} ${s.via}: ${s.sql.replace(/\s+/g, ' ').slice(0, 110)}${s.rowsRead != null ? ` [read ${s.rowsRead}]` : ''}${s.rowsWritten ? ` [written ${s.rowsWritten}]` : ''}`),
   }
+}
+
+/** The control plane's part of a step's D1 work (`byDb.DB`); the rest went to the shards. */
+const controlShare = (row) => {
+  const c = row.byDb?.DB ?? { statements: 0, roundTrips: 0 }
+  return `${c.statements} statements / ${c.roundTrips} round trips`
 }
 
 async function step(ctx, name, base, path, opts = {}) {
   await takeLog(ctx.logUrl) // nothing left over from an earlier step
   const res = await send(base, path, opts)
   const entries = await takeLog(ctx.logUrl)
-  const row = { name, method: opts.method ?? 'GET', path, status: res.status, ...(await summarise(ctx.d1, entries)) }
-  log(`${name}: ${res.status}, ${row.statements} statements in ${row.roundTrips} round trips, rows read ${row.rowsRead}, written ${row.rowsWritten}, queue ${row.queueMessages}, R2 ${row.r2Ops}`)
+  const row = { name, method: opts.method ?? 'GET', path, status: res.status, ...(await summarise(ctx.dbs, entries)) }
+  log(`${name}: ${res.status}, ${row.statements} statements in ${row.roundTrips} round trips (control plane ${controlShare(row)}), rows read ${row.rowsRead}, written ${row.rowsWritten}, queue ${row.queueMessages}, R2 ${row.r2Ops}`)
   return { row, res }
 }
 
@@ -387,18 +417,41 @@ async function seedActivity(d1) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 5. bytes per table: dbstat on the persisted D1 file
-function findSqlite(dir) {
+// 5. bytes per table: dbstat on the persisted D1 files (control plane + shards)
+function findSqlites(dir) {
   const files = []
   const walk = (d) => {
     for (const f of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, f.name)
       if (f.isDirectory()) walk(p)
-      else if (f.name.endsWith('.sqlite')) files.push(p)
+      // metadata.sqlite is miniflare's own bookkeeping, not a database
+      else if (f.name.endsWith('.sqlite') && f.name !== 'metadata.sqlite') files.push(p)
     }
   }
   walk(dir)
-  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0]
+  return files
+}
+
+/**
+ * tableBytes of every file, merged by table: a table counts where it has rows (the school's shard;
+ * tenants and domains in the control plane). The other databases' empty copies of a table (the
+ * second shard, the control plane's login_attempts) are left out, as one school would not have them.
+ */
+function allTableBytes(files) {
+  const tables = {}
+  let fileBytes = 0
+  let pageSize
+  for (const file of files) {
+    const one = tableBytes(file)
+    fileBytes += one.fileBytes
+    pageSize ??= one.pageSize
+    for (const [t, v] of Object.entries(one.tables)) {
+      const seen = tables[t]
+      if (!seen || seen.rows === 0) tables[t] = v
+      else if (v.rows > 0) for (const k of Object.keys(v)) seen[k] += v[k]
+    }
+  }
+  return { tables, fileBytes, pageSize, files: files.length }
 }
 
 function tableBytes(file) {
@@ -464,7 +517,9 @@ function render(res) {
   o.push(
     `- Data: the storefront bench's school (${n0(STUDENTS)} students, 200 courses × 20 lectures, 2 enrolments per student), ${n0(
       res.sales,
-    )} sales (the real sale's rows cloned), a year of activity; seeded in ${res.seedSeconds} s. D1 file ${mb(res.bytes.fileBytes)} MB (page size ${res.bytes.pageSize} B).`,
+    )} sales (the real sale's rows cloned), a year of activity; seeded in ${res.seedSeconds} s. ${
+      res.bytes.files > 1 ? `D1 files (control plane + ${res.bytes.files - 1} shards) ${mb(res.bytes.fileBytes)} MB together` : `D1 file ${mb(res.bytes.fileBytes)} MB`
+    } (page size ${res.bytes.pageSize} B).`,
   )
   o.push('')
   o.push('#### Rows and bytes per table, one school (table + its indexes, `dbstat`)')
@@ -490,11 +545,14 @@ function render(res) {
   o.push('')
   o.push('#### D1, Queues and R2 per request (app worker, counted at the bindings)')
   o.push('')
-  o.push('| request | status | D1 statements | round trips | rows read | rows written | queue messages | R2 ops |')
-  o.push('|---|---|---|---|---|---|---|---|')
+  // Statements and round trips count every D1 binding (control plane + shards); the next column is
+  // the control plane's part of them (runs before the split have no split: –).
+  o.push('| request | status | D1 statements | round trips | of which control plane (statements / round trips) | rows read | rows written | queue messages | R2 ops |')
+  o.push('|---|---|---|---|---|---|---|---|---|')
+  const control = (r) => (r.byDb ? `${r.byDb.DB?.statements ?? 0} / ${r.byDb.DB?.roundTrips ?? 0}` : '–')
   for (const r of [...res.pages, ...res.sale])
     o.push(
-      `| ${r.name} (\`${r.method} ${r.path.replace(/[a-z2-7]{32}/g, '{hash}')}\`) | ${r.status} | ${r.statements} | ${r.roundTrips} | ${n0(r.rowsRead)} | ${n0(r.rowsWritten)}${
+      `| ${r.name} (\`${r.method} ${r.path.replace(/[a-z2-7]{32}/g, '{hash}')}\`) | ${r.status} | ${r.statements} | ${r.roundTrips} | ${control(r)} | ${n0(r.rowsRead)} | ${n0(r.rowsWritten)}${
         r.unmetered ? ` + ${r.unmetered} unmetered write${r.unmetered > 1 ? 's' : ''}` : ''
       } | ${
         r.queueMessages
@@ -506,7 +564,7 @@ function render(res) {
     )
   const s = res.saleTotal
   o.push(
-    `| **one sale, all five steps** | | **${s.statements}** | **${s.roundTrips}** | **${n0(s.rowsRead)}** | **${n0(s.rowsWritten)}**${s.unmetered ? ` + ${s.unmetered} unmetered` : ''} | **${
+    `| **one sale, all five steps** | | **${s.statements}** | **${s.roundTrips}** | **${control(s)}** | **${n0(s.rowsRead)}** | **${n0(s.rowsWritten)}**${s.unmetered ? ` + ${s.unmetered} unmetered` : ''} | **${
       s.queueMessages
     }** | **${s.r2Ops}** |`,
   )
@@ -538,7 +596,7 @@ function render(res) {
 
 // Content rows grow with a school's catalogue; student rows with its students; fixed ones per school.
 const CONTENT = new Set(['products', 'product_prices', 'product_price_history', 'sections', 'lectures', 'lecture_components', 'reviews', 'page_views', 'community_topics'])
-const FIXED = new Set(['tenants', 'domains'])
+const FIXED = new Set(['tenants', 'domains', 'school_settings'])
 const classOf = (t) => (CONTENT.has(t) ? 'content' : FIXED.has(t) ? 'school' : 'student')
 
 function model(tables) {
@@ -755,10 +813,10 @@ async function main() {
   if (flag('--render-only')) {
     // The last run's raw results, rendered again (e.g. after changing ASSUME or PRICES): no workerd.
     const saved = JSON.parse(readFileSync(join(work, 'results.json'), 'utf8'))
-    // The run's D1 file stays until the next run: read its table sizes again (same data).
-    const file = existsSync(join(work, 'state', 'd1')) ? findSqlite(join(work, 'state', 'd1')) : null
-    if (file) {
-      saved.bytes = tableBytes(file)
+    // The run's D1 files stay until the next run: read their table sizes again (same data).
+    const files = existsSync(join(work, 'state', 'd1')) ? findSqlites(join(work, 'state', 'd1')) : []
+    if (files.length) {
+      saved.bytes = allTableBytes(files)
       saved.model = model(saved.bytes.tables)
     }
     const md = render(saved)
@@ -773,11 +831,12 @@ async function main() {
   const ctx = await startWorkerd(out)
   let pages, saleRows, seedSeconds
   try {
-    const { d1 } = ctx
     let t = Date.now()
-    await migrate(d1)
-    const big = await seedBig(d1)
-    log(`seeded the storefront school (${big.rows} rows)`)
+    await migrateAll(ctx.dbs)
+    const big = await seedBig(ctx.dbs)
+    // The school's own tables, its sale and its activity are in its shard.
+    const d1 = (ctx.d1 = ctx.dbs.shards[big.shard])
+    log(`seeded the storefront school (${big.rows} rows; control plane + shard ${big.shard})`)
     const tables = await tenantTables(d1)
     const before = {}
     for (const tb of tables) before[tb.name] = (await d1.prepare(`SELECT coalesce(max(rowid), 0) AS n FROM ${tb.name}`).first()).n
@@ -813,10 +872,15 @@ async function main() {
     await ctx.mf.dispose()
   }
   const loadAfter = loadavg()[0].toFixed(2)
-  const file = findSqlite(join(work, 'state', 'd1'))
-  const bytes = tableBytes(file)
+  const bytes = allTableBytes(findSqlites(join(work, 'state', 'd1')))
   const saleTotal = saleRows.reduce(
     (a, r) => ({
+      byDb: Object.fromEntries(
+        [...new Set([...Object.keys(a.byDb), ...Object.keys(r.byDb)])].map((db) => [
+          db,
+          { statements: (a.byDb[db]?.statements ?? 0) + (r.byDb[db]?.statements ?? 0), roundTrips: (a.byDb[db]?.roundTrips ?? 0) + (r.byDb[db]?.roundTrips ?? 0) },
+        ]),
+      ),
       statements: a.statements + r.statements,
       roundTrips: a.roundTrips + r.roundTrips,
       rowsRead: a.rowsRead + r.rowsRead,
@@ -825,7 +889,7 @@ async function main() {
       queueMessages: a.queueMessages + r.queueMessages,
       r2Ops: a.r2Ops + r.r2Ops,
     }),
-    { statements: 0, roundTrips: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0, queueMessages: 0, r2Ops: 0 },
+    { byDb: {}, statements: 0, roundTrips: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0, queueMessages: 0, r2Ops: 0 },
   )
   const results = {
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -5,7 +5,7 @@
 // signed-in student; autocannon on the topic's first page, a middle page (cursor at post ~5,000)
 // and the last page (cursor near the oldest post), as HTML (/community/topics/{id}?before=…) and
 // as JSON (POST /json/community/topics/{id}?cursor=…); then EXPLAIN QUERY PLAN of the page query
-// exactly as drizzle builds it (listTopicPosts run against the bench D1 with a query logger).
+// exactly as drizzle builds it (listTopicPosts run against the school's shard with a query logger).
 //
 //   node bench/community-feed.mjs [--seconds 10] [--connections 16] [--warmup 3] [--skip-build] [--write]
 //
@@ -14,12 +14,15 @@
 // nothing is written into the repo. --skip-build copies the repo's last `build/` instead (under the
 // shared build lock) and only bundles. --write replaces the marked block in docs/benchmarks.md;
 // without it the block is printed only.
+// Schema (ADR 033): the school's tenant and subdomain rows in the control plane `DB` (with
+// `tenants.shard`), its settings, users, topics, posts and session in shard 0; the page queries are
+// explained on that shard.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
-import { appWorkerOptions, ensureBenchDeps, migrate, probe, work as benchWork } from './storefront.mjs'
+import { appWorkerOptions, ensureBenchDeps, migrate, openDbs, probe, work as benchWork } from './storefront.mjs'
 
 const benchDir = import.meta.dirname
 const root = resolve(benchDir, '..')
@@ -45,7 +48,8 @@ function build() {
   mkdirSync(src, { recursive: true })
   const files = execFileSync('git', ['-C', root, 'ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     .split('\0')
-    .filter((f) => f && !f.startsWith('bench/'))
+    // node_modules: linked below (in a worktree it is itself an untracked symlink, listed here)
+    .filter((f) => f && !f.startsWith('bench/') && f !== 'node_modules')
   for (const f of files) {
     if (!existsSync(join(root, f))) continue // deleted in the working tree
     mkdirSync(dirname(join(src, f)), { recursive: true })
@@ -101,6 +105,7 @@ async function insertRows(db, table, cols, rows) {
 }
 
 const TID = 'ct-0'
+const SHARD = 0
 const SLUG = 'community-bench'
 const TOPIC = 'topic-a'
 const OTHER = 'topic-b'
@@ -112,21 +117,12 @@ const IMAGE_EVERY = 10
 const T0 = Date.UTC(2026, 0, 1)
 const createdAt = (topic, i) => T0 + i * MINUTE + (topic === TOPIC ? 0 : 30_000)
 
-async function seed(db) {
+/** `dbs` from openDbs: the school's data into its shard first, the control plane's rows last (as the app creates a school). */
+async function seed(dbs) {
   const now = Date.now()
+  const db = dbs.shards[SHARD]
   let rows = 0
-  rows += await insertRows(
-    db,
-    'tenants',
-    ['id', 'slug', 'name', 'status', 'language', 'currency', 'author_name', 'bio', 'created_at', 'updated_at'],
-    [[TID, SLUG, 'Community Bench School', 'active', 'en', 'USD', 'Bench Author', 'Teaches things.', now, now]],
-  )
-  rows += await insertRows(
-    db,
-    'domains',
-    ['id', 'tenant_id', 'hostname', 'kind', 'verification_status', 'created_at', 'updated_at'],
-    [['cd-0', TID, `${SLUG}.localhost`, 'platform_subdomain', 'active', now, now]],
-  )
+  rows += await insertRows(db, 'school_settings', ['tenant_id', 'author_name', 'bio', 'created_at', 'updated_at'], [[TID, 'Bench Author', 'Teaches things.', now, now]])
   const users = [['cu-owner', TID, `owner@${SLUG}.test`, 'Owner', 'x', 'owner', now, now]]
   for (let i = 0; i < 50; i++) users.push([`cu-${i}`, TID, `student${i}@${SLUG}.test`, `Student ${i}`, 'x', 'student', now, now])
   rows += await insertRows(db, 'users', ['id', 'tenant_id', 'email', 'name', 'password_hash', 'role', 'created_at', 'updated_at'], users)
@@ -171,6 +167,18 @@ async function seed(db) {
     'sessions',
     ['id', 'tenant_id', 'user_id', 'secret_hash', 'created_at', 'last_verified_at', 'expires_at', 'login_verified_at'],
     [[id, TID, 'cu-7', createHash('sha256').update(secret).digest('hex'), now, now, now + 30 * DAY, now]],
+  )
+  rows += await insertRows(
+    dbs.control,
+    'tenants',
+    ['id', 'slug', 'name', 'status', 'language', 'currency', 'shard', 'created_at', 'updated_at'],
+    [[TID, SLUG, 'Community Bench School', 'active', 'en', 'USD', SHARD, now, now]],
+  )
+  rows += await insertRows(
+    dbs.control,
+    'domains',
+    ['id', 'tenant_id', 'hostname', 'kind', 'verification_status', 'created_at', 'updated_at'],
+    [['cd-0', TID, `${SLUG}.localhost`, 'platform_subdomain', 'active', now, now]],
   )
   return { rows, cookie: `cf_session=${id}.${secret}`, pinned }
 }
@@ -323,7 +331,7 @@ function render(res) {
   out.push('')
   const [first, middle] = res.plans.pages
   const seekOf = (plan) => plan.find((d) => d.includes('community_posts_topic_idx')) ?? plan.join(' / ')
-  out.push("The page query alone (`listTopicPosts` as drizzle builds it, captured with its query logger and run on the bench D1; `rows_read` is D1's own count):")
+  out.push("The page query alone (`listTopicPosts` as drizzle builds it, captured with its query logger and run on the school's shard; `rows_read` is D1's own count):")
   out.push('')
   out.push('| page | `EXPLAIN QUERY PLAN` (community_posts) | D1 rows_read |')
   out.push('|---|---|---|')
@@ -383,16 +391,17 @@ async function main() {
   try {
     await mf.ready
     const base = await mf.unsafeGetDirectURL('app')
-    const d1 = await mf.getD1Database('DB')
+    const dbs = await openDbs(mf, 'app')
     let t = Date.now()
-    await migrate(d1)
-    const seeded = await seed(d1)
+    await migrate(dbs)
+    const seeded = await seed(dbs)
     const seedSeconds = ((Date.now() - t) / 1000).toFixed(1)
     log(`seeded ${seeded.rows} rows in ${seedSeconds} s`)
     const host = `${SLUG}.localhost`
     await checkPages(base, host, seeded.cookie, seeded.pinned)
     log('every page answered 200 with the expected posts')
-    const plans = await queryPlans(d1, seeded.pinned)
+    // The page queries read tenant data only: the school's shard.
+    const plans = await queryPlans(dbs.shards[SHARD], seeded.pinned)
     for (const p of plans.pages) log(`page query, ${p.key} page: ${p.plan.join(' / ')}; D1 rows_read ${p.rowsRead}`)
     // The brief's bar: the topic index, no full scan, no sort of the result.
     const bad = plans.pages.flatMap((p) => p.plan).filter((d) => /\bSCAN\b|TEMP B-TREE/.test(d))

@@ -4,19 +4,24 @@
 // [assets], no asset router) and `app-cold` (PAGE_CACHE=off) in one workerd via miniflare with the V8
 // inspector on; for each case the CDP Profiler samples the worker's isolate while autocannon loads it.
 //
-//   node bench/profile.mjs [--skip-build] [--seconds 5] [--connections 16] [--interval 150] <case…>
+//   node bench/profile.mjs [--skip-build | --from-build] [--seconds 5] [--connections 16] [--interval 150] <case…>
 //   cases: course-bypass course-hit course-signed-in course-cold login   (default: the first three)
 //
 // Reuses bench/storefront.mjs (seed, migrations, wrangler vars, probes). The build differs from the
 // bench's: a scratch copy of the working tree (tracked + untracked, not ignored; node_modules linked),
 // `remix vite:build --sourcemapServer` then `wrangler deploy --dry-run --outdir` — the same code as
 // the deployed bundle (the source map only adds a comment), with a source map chained through vite's.
+// --from-build builds nothing: the repo's last build (build/worker/server.js and its chained
+// server.js.map from scripts/build-workers.mjs), copied under the shared build lock. That build has
+// no server source map of its own, so app code shows as build/server/index.js (minified names):
+// node_modules and the runtime still map; build without the flag for app/ names.
+// Schema (ADR 033): the control plane and the shards, migrated and seeded by bench/lib/seed.mjs.
 // Raw profiles: $TMPDIR/coursefront-bench/profiles/<case>.cpuprofile (open in Chrome DevTools).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { appWorkerOptions, BIG, COURSE_INDEX, ensureBenchDeps, migrate, probe, seedBig, work } from './storefront.mjs'
+import { appWorkerOptions, BIG, COURSE_INDEX, ensureBenchDeps, migrate, openDbs, probe, seedBig, work } from './storefront.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const argv = process.argv.slice(2)
@@ -48,10 +53,14 @@ const appDir = join(work, 'profile-app')
 function build() {
   const bundle = join(appDir, 'server.js')
   if (argv.includes('--skip-build') && existsSync(bundle) && existsSync(`${bundle}.map`)) return readFileSync(join(appDir, 'source.txt'), 'utf8')
+  if (argv.includes('--from-build')) return copyBuild(bundle)
   const src = join(work, 'profile-src')
   rmSync(src, { recursive: true, force: true })
   mkdirSync(src, { recursive: true })
-  const files = execFileSync('git', ['-C', root, 'ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' }).split('\0').filter(Boolean)
+  // node_modules: linked below (in a worktree it is itself an untracked symlink, listed here)
+  const files = execFileSync('git', ['-C', root, 'ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && f !== 'node_modules')
   for (const f of files) {
     if (!existsSync(join(root, f))) continue // deleted in the working tree
     mkdirSync(dirname(join(src, f)), { recursive: true })
@@ -71,6 +80,24 @@ function build() {
     throw new Error('build failed')
   }
   writeFileSync(join(appDir, 'source.txt'), source)
+  return source
+}
+
+/** --from-build: the repo's build/worker bundle and source map as they are (never rebuilt here). */
+function copyBuild(bundle) {
+  const src = join(root, 'build', 'worker', 'server.js')
+  if (!existsSync(src) || !existsSync(`${src}.map`)) throw new Error('--from-build: no build/worker/server.js and server.js.map (the lead builds: `npm run build`)')
+  rmSync(appDir, { recursive: true, force: true })
+  mkdirSync(appDir, { recursive: true })
+  // build/ is shared with other sessions: copy it out under the shared lock.
+  const script = `cp build/worker/server.js ${JSON.stringify(bundle)} && cp build/worker/server.js.map ${JSON.stringify(`${bundle}.map`)}`
+  execFileSync('flock', ['-s', '/tmp/build.lock', 'sh', '-c', script], { cwd: root })
+  const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length
+  const head = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  const built = statSync(src).mtime.toISOString().replace(/\.\d+Z$/, 'Z')
+  const source = `build/worker/server.js of ${built} (working tree at ${head}${dirty ? ` + ${dirty} uncommitted paths` : ''})`
+  writeFileSync(join(appDir, 'source.txt'), source)
+  log(`using the repo's build: ${source}`)
   return source
 }
 
@@ -147,9 +174,15 @@ function origLine(source, line) {
   if (!sourceLines.has(source)) sourceLines.set(source, consumer.sourceContentFor(source, true)?.split('\n') ?? null)
   return sourceLines.get(source)?.[line - 1] ?? ''
 }
+/** A source map path relative to the repo (any worktree: --from-build maps to this checkout's absolute paths). */
+const repoPath = (source) =>
+  (source.startsWith(`${root}/`) ? source.slice(root.length + 1) : source)
+    .replace(/^(\.\.\/)+/, '')
+    .replace(/^.*?work\/main\//, '')
+    .replace(/^.*?profile-src\//, '')
 /** node_modules/<pkg> or the app path (app/…, server.ts). */
 function moduleOf(source) {
-  const s = source.replace(/^(\.\.\/)+/, '').replace(/^.*?work\/main\//, '').replace(/^.*?profile-src\//, '')
+  const s = repoPath(source)
   // drizzle-orm's own source maps point at ../src/*.ts, which resolve to node_modules/src/
   if (s.startsWith('node_modules/src/')) return 'node_modules/drizzle-orm'
   const nm = s.lastIndexOf('node_modules/')
@@ -168,7 +201,7 @@ function locate(cf) {
     const q = p.source ? p : consumer.originalPositionFor({ line: cf.lineNumber + 1, column: cf.columnNumber, bias: 2 })
     if (q.source) {
       const mod = moduleOf(q.source)
-      const file = q.source.replace(/^(\.\.\/)+/, '').replace(/^.*?(work\/main|profile-src)\//, '')
+      const file = repoPath(q.source)
       const text = origLine(q.source, q.line).trim()
       const m = /(?:function\*?\s+|(?:const|let|var)\s+|^\s*(?:async\s+)?(?:static\s+)?(?:get\s+|set\s+)?)([A-Za-z_$#][\w$]*)\s*(?:=|\()/.exec(text)
       const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'await', 'catch', 'new', 'typeof', 'case'])
@@ -283,10 +316,11 @@ async function main() {
   const { mf, inspector, urls } = await startWorkerd()
   const results = {}
   try {
-    const db = await mf.getD1Database('DB')
-    await migrate(db)
-    const big = await seedBig(db)
-    log(`seeded ${big.rows} rows`)
+    // ADR 033: the control plane and every shard of app-bare's bindings (app-cold shares the same databases).
+    const dbs = await openDbs(mf, 'app-bare')
+    await migrate(dbs)
+    const big = await seedBig(dbs)
+    log(`seeded ${big.rows} rows (the school on shard ${big.shard})`)
     const host = `${BIG.slug}.localhost`
     const path = `/course-${COURSE_INDEX + 1}`
     const bypass = { Authorization: 'Bearer bench-no-page-cache' }

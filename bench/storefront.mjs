@@ -6,7 +6,7 @@
 //
 //   node bench/storefront.mjs [--seconds 10] [--connections 16] [--warmup 3]
 //                             [--from-head] [--skip-build] [--skip-scale] [--skip-lighthouse] [--no-write]
-//                             [--d1-memory] [--render-only] [--quick] [--peer ghost]
+//                             [--d1-memory] [--render-only] [--quick] [--peer ghost] [--from-build]
 //
 // Issue 21: every row is shown against plain hello-world AND against hello-world with the same
 // [assets] binding (miniflare's asset router in front costs both the same fixed hop); the app rows
@@ -17,15 +17,20 @@
 //
 // --from-head builds `git archive HEAD` in a scratch directory instead of the working tree (the
 // working tree is built by default, under the shared build lock, and copied out at once).
+// --from-build builds nothing: the repo's last `npm run build` (build/worker/server.js is the same
+// `wrangler deploy --dry-run` bundle, build/client the assets), copied out under the lock.
+// Schema (ADR 033): the control plane `DB` and the shards `DB_SHARD_n`, bound and migrated as
+// wrangler.toml says; the big school on shard 0, small school n on shard n mod the shard count
+// (bench/lib/seed.mjs, shared with bench/capacity.mjs and bench/shard-routing.mjs).
 // Bench-only dependencies (autocannon, lighthouse) are installed on demand into bench/node_modules.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createHash, randomBytes } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import { gzipSync } from 'node:zlib'
+import { BIG, BIG_SHAPE, COURSE_INDEX, SMALL_SHAPE, benchD1Ids, migrateAll, openDbs, seedBig, seedMany } from './lib/seed.mjs'
 
 const benchDir = import.meta.dirname
 const root = resolve(benchDir, '..')
@@ -64,6 +69,7 @@ function build() {
   const out = join(work, 'app')
   const client = join(work, 'client')
   if (flag('--skip-build') && existsSync(join(out, 'server.js'))) return { source: readFileSafe(join(work, 'source.txt')).trim() || 'previous build' }
+  if (flag('--from-build')) return copyBuild(out, client)
   rmSync(out, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
   let dir = root
@@ -96,6 +102,21 @@ function build() {
   writeFileSync(join(work, 'source.txt'), source)
   return { source }
 }
+/** --from-build: the repo's build/ as it is (never rebuilt here), copied under the shared build lock. */
+function copyBuild(out, client) {
+  const src = join(root, 'build', 'worker', 'server.js')
+  if (!existsSync(src) || !existsSync(join(root, 'build', 'client'))) throw new Error('--from-build: no build/worker/server.js or build/client (the lead builds: `npm run build`)')
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  const script = `cp build/worker/server.js ${JSON.stringify(join(out, 'server.js'))} && rm -rf ${JSON.stringify(client)} && cp -r build/client ${JSON.stringify(client)}`
+  execFileSync('flock', ['-s', '/tmp/build.lock', 'sh', '-c', script], { cwd: root })
+  const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length
+  const built = statSync(src).mtime.toISOString().replace(/\.\d+Z$/, 'Z')
+  const source = `build/worker/server.js of ${built} (working tree at ${gitShort()}${dirty ? ` + ${dirty} uncommitted paths` : ''})`
+  writeFileSync(join(work, 'source.txt'), source)
+  log(`using the repo's build: ${source}`)
+  return { source }
+}
 function readFileSafe(p) {
   try {
     return readFileSync(p, 'utf8')
@@ -123,12 +144,12 @@ function wranglerVars() {
 const HELLO = `export default { fetch() { return new Response('Hello World!', { headers: { 'Content-Type': 'text/plain' } }) } }`
 
 // Cost probes on the same runtime: one D1 query (what the cache-hit path pays for the content
-// version) and one Cache API read of a stored page, without any app code.
+// version, in the school's shard since ADR 033) and one Cache API read of a stored page, without any app code.
 const PROBE = `export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url)
     if (pathname === '/d1') {
-      const row = await env.DB.prepare('SELECT content_version FROM tenants WHERE id = ?').bind('bt-0').first()
+      const row = await env.DB.prepare('SELECT content_version FROM school_settings WHERE tenant_id = ?').bind('bt-0').first()
       return new Response(JSON.stringify(row))
     }
     if (pathname === '/cache') {
@@ -165,7 +186,8 @@ export function appWorkerOptions(dir, name = 'app') {
     compatibilityDate: compat,
     compatibilityFlags: flags,
     bindings: { ...vars, ENVIRONMENT: 'production', MAIL_TRANSPORT: 'outbox' },
-    d1Databases: { DB: 'bench-db' },
+    // DB (control plane) and DB_SHARD_n, as wrangler.toml binds them (ADR 033).
+    d1Databases: benchD1Ids(),
     r2Buckets: { MEDIA: 'coursefront-media' },
     queueProducers: { MAIL_QUEUE: { queueName: 'coursefront-mail' } },
     unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
@@ -217,7 +239,8 @@ async function startWorkerd() {
         script: PROBE,
         compatibilityDate: compat,
         compatibilityFlags: flags,
-        d1Databases: { DB: 'bench-db' },
+        // The big school's shard (seedBig's default, shard 0).
+        d1Databases: { DB: benchD1Ids().DB_SHARD_0 },
         routes: ['probe.bench/*'],
         unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
       },
@@ -370,155 +393,11 @@ async function startGhost() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3. seed: migrations/*.sql, then multi-row INSERTs in batches
-const DAY = 24 * 3600 * 1000
-const q = (v) => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`)
-const DUMMY_HASH = 'scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
-
-class Inserter {
-  constructor(db) {
-    this.db = db
-    this.tables = new Map() // `table (cols)` → rows, in first-use order (parents before children)
-    this.rows = 0
-  }
-  /** rows: arrays of values in `cols` order. */
-  add(table, cols, rows) {
-    const head = `INSERT INTO ${table} (${cols.join(', ')}) VALUES `
-    if (!this.tables.has(head)) this.tables.set(head, [])
-    const list = this.tables.get(head)
-    for (const r of rows) list.push(r)
-  }
-  get buffered() {
-    let n = 0
-    for (const rows of this.tables.values()) n += rows.length
-    return n
-  }
-  /** Multi-row INSERTs under D1's 100 KB statement limit, ten statements per batch. */
-  async flush() {
-    const statements = []
-    for (const [head, rows] of this.tables) {
-      let values = []
-      let size = head.length
-      for (const r of rows) {
-        const v = `(${r.map(q).join(', ')})`
-        if (size + v.length + 2 > 90_000 && values.length) {
-          statements.push(head + values.join(', '))
-          values = []
-          size = head.length
-        }
-        values.push(v)
-        size += v.length + 2
-      }
-      if (values.length) statements.push(head + values.join(', '))
-      this.rows += rows.length
-    }
-    this.tables.clear()
-    for (let i = 0; i < statements.length; i += 10) {
-      await this.db.batch(statements.slice(i, i + 10).map((s) => this.db.prepare(s)))
-    }
-  }
-}
-
-async function migrate(db) {
-  const files = readdirSync(join(root, 'migrations')).filter((f) => f.endsWith('.sql')).sort()
-  for (const f of files) {
-    const statements = readFileSync(join(root, 'migrations', f), 'utf8')
-      .split('--> statement-breakpoint')
-      .map((s) => s.trim())
-      .filter(Boolean)
-    await db.batch(statements.map((s) => db.prepare(s)))
-  }
-  return files.length
-}
-
-const LOREM =
-  'Learn by building real projects. Each lesson ends with an exercise and a short quiz, and the final module puts everything together in a portfolio piece you can show to employers. '
-
-/** One school: tenant, subdomain row, owner, `products` courses with sections/lectures/prices, `students` students with access. */
-function schoolRows(ins, s, { products, sections, lectures, students, accessPerStudent, reviewsPerProduct }, now) {
-  const tid = `bt-${s.n}`
-  ins.add('tenants', ['id', 'slug', 'name', 'status', 'language', 'currency', 'author_name', 'bio', 'created_at', 'updated_at'], [[tid, s.slug, s.name, 'active', s.language, s.currency, 'Bench Author', 'Teaches things.', now, now]])
-  ins.add('domains', ['id', 'tenant_id', 'hostname', 'kind', 'verification_status', 'created_at', 'updated_at'], [[`bd-${s.n}`, tid, `${s.slug}.localhost`, 'platform_subdomain', 'active', now, now]])
-  const users = [[`bu-${s.n}-owner`, tid, `owner@${s.slug}.test`, 'Owner', DUMMY_HASH, 'owner', now, now]]
-  for (let i = 0; i < students; i++) users.push([`bu-${s.n}-${i}`, tid, `student${i}@${s.slug}.test`, `Student ${i}`, DUMMY_HASH, 'student', now, now])
-  ins.add('users', ['id', 'tenant_id', 'email', 'name', 'password_hash', 'role', 'created_at', 'updated_at'], users)
-  const prod = [], prices = [], history = [], secs = [], lecs = [], reviews = []
-  for (let p = 0; p < products; p++) {
-    const pid = `bp-${s.n}-${p}`
-    const promo = p % 3 === 0
-    const amount = 4900 + (p % 20) * 1000
-    prod.push([pid, tid, 'course', `Course ${p + 1}: practical topic ${p + 1}`, `course-${p + 1}`, `## What you will learn\n\n${LOREM.repeat(4)}\n\n- Item one\n- Item two\n- Item three`, 1, now, now, 'Programming', 'beginner', 0, 23, promo ? Math.round(amount * 0.7) : null, promo ? now - DAY : null, promo ? now + 7 * DAY : null, p])
-    prices.push([`bpr-${s.n}-${p}`, tid, pid, '', amount, 0, now, now])
-    history.push([`bh-${s.n}-${p}`, tid, pid, `bpr-${s.n}-${p}`, amount, 'standard', now - 40 * DAY])
-    if (promo) history.push([`bhp-${s.n}-${p}`, tid, pid, null, Math.round(amount * 0.7), 'promo', now - DAY])
-    for (let si = 0; si < sections; si++) {
-      const sid = `bs-${s.n}-${p}-${si}`
-      secs.push([sid, tid, pid, `Section ${si + 1}`, si, now, now])
-      for (let li = 0; li < lectures; li++) {
-        lecs.push([`bl-${s.n}-${p}-${si}-${li}`, tid, pid, sid, `Lecture ${si + 1}.${li + 1}`, 'text', LOREM, 300 + li * 60, si === 0 && li === 0 ? 1 : 0, 1, li, now, now])
-      }
-    }
-    for (let r = 0; r < reviewsPerProduct; r++) reviews.push([`br-${s.n}-${p}-${r}`, tid, pid, null, `Reviewer${r}`, [10, 10, 5, 10, 0][r % 5], r % 4 === 0 ? '' : 'Clear explanations and useful exercises.', 'approved', now - r * 60_000, now])
-  }
-  ins.add('products', ['id', 'tenant_id', 'kind', 'title', 'slug', 'description', 'published', 'created_at', 'updated_at', 'category', 'difficulty', 'is_free', 'vat_rate', 'promo_price', 'promo_starts_at', 'promo_ends_at', 'position'], prod)
-  ins.add('product_prices', ['id', 'tenant_id', 'product_id', 'name', 'amount', 'position', 'created_at', 'updated_at'], prices)
-  ins.add('product_price_history', ['id', 'tenant_id', 'product_id', 'price_id', 'amount', 'kind', 'recorded_at'], history)
-  ins.add('sections', ['id', 'tenant_id', 'product_id', 'title', 'position', 'created_at', 'updated_at'], secs)
-  ins.add('lectures', ['id', 'tenant_id', 'product_id', 'section_id', 'title', 'kind', 'body', 'run_time_seconds', 'free_to_watch', 'published', 'position', 'created_at', 'updated_at'], lecs)
-  if (reviews.length) ins.add('reviews', ['id', 'tenant_id', 'product_id', 'user_id', 'first_name', 'rating', 'body', 'status', 'created_at', 'updated_at'], reviews)
-  const access = []
-  for (let i = 0; i < students; i++) {
-    const set = new Set()
-    for (let k = 0; k < accessPerStudent; k++) set.add((i + k * 7) % products)
-    for (const p of set) access.push([`ba-${s.n}-${i}-${p}`, tid, `bp-${s.n}-${p}`, `bu-${s.n}-${i}`, 'manual', 'bench', now, now, now])
-  }
-  ins.add('product_access', ['id', 'tenant_id', 'product_id', 'user_id', 'source', 'reason', 'starts_at', 'created_at', 'updated_at'], access)
-  return tid
-}
-
-const BIG = { n: '0', slug: 'bench-school', name: 'Bench School', language: 'en', currency: 'USD' }
-const BIG_SHAPE = { products: 200, sections: 4, lectures: 5, students: 10_000, accessPerStudent: 2, reviewsPerProduct: 12 }
-const SMALL_SHAPE = { products: 3, sections: 1, lectures: 3, students: 2, accessPerStudent: 1, reviewsPerProduct: 0 }
-const COURSE_INDEX = 99 // course-100: has a promotion (index % 3 === 0), sections with a free lecture, reviews
-
-async function seedBig(db) {
-  const now = Date.now()
-  const ins = new Inserter(db)
-  const tid = schoolRows(ins, BIG, BIG_SHAPE, now)
-  // A session for the student with access to the measured course (student i gets course i % 200).
-  const id = base32(20)
-  const secret = base32(20)
-  const secretHash = createHash('sha256').update(secret).digest('hex')
-  ins.add('sessions', ['id', 'tenant_id', 'user_id', 'secret_hash', 'created_at', 'last_verified_at', 'expires_at'], [[id, tid, `bu-0-${COURSE_INDEX}`, secretHash, now, now, now + 30 * DAY]])
-  await ins.flush()
-  return { rows: ins.rows, cookie: `cf_session=${id}.${secret}` }
-}
-
-async function seedMany(db, count) {
-  const now = Date.now()
-  const ins = new Inserter(db)
-  for (let n = 1; n < count; n++) {
-    const slug = `school-${String(n).padStart(5, '0')}`
-    schoolRows(ins, { n: String(n), slug, name: `School ${n}`, language: n % 2 ? 'pl' : 'en', currency: n % 2 ? 'PLN' : 'USD' }, SMALL_SHAPE, now)
-    if (ins.buffered >= 50_000) await ins.flush()
-  }
-  await ins.flush()
-  return ins.rows
-}
-
-function base32(bytes) {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
-  const buf = randomBytes(bytes)
-  let bits = 0, value = 0, out = ''
-  for (const b of buf) {
-    value = (value << 8) | b
-    bits += 8
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  return out
+// 3. seed: bench/lib/seed.mjs (control plane + shards, ADR 033)
+/** For bench/profile.mjs and bench/community-feed.mjs: migrates every database of `openDbs(mf, worker)`. */
+async function migrate(dbs) {
+  if (!dbs?.control) throw new Error('migrate(dbs) takes openDbs(mf, worker) from bench/lib/seed.mjs (ADR 033: the control plane and the shards), not one D1')
+  return migrateAll(dbs)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -812,10 +691,10 @@ async function main() {
   let ghost = PEER === 'ghost' ? await startGhost() : null
   const { mf, entry, app, appBare, appCold, hello, helloAssets, probeWorker } = await startWorkerd()
   try {
-    const db = await mf.getD1Database('DB')
+    const dbs = await openDbs(mf, 'app')
     let t = Date.now()
-    await migrate(db)
-    const big = await seedBig(db)
+    await migrateAll(dbs)
+    const big = await seedBig(dbs)
     const small = { seedRows: big.rows, seedSeconds: ((Date.now() - t) / 1000).toFixed(1) }
     log(`seeded ${big.rows} rows in ${small.seedSeconds} s`)
 
@@ -904,7 +783,7 @@ async function main() {
     if (!flag('--skip-scale')) {
       t = Date.now()
       const COUNT = 10_000
-      const rows = await seedMany(db, COUNT)
+      const rows = await seedMany(dbs, COUNT)
       scale = { schools: COUNT, seedRows: rows, seedSeconds: ((Date.now() - t) / 1000).toFixed(1) }
       log(`seeded ${COUNT} schools (${rows} rows) in ${scale.seedSeconds} s`)
       const hosts = []
@@ -973,7 +852,7 @@ async function main() {
 }
 
 // Reused by bench/profile.mjs (issue 21 CPU profiles): runs only when executed directly.
-export { ensureBenchDeps, wranglerVars, migrate, seedBig, probe, get, BIG, COURSE_INDEX, work }
+export { ensureBenchDeps, wranglerVars, migrate, openDbs, seedBig, probe, get, BIG, COURSE_INDEX, work }
 if (import.meta.filename === resolve(process.argv[1] ?? '')) {
   main().catch((e) => {
     console.error(e)

@@ -18,11 +18,19 @@ export const control = (): ControlDb => controlDb(dbEnv)
 export const db = (): ShardDb => shardDb(dbEnv, 0)
 /** Both databases of a request on a shard-0 school, as model functions over both take them (throttles, page settings). */
 export const dbs = () => ({ control: control(), db: db() })
-const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups'])
+const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups', 'school_moves'])
 /** The D1 database a table lives in for a test's raw SQL: the control plane, or shard 0 (where test schools live). */
 export const d1ForTable = (table: string): D1Database => (CONTROL_TABLES.has(table) ? (env as unknown as { DB: D1Database }).DB : (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0)
 /** …of the first table a raw SQL statement names (FROM / INTO / UPDATE). */
 export const d1For = (sql: string): D1Database => d1ForTable(/\b(?:from|into|update)\s+[`"]?([a-z_][a-z0-9_]*)/i.exec(sql)?.[1] ?? '')
+/** The shard database of a school made by the signup form (placed by size, ADR 033): its tenants.shard. */
+export async function shardD1OfSlug(slug: string): Promise<D1Database> {
+  const bindings = env as unknown as Record<string, D1Database>
+  const row = await bindings.DB!.prepare('SELECT shard FROM tenants WHERE slug = ?').bind(slug).first<{ shard: number }>()
+  if (!row) throw new Error(`no school ${slug}`)
+  return bindings[`DB_SHARD_${row.shard}`]!
+}
+
 /** Each test school's shard, as createTestSchool placed it. */
 const shardOfTenant = new Map<string, number>()
 /** The shard database of a test school (by id or the school). */

@@ -66,6 +66,18 @@ describe('the house rules', () => {
     ).toEqual(['cycles: app/checkout/c.server.ts → app/checkout/c.server.ts → app/payments/a.server.ts → app/payments/b.server.ts → app/checkout/c.server.ts'])
   })
 
+  it('fail when anything but app/db/shards.server.ts names a shard binding (ADR 033), in code, not in a comment or the Env type', () => {
+    expect(
+      check({
+        'app/routes/admin.tsx': 'export const loader = ({ context }) => context.cloudflare.env.DB_SHARD_1.prepare("SELECT 1")\n',
+        'workers/mail/src/consumer.ts': 'export const pick = (env, i) => env[`DB_SHARD_${i}`]\n',
+        'app/utils/env.server.ts': '// tenant data: DB_SHARD_0 … DB_SHARD_1\nexport type Env = { [shard: `DB_SHARD_${number}`]: D1Database }\n',
+        'app/db/shards.server.ts': 'export const first = (env) => env.DB_SHARD_0\n',
+        'app/models/x.server.test.ts': 'const d1 = env.DB_SHARD_0\n',
+      }),
+    ).toEqual(['shards: app/routes/admin.tsx → DB_SHARD_ binding', 'shards: workers/mail/src/consumer.ts → DB_SHARD_ binding'])
+  })
+
   it('reads every static import form', () => {
     const imports = importsOf(
       "import a from 'x'\nimport { b, type C } from './y.ts'\nimport type { D } from './z.ts'\nimport { type E } from './w.ts'\nexport { f } from './v.ts'\nimport './side.css'\n",

@@ -65,6 +65,8 @@ export const NODE_TESTS = [
 /** workerd + D1 + dev peers, no app bundle. */
 export const UNIT_TESTS = [
   'app/models/**/*.test.ts',
+  // Moving a school between shards (ADR 033): model functions over both shards, no app bundle.
+  'app/shards/**/*.test.ts',
   'app/db/**/*.test.ts',
   // WebCrypto / scrypt: exercised in the runtime that runs them in production.
   'app/media/bunny.server.test.ts',

@@ -2,6 +2,7 @@
 // need, in one database (binding DB); migrations in /migrations/control are generated from this
 // file alone (drizzle.control.config.ts). Queries import tables from schema.server.ts.
 
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { LOGIN_VERIFICATION_MODES, PAYOUT_PROVIDERS, timestamps } from './shard-schema.server.ts'
 
@@ -46,6 +47,8 @@ export const tenants = sqliteTable(
     feeFixed: integer('fee_fixed'),
     /** Which shard database holds the school's data (ADR 033): DB_SHARD_{shard}. Changed only by a move. */
     shard: integer('shard').notNull().default(0),
+    /** Set while the school moves to another shard (app/shards/move-school.server.ts): its writes are refused until the move unfreezes it. */
+    movingSince: integer('moving_since'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -171,7 +174,44 @@ export const companyLookups = sqliteTable('company_lookups', {
   fetchedAt: integer('fetched_at').notNull(),
 })
 
+/**
+ * A school's move between shards (ADR 033, app/shards/move-school.server.ts), advanced a bounded
+ * number of batches at a time (operator action, cron) and resumable from what is recorded here.
+ * At most one unfinished move per school.
+ */
+export const SCHOOL_MOVE_PHASES = ['clear_target', 'copy', 'verify', 'switch', 'unfreeze', 'delete', 'done', 'failed'] as const
+export type SchoolMovePhase = (typeof SCHOOL_MOVE_PHASES)[number]
+
+export const schoolMoves = sqliteTable(
+  'school_moves',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    fromShard: integer('from_shard').notNull(),
+    toShard: integer('to_shard').notNull(),
+    phase: text('phase', { enum: SCHOOL_MOVE_PHASES }).notNull(),
+    /** Position in the phase's table order. */
+    tableIndex: integer('table_index').notNull().default(0),
+    /** JSON: the last copied (or verified) row's key in that table; null = from its start. */
+    lastKey: text('last_key'),
+    /** JSON: rows copied and deleted, counts and checksums per table on both shards, re-copies. */
+    progress: text('progress').notNull().default('{}'),
+    /** Bumped by every recorded batch: two advancers of one move never both record theirs. */
+    step: integer('step').notNull().default(0),
+    error: text('error'),
+    startedAt: integer('started_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('school_moves_one_open').on(t.tenantId).where(sql`finished_at IS NULL`),
+    index('school_moves_tenant_idx').on(t.tenantId, t.startedAt),
+    index('school_moves_open_idx').on(t.finishedAt, t.startedAt),
+  ],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type Domain = typeof domains.$inferSelect
 export type DomainEvent = typeof domainEvents.$inferSelect
 export type Operator = typeof operators.$inferSelect
+export type SchoolMove = typeof schoolMoves.$inferSelect

@@ -19,6 +19,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   platform_webhooks: "the platform's own webhook endpoints at payment providers, not a school's",
   company_lookups: 'public register answers (GUS BIR, VIES) cached per tax number, shared by every school (issue 25)',
   login_attempts: "the platform-wide counters (scope 'platform': per IP across schools, operators, signups); a school's own counters are in its shard",
+  school_moves: "moves of schools between shards (ADR 033): where a school's data lives is the control plane's to decide",
   d1_migrations: "wrangler's migration bookkeeping",
   sqlite_sequence: "SQLite's internal table",
 }

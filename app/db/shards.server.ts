@@ -4,7 +4,7 @@
 // with its resolved tenant (the request's `context.db`) or through tenantShard() by tenant id;
 // scripts/check-layers.mjs fails if anything else mentions `DB_SHARD_`.
 import { eq } from 'drizzle-orm'
-import { getDb, type ControlDb, type ShardDb } from './client.server.ts'
+import { getDb, getSessionDb, type ControlDb, type ShardDb } from './client.server.ts'
 import { tenants } from './schema.server.ts'
 
 export type DatabaseEnv = { DB: D1Database } & { [binding: `DB_SHARD_${number}`]: D1Database | undefined }
@@ -30,6 +30,25 @@ export function shardBinding(env: DatabaseEnv, shard: number): D1Database {
 
 export function shardDb(env: DatabaseEnv, shard: number): ShardDb {
   return getDb(shardBinding(env, shard)) as ShardDb
+}
+
+/** D1's bookmark format (`<hex8>-<hex8>-<hex8>-<hex32>`): anything else in the cookie is ignored, never sent to D1. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/
+
+export function validBookmark(value: string | null | undefined): string | null {
+  return value && BOOKMARK.test(value) ? value : null
+}
+
+/**
+ * A school request's handle on its shard through one D1 session (read replicas): a mutation starts
+ * at the primary (its checks read the newest rows); a read starts anywhere, or no older than
+ * `bookmark` (the visitor's last write). `bookmark()` after the work is what the visitor's cookie
+ * carries next. Queries through other handles (crons, queue consumers) go to the primary.
+ */
+export function shardSession(env: DatabaseEnv, shard: number, { write, bookmark }: { write: boolean; bookmark: string | null }): { db: ShardDb; bookmark(): string | null } {
+  const d1 = shardBinding(env, shard)
+  const session = d1.withSession(write ? 'first-primary' : (validBookmark(bookmark) ?? 'first-unconstrained'))
+  return { db: getSessionDb(d1, session) as ShardDb, bookmark: () => session.getBookmark() }
 }
 
 /** Every shard, in order: for sweeps across schools (crons, the operator console). */
@@ -76,6 +95,18 @@ export function noShard(): ShardDb {
       throw new Error(`context.db.${String(property)} on the platform host: it has no shard (use context.control, allShards or tenantShard)`)
     },
   })
+}
+
+/**
+ * The first shard where `find` answers (a provider's reference, a token that names no school):
+ * asked in order, so a hit on shard 0 costs one query. Null when no shard knows it.
+ */
+export async function findInShards<T>(env: DatabaseEnv, find: (db: ShardDb) => Promise<T | null | undefined>): Promise<{ value: T; shard: number; db: ShardDb } | null> {
+  for (const { shard, db } of allShards(env)) {
+    const value = await find(db)
+    if (value !== null && value !== undefined) return { value, shard, db }
+  }
+  return null
 }
 
 /** Every shard's handle, in order (the operator console's lists, lookups by a token that names no school). */

@@ -10,7 +10,7 @@ import { getTenantByCustomHostnameForRouting, getTenantBySlugForRouting } from '
 // /register and the checkout.
 export type SchoolTenant = Pick<
   Tenant,
-  'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification' | 'contactEmail' | 'template' | 'loginDisabled' | 'registrationDisabled' | 'simplifiedCheckout' | 'shard'
+  'id' | 'slug' | 'name' | 'status' | 'language' | 'currency' | 'avatarPath' | 'coverPath' | 'loginVerification' | 'contactEmail' | 'template' | 'loginDisabled' | 'registrationDisabled' | 'simplifiedCheckout' | 'shard' | 'movingSince'
 > & {
   /** The creator pasted page or conversion code (ADR 013): pages without it skip reading it. */
   hasCreatorCode: boolean
@@ -49,7 +49,7 @@ export function subdomainSlug(hostname: string, platformHost: string) {
 }
 
 function summarize(t: Tenant): SchoolTenant {
-  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', contactEmail: t.contactEmail ?? '', template: t.template ?? 'classic', loginDisabled: Boolean(t.loginDisabled), registrationDisabled: Boolean(t.registrationDisabled), simplifiedCheckout: Boolean(t.simplifiedCheckout), shard: t.shard, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
+  return { id: t.id, slug: t.slug, name: t.name, status: t.status, language: t.language, currency: t.currency, avatarPath: t.avatarPath ?? null, coverPath: t.coverPath ?? null, loginVerification: t.loginVerification ?? 'off', contactEmail: t.contactEmail ?? '', template: t.template ?? 'classic', loginDisabled: Boolean(t.loginDisabled), registrationDisabled: Boolean(t.registrationDisabled), simplifiedCheckout: Boolean(t.simplifiedCheckout), shard: t.shard, movingSince: t.movingSince ?? null, hasCreatorCode: t.customJs.trim() !== '' || t.conversionCode.trim() !== '' }
 }
 
 /**

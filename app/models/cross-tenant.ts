@@ -5,6 +5,8 @@
 // gone, and on an entry whose function no longer needs it. Key: '<file>#<function>'; value: why.
 export const CROSS_TENANT: Record<string, string> = {
   // Routing: the request names a hostname, not a school.
+  'app/models/school-move.server.ts#getSchoolMove': 'the move id names the school (operator action, cron)',
+  'app/models/school-move.server.ts#listOpenSchoolMoves': "cron: every school's unfinished move",
   'app/models/tenant.server.ts#getTenantByCustomHostnameForRouting': 'routing: the school is found from the custom hostname of the request',
 
   // Custom domains: a hostname belongs to at most one school, so claims are decided across schools.

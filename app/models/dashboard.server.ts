@@ -4,7 +4,7 @@
 // the same for a school with ten sales as for one with a hundred thousand.
 import { count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
-import { domains, lectures, paymentIntegrations, payoutAccounts, products, schoolSettings, transactions, users } from '#app/db/schema.server.ts'
+import { domains, lectures, paymentIntegrations, payoutAccounts, products, schoolSettings, tenants, transactions, users } from '#app/db/schema.server.ts'
 import { PENDING_EXPIRY_MS } from '#app/domain/payment-confirm.ts'
 import { ofTenant } from './tenant-scope.server.ts'
 
@@ -55,12 +55,18 @@ export async function getDashboard(dbs: { control: ControlDb; db: ShardDb }, ten
   const since = windowStart(now)
   const one = { one: sql<number>`1` }
   const day = sql<number>`cast((${transactions.completedAt} - ${since}) / ${DAY_MS} as integer)`
-  const activeCustomDomain = dbs.control
-    .select({ one: sql<number>`1` })
-    .from(domains)
-    .where(ofTenant(domains, tenantId, eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
-    .limit(1)
-  const [[page, product, lecture, integration, payout, sale, daily, students], domain] = await Promise.all([db.batch([
+  // The control plane's part in one round trip: an active custom domain, and the contact e-mail and
+  // avatar as stored now (the request's resolved tenant may be a minute old in this isolate).
+  const control = dbs.control
+  const controlReads = control.batch([
+    control
+      .select({ one: sql<number>`1` })
+      .from(domains)
+      .where(ofTenant(domains, tenantId, eq(domains.kind, 'custom'), eq(domains.verificationStatus, 'active')))
+      .limit(1),
+    control.select({ contactEmail: tenants.contactEmail, avatarPath: tenants.avatarPath }).from(tenants).where(eq(tenants.id, tenantId)).limit(1),
+  ])
+  const [[page, product, lecture, integration, payout, sale, daily, students], controlRows] = await Promise.all([db.batch([
     db.select({ authorName: schoolSettings.authorName, bio: schoolSettings.bio }).from(schoolSettings).where(ofTenant(schoolSettings, tenantId)).limit(1),
     db.select(one).from(products).where(ofTenant(products, tenantId)).limit(1),
     db.select(one).from(lectures).where(ofTenant(lectures, tenantId, eq(lectures.published, true))).limit(1),
@@ -90,10 +96,12 @@ export async function getDashboard(dbs: { control: ControlDb; db: ShardDb }, ten
       .select({ n: count() })
       .from(users)
       .where(ofTenant(users, tenantId, eq(users.role, 'student'), gte(users.createdAt, since), isNull(users.deletedAt))),
-  ]), activeCustomDomain])
+  ]), controlReads])
+  const [domain, [stored]] = controlRows
+  const current = stored ?? tenant
 
-  const row = { authorName: page[0]?.authorName ?? '', bio: page[0]?.bio ?? '', contactEmail: tenant.contactEmail }
-  const missingPage = PAGE_FIELDS.filter((field) => (field === 'avatar' ? !tenant.avatarPath : !row[field].trim()))
+  const row = { authorName: page[0]?.authorName ?? '', bio: page[0]?.bio ?? '', contactEmail: current.contactEmail }
+  const missingPage = PAGE_FIELDS.filter((field) => (field === 'avatar' ? !current.avatarPath : !row[field].trim()))
 
   const byCurrency = new Map<string, CurrencyRevenue>()
   for (const r of daily) {

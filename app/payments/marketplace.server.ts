@@ -5,6 +5,7 @@
 // webhook only tell us when to ask.
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { PayoutProvider, PlatformWebhookPurpose } from '#app/db/schema.server.ts'
+import { allShards } from '#app/db/shards.server.ts'
 import { getPayoutAccount, listPayoutAccountsToRecheck, recordPayoutAccount, updatePayoutAccountState, type PayoutAccount } from '#app/models/payout-account.server.ts'
 import { getPlatformWebhook, recordPlatformWebhook } from '#app/models/platform-webhook.server.ts'
 import { STRIPE_EVENTS } from './stripe-adapter.server.ts'
@@ -171,13 +172,19 @@ export const PAYU_RECHECK_AFTER_MS = 15 * 60_000
 export async function recheckPayuRegistrations(context: AppLoadContext, now = Date.now()) {
   if (!payuPlatformClient(context)) return { checked: 0, enabled: 0 }
   let enabled = 0
-  const due = await listPayoutAccountsToRecheck(context.db, 'payu', now - PAYU_RECHECK_AFTER_MS)
-  for (const account of due) {
-    const after = await refreshPayuSubmerchant(context, account.tenantId, undefined, now).catch((error) => {
-      console.warn(JSON.stringify({ event: 'payu_submerchant_check_failed', tenantId: account.tenantId, error: String(error) }))
-      return null
-    })
-    if (after?.status === 'enabled') enabled++
+  let checked = 0
+  // Every shard's schools (ADR 033): the context points at the shard being swept.
+  for (const { db } of allShards(context.cloudflare.env)) {
+    const shardContext = { ...context, db }
+    const due = await listPayoutAccountsToRecheck(db, 'payu', now - PAYU_RECHECK_AFTER_MS)
+    checked += due.length
+    for (const account of due) {
+      const after = await refreshPayuSubmerchant(shardContext, account.tenantId, undefined, now).catch((error) => {
+        console.warn(JSON.stringify({ event: 'payu_submerchant_check_failed', tenantId: account.tenantId, error: String(error) }))
+        return null
+      })
+      if (after?.status === 'enabled') enabled++
+    }
   }
-  return { checked: due.length, enabled }
+  return { checked, enabled }
 }

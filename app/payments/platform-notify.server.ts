@@ -10,6 +10,7 @@
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import type Stripe from 'stripe'
 import type { PlatformWebhookPurpose } from '#app/db/schema.server.ts'
+import { findInShards } from '#app/db/shards.server.ts'
 import { findTenantOfPlatformSubscription } from '#app/models/membership.server.ts'
 import { findTenantOfPayoutAccount } from '#app/models/payout-account.server.ts'
 import { findTenantOfPlatformSale } from '#app/models/transaction.server.ts'
@@ -24,16 +25,22 @@ const answer = (body: Record<string, unknown>, status = 200) => Response.json(bo
 
 const ENDPOINTS: Record<string, PlatformWebhookPurpose> = { 'stripe-account': 'account', 'stripe-connect': 'connect' }
 
-/** The school an event of the platform account is about, from the sale or subscription it names. */
-async function schoolOfEvent(context: AppLoadContext, event: Stripe.Event) {
+/**
+ * The school an event of the platform account is about, from the sale or subscription it names,
+ * found in whichever shard holds it (ADR 033), with the request's context pointed at that shard.
+ */
+async function schoolOfEvent(context: AppLoadContext, event: Stripe.Event): Promise<{ tenantId: string; context: AppLoadContext } | null> {
   const id = PLATFORM_INTEGRATION.stripe
+  let find: ((db: AppLoadContext['db']) => Promise<string | null>) | null = null
   if (event.type.startsWith('checkout.session.')) {
     const session = event.data.object as Stripe.Checkout.Session
-    return findTenantOfPlatformSale(context.db, 'stripe', id, session.id)
+    find = (db) => findTenantOfPlatformSale(db, 'stripe', id, session.id)
+  } else {
+    const subscription = subscriptionNotificationOf(event)
+    if (subscription !== 'not_subscription' && subscription.kind !== 'ignored') find = (db) => findTenantOfPlatformSubscription(db, 'stripe', id, subscription.subscriptionId)
   }
-  const subscription = subscriptionNotificationOf(event)
-  if (subscription !== 'not_subscription' && subscription.kind !== 'ignored') return findTenantOfPlatformSubscription(context.db, 'stripe', id, subscription.subscriptionId)
-  return null
+  const found = find ? await findInShards(context.cloudflare.env, find) : null
+  return found ? { tenantId: found.value, context: { ...context, db: found.db } } : null
 }
 
 export async function handlePlatformNotification(context: AppLoadContext, endpoint: string, request: Request) {
@@ -49,13 +56,14 @@ export async function handlePlatformNotification(context: AppLoadContext, endpoi
   if (purpose === 'connect') {
     if (event.type !== 'account.updated') return answer({ received: true, ignored: true })
     const accountId = event.account ?? (event.data.object as Stripe.Account).id
-    const owner = accountId ? await findTenantOfPayoutAccount(context.db, 'stripe', accountId) : null
-    if (!owner) {
+    const found = accountId ? await findInShards(context.cloudflare.env, (db) => findTenantOfPayoutAccount(db, 'stripe', accountId)) : null
+    const owner = found?.value
+    if (!found || !owner) {
       console.warn(JSON.stringify({ event: 'connect_account_unknown', account: accountId }))
       return answer({ received: true, ignored: true })
     }
     try {
-      const account = await refreshStripeAccount(context, owner.tenantId)
+      const account = await refreshStripeAccount({ ...context, db: found.db }, owner.tenantId)
       return answer({ received: true, status: account?.status ?? null })
     } catch (error) {
       console.warn(JSON.stringify({ event: 'connect_account_refresh_failed', tenantId: owner.tenantId, error: String(error) }))
@@ -63,11 +71,11 @@ export async function handlePlatformNotification(context: AppLoadContext, endpoi
     }
   }
 
-  const tenantId = await schoolOfEvent(context, event)
-  if (!tenantId) {
+  const school = await schoolOfEvent(context, event)
+  if (!school) {
     // Not a marketplace sale we know (or of a type we do not act on): acknowledged, so Stripe stops.
     if (event.type.startsWith('checkout.session.')) console.warn(JSON.stringify({ event: 'platform_notification_unknown_ref', type: event.type }))
     return answer({ received: true, ignored: true })
   }
-  return applyNotification(context, tenantId, adapter, request, rawBody)
+  return applyNotification(school.context, school.tenantId, adapter, request, rawBody)
 }

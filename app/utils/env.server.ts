@@ -65,6 +65,8 @@ export interface Env {
   PUBLIC_PORT?: string
   /** 'off' turns the edge page cache off (ADR 015); anything else leaves it on. */
   PAGE_CACHE?: string
+  /** How long a school move waits for every isolate's tenant cache (ADR 033); 90 s unless set (ms). */
+  SHARD_MOVE_SETTLE_MS?: string
   MAIL_TRANSPORT: string
   MAIL_FROM: string
   RESEND_API_KEY?: string

@@ -48,6 +48,19 @@ export function suspendedSchoolPage(locale: Locale, schoolName: string) {
   })
 }
 
+/**
+ * A school moving between shards (ADR 033) takes no writes: reads go on from its old shard, every
+ * mutation gets this 503 (JSON for script calls), and providers' notifications are retried later.
+ */
+export function movingSchoolResponse(request: Request, locale: Locale, schoolName: string) {
+  const t = getTranslator(locale)
+  const headers = { 'Retry-After': '120' }
+  if (isDataRequest(request)) {
+    return Response.json({ message: `${t('status.moving.title')}. ${t('status.moving.text', { name: schoolName })}` }, { status: 503, headers: { 'Cache-Control': 'no-store', ...headers } })
+  }
+  return page(locale, 503, t('status.moving.title'), `<p>${escapeHtml(t('status.moving.text', { name: schoolName }))}</p>`, headers)
+}
+
 /** 419 as the seed's client expects it (seed 000 §7): JSON for script calls, a page otherwise. */
 export function csrfFailedResponse(request: Request, locale: Locale) {
   const t = getTranslator(locale)

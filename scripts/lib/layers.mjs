@@ -8,6 +8,8 @@
 //   routes    nothing imports a route module
 //   workers   nothing in app/ imports a worker (workers sit on top and reuse the app's modules)
 //   cycles    no import cycles among app/ files
+//   shards    nothing but app/db/shards.server.ts names a shard binding (DB_SHARD_n): routes and
+//             workers get the school's shard with its tenant (ADR 033)
 import path from 'node:path'
 
 const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?([\s\S]*?)\s+from\s+['"]([^'"]+)['"]/g
@@ -50,10 +52,15 @@ export function resolveImport(file, spec, known) {
   return base
 }
 
-const isTest = (file) => /\.test\.(ts|tsx|mjs)$/.test(file) || file.startsWith('tests/')
+const isTest = (file) => /\.test\.(ts|tsx|mjs)$/.test(file) || /test-helpers\.ts$/.test(file) || file.startsWith('tests/')
 const SCHEMA = 'app/db/schema.server.ts'
 /** Constants of the schema (enums, limits) may be imported anywhere; its tables (camelCase) only by models and db. */
 const isSchemaConstant = (name) => /^[A-Z][A-Z0-9_]*$/.test(name)
+
+const SHARDS_MODULE = 'app/db/shards.server.ts'
+/** A shard binding named in code (comments aside): `env.DB_SHARD_0`, `env['DB_SHARD_1']`, `env[`DB_SHARD_${i}`]`. The type `DB_SHARD_${number}` is not a use. */
+const SHARD_BINDING_USE = /DB_SHARD_(?:\d|\$\{(?!number\}))/
+const withoutComments = (source) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
 
 const ALLOWED = {
   models: new Set(['models', 'db', 'utils', 'domain', 'i18n']),
@@ -74,6 +81,7 @@ export function checkLayers(files) {
     if (isTest(file)) continue
     const layer = layerOf(file)
     if (!layer) continue
+    if (file !== SHARDS_MODULE && SHARD_BINDING_USE.test(withoutComments(source))) violations.push({ rule: 'shards', file, target: 'DB_SHARD_ binding' })
     const edges = []
     for (const imp of importsOf(source)) {
       if (imp.typeOnly) continue

@@ -23,7 +23,7 @@ let bobEmail: string
 const topicInput = { description: '', allowStudentsToAddPosts: true, productIds: [] as string[], courseId: null }
 
 async function mailsTo(email: string, template?: string): Promise<Mail[]> {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.DB_SHARD_0.prepare(
     `SELECT to_address, template, subject, text_body, html_body FROM email_outbox WHERE to_address = ? ${template ? 'AND template = ?' : "AND template LIKE 'community_%'"} ORDER BY created_at`,
   )
     .bind(...(template ? [email, template] : [email]))

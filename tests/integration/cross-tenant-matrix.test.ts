@@ -8,7 +8,7 @@ import { objectKey } from '#app/domain/upload-policy.ts'
 import { attachProductFile } from '#app/models/product-file.server.ts'
 import { createFileProduct } from '#app/models/product.server.ts'
 import { insertVideo } from '#app/models/video.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, dbOf, login, type TestSchool } from '#tests/factories.ts'
 import { AREAS, ID_ROUTES, type VictimObjects } from './cross-tenant-routes.ts'
 
 // Route modules, by file name, as Remix's flat-routes convention names them.
@@ -29,39 +29,47 @@ function routePath(file: string) {
 /** Probe paths are only inspected (do they start with /home?) before the real objects exist. */
 const objectsPlaceholder = new Proxy({}, { get: () => 'x' }) as VictimObjects
 
+// Schools on two shards (ADR 033): the victim on shard 1; one attacking school beside it on the
+// same shard (only tenant scoping stands between them) and one on shard 0 (routing by host must
+// never reach the victim's shard). Each probe runs from both: the near school by its subdomain,
+// the far one by its custom domain.
 let victim: TestSchool
-let attacker: TestSchool
+let near: TestSchool
+let far: TestSchool
 let objects: VictimObjects
 let victimStudentCookie: string
 let victimOwnerCookie: string
-const identities: Record<string, string | undefined> = {}
+const identities: Record<'near' | 'far', Record<string, string | undefined>> = { near: {}, far: {} }
 
 async function longLivedHandoverToken(tenantId: string, userId: string) {
   const { token, row } = buildAuthToken(tenantId, userId, 'login_handover', Date.now() + 10 * 60 * 1000)
-  await db().insert(authTokens).values(row)
+  await dbOf(tenantId).insert(authTokens).values(row)
   return token
 }
 
 beforeAll(async () => {
-  victim = await createTestSchool({ slug: 'victim-school', customDomain: 'victim.test' })
-  attacker = await createTestSchool({ slug: 'attacker-school', customDomain: 'attacker.test' })
+  victim = await createTestSchool({ slug: 'victim-school', customDomain: 'victim.test', shard: 1 })
+  near = await createTestSchool({ slug: 'attacker-school', shard: 1 })
+  far = await createTestSchool({ slug: 'far-attacker-school', customDomain: 'attacker.test', shard: 0 })
   const victimStudent = await createTestStudent(victim.tenantId, { email: 'same@example.com' })
-  // Same email in the attacking school, a different account.
-  const attackerStudent = await createTestStudent(attacker.tenantId, { email: 'same@example.com', password: 'other-pass-1' })
 
   victimStudentCookie = await login(victim.host, victimStudent.email, victimStudent.password)
   victimOwnerCookie = await login(victim.host, victim.owner.email, victim.owner.password)
-  identities.owner = await login(attacker.host, attacker.owner.email, attacker.owner.password)
-  identities.student = await login(attacker.host, attackerStudent.email, attackerStudent.password)
-  identities.anonymous = undefined
+  for (const [side, attacker] of [['near', near], ['far', far]] as const) {
+    // Same email in the attacking school, a different account.
+    const attackerStudent = await createTestStudent(attacker.tenantId, { email: 'same@example.com', password: 'other-pass-1' })
+    identities[side].owner = await login(attacker.host, attacker.owner.email, attacker.owner.password)
+    identities[side].student = await login(attacker.host, attackerStudent.email, attackerStudent.password)
+    identities[side].anonymous = undefined
+  }
 
   // A file product with one ready file, and a video, of the victim school.
-  const product = await createFileProduct(db(), victim.tenantId, { title: 'Victim workbook' })
+  const product = await createFileProduct(dbOf(victim), victim.tenantId, { title: 'Victim workbook' })
   const key = objectKey(victim.tenantId, 'file_product', 'pdf')
-  await insertPendingMediaObject(db(), victim.tenantId, { key, context: 'file_product', kind: 'pdf', originalFilename: 'workbook.pdf', contentType: 'application/pdf', size: 100 })
-  await markMediaObjectReady(db(), victim.tenantId, key, { contentType: 'application/pdf', size: 100, kind: 'pdf' })
-  const file = await attachProductFile(db(), victim.tenantId, product.id, key)
-  const video = await insertVideo(db(), victim.tenantId, { libraryId: '424242', bunnyVideoId: '0b9c1c6e-4a52-4d4b-9a47-3f8c3a1c2d10', title: 'Victim lesson', originalFilename: 'lesson.mp4', size: 1000 })
+  await insertPendingMediaObject(dbOf(victim), victim.tenantId, { key, context: 'file_product', kind: 'pdf', originalFilename: 'workbook.pdf', contentType: 'application/pdf', size: 100 })
+  await markMediaObjectReady(dbOf(victim), victim.tenantId, key, { contentType: 'application/pdf', size: 100, kind: 'pdf' })
+  const file = await attachProductFile(dbOf(victim), victim.tenantId, product.id, key)
+  const video = await insertVideo(dbOf(victim), victim.tenantId, { libraryId: '424242', bunnyVideoId: '0b9c1c6e-4a52-4d4b-9a47-3f8c3a1c2d10', title: 'Victim lesson', originalFilename: 'lesson.mp4', size: 1000 })
 
   objects = {
     tenantId: victim.tenantId,
@@ -69,16 +77,25 @@ beforeAll(async () => {
     fileId: file!.id,
     videoId: video.id,
     studentSessionId: victimStudentCookie.split('=')[1].split('.')[0],
-    resetToken: await createAuthToken(db(), victim.tenantId, victimStudent.id, 'password_reset'),
+    resetToken: await createAuthToken(dbOf(victim), victim.tenantId, victimStudent.id, 'password_reset'),
     // Hand-over tokens live 60 s; the matrix runs longer, so this one is minted to outlive it.
     handoverToken: await longLivedHandoverToken(victim.tenantId, victim.owner.id),
     domainId: (await env.DB.prepare("SELECT id FROM domains WHERE hostname = 'victim.test'").first<{ id: string }>())!.id,
-    mailId: await enqueueEmail(db(), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
+    mailId: await enqueueEmail(dbOf(victim), undefined, victim.tenantId, { template: 'test', to: victimStudent.email, subject: 'Private', text: 'secret', html: '<p>secret</p>' }),
   }
   for (const area of AREAS) Object.assign(objects, await area.victims({ tenantId: victim.tenantId, ownerId: victim.owner.id, studentId: victimStudent.id }))
 })
 
 describe('cross-tenant matrix', () => {
+  it('runs with the schools on two shards, as the control plane records them', async () => {
+    const shardOf = async (school: TestSchool) => (await env.DB.prepare('SELECT shard FROM tenants WHERE id = ?').bind(school.tenantId).first<{ shard: number }>())!.shard
+    expect([await shardOf(victim), await shardOf(near), await shardOf(far)]).toEqual([1, 1, 0])
+    // The victim's rows are in its shard only.
+    const sessions = (d1: D1Database) => d1.prepare('SELECT count(*) AS n FROM sessions WHERE tenant_id = ?').bind(victim.tenantId).first<{ n: number }>()
+    expect((await sessions(env.DB_SHARD_1))!.n).toBeGreaterThan(0)
+    expect((await sessions(env.DB_SHARD_0))!.n).toBe(0)
+  })
+
   it('registers every route file that takes an id', () => {
     const idRoutes = routeFiles.filter((name) => name.includes('$'))
     expect(idRoutes.length).toBeGreaterThan(0)
@@ -90,10 +107,11 @@ describe('cross-tenant matrix', () => {
   for (const [route, probes] of Object.entries(ID_ROUTES)) {
     for (const probe of probes) {
       for (const who of ['owner', 'student', 'anonymous']) {
-        for (const via of ['subdomain', 'custom domain']) {
+        for (const side of ['near', 'far'] as const) {
+          const via = side === 'near' ? 'same shard, subdomain' : 'other shard, custom domain'
           it(`${probe.method} ${route} as ${who} of another school (${via}) → 404`, async () => {
-            const host = via === 'subdomain' ? attacker.host : 'attacker.test'
-            const res = await appFetch(host, probe.path(objects), { method: probe.method, form: probe.form, cookie: identities[who] })
+            const host = side === 'near' ? near.host : 'attacker.test'
+            const res = await appFetch(host, probe.path(objects), { method: probe.method, form: probe.form, cookie: identities[side][who] })
             expect(res.status).toBe(404)
           })
         }
@@ -130,13 +148,13 @@ describe('cross-tenant matrix', () => {
   }
 
   it('left every victim object untouched', async () => {
-    const session = await env.DB_SHARD_0.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
+    const session = await env.DB_SHARD_1.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
     expect(session).not.toBeNull()
     const tenant = await env.DB.prepare('SELECT status FROM tenants WHERE id = ?').bind(victim.tenantId).first<{ status: string }>()
     expect(tenant?.status).toBe('active')
     const domain = await env.DB.prepare('SELECT is_primary, verification_status FROM domains WHERE id = ?').bind(objects.domainId).first<{ is_primary: number; verification_status: string }>()
     expect(domain).toEqual({ is_primary: 0, verification_status: 'active' })
-    const tokens = await env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
+    const tokens = await env.DB_SHARD_1.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ? AND used_at IS NOT NULL').bind(victim.tenantId).first<{ n: number }>()
     expect(tokens?.n).toBe(0)
   })
 

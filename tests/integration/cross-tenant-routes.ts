@@ -70,6 +70,11 @@ const CORE_ROUTES: Record<string, IdRouteProbe[]> = {
     { method: 'POST', path: (v) => `/panel/sessions/${v.studentSessionId}` },
   ],
   'operator.schools.$tenantId': [{ method: 'POST', path: (v) => `/operator/schools/${v.tenantId}`, form: { intent: 'suspend' } }],
+  // Moving a school between shards (ADR 033): operators only, on the platform host only.
+  'operator.schools.$tenantId_.move': [
+    { method: 'GET', path: (v) => `/operator/schools/${v.tenantId}/move` },
+    { method: 'POST', path: (v) => `/operator/schools/${v.tenantId}/move`, form: { intent: 'start', toShard: '0' } },
+  ],
   'home_.settings.domain_.$domainId': [
     { method: 'GET', path: (v) => `/home/settings/domain/${v.domainId}` },
     { method: 'POST', path: (v) => `/home/settings/domain/${v.domainId}`, form: { intent: 'set_primary' } },

@@ -111,6 +111,7 @@ describe('mails sent after a sale and to staff', () => {
     return {
       cloudflare: { env: { ...env, ...vars }, ctx: createExecutionContext() },
       db: db(),
+      control: control(),
       site: { kind: 'school', hostname: school.host, via: 'subdomain', tenant: { id: school.tenantId, slug: school.slug, name: `School ${school.slug}`, status: 'active', language: 'en', currency: 'USD', avatarPath: null, coverPath: null }, primaryHostname: null },
       memo: new Map(),
     } as unknown as AppLoadContext

@@ -9,14 +9,16 @@ const SCRIPT = '<script>alert(1)</script>\u0000'
 
 /** What a hostile post could change: the school's row, its users, tokens and outgoing mail. */
 const state = async (tenantId: string) => {
-  const rows = await env.DB.batch([
-    env.DB.prepare('SELECT * FROM tenants WHERE id = ?').bind(tenantId),
+  // The school's row is in the control plane, the rest in its shard (ADR 033).
+  const [school] = await env.DB.batch([env.DB.prepare('SELECT * FROM tenants WHERE id = ?').bind(tenantId)])
+  const rows = await env.DB_SHARD_0.batch([
+    env.DB_SHARD_0.prepare('SELECT * FROM school_settings WHERE tenant_id = ?').bind(tenantId),
     env.DB_SHARD_0.prepare('SELECT id, email, name, password_hash, deleted_at FROM users WHERE tenant_id = ? ORDER BY id').bind(tenantId),
     env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM auth_tokens WHERE tenant_id = ?').bind(tenantId),
     env.DB_SHARD_0.prepare('SELECT count(*) AS n FROM email_outbox WHERE tenant_id = ?').bind(tenantId),
   ])
   // updated_at moves only with a write; content_version is bumped by any successful POST under /home.
-  return rows.map((r) => r.results)
+  return [school!, ...rows].map((r) => r.results)
 }
 
 let school: TestSchool

@@ -34,7 +34,7 @@ async function course(school: TestSchool, title: string, published: number, draf
 
 /** A progress row as the lecture calls write it (tenant, user, course, lecture). */
 async function progress(tenantId: string, userId: string, productId: string, lectureId: string, opts: { completed?: boolean; viewedAt: number }) {
-  await env.DB.prepare(
+  await env.DB_SHARD_0.prepare(
     'INSERT INTO lecture_progress (id, tenant_id, user_id, product_id, lecture_id, position_seconds, watched_seconds, note, starred, completed_at, last_viewed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0, \'\', 0, ?, ?, ?, ?)',
   )
     .bind(newId(), tenantId, userId, productId, lectureId, opts.completed ? opts.viewedAt : null, opts.viewedAt, opts.viewedAt, opts.viewedAt)

@@ -151,7 +151,7 @@ describe('POST /json/promo-code', () => {
     expect(body).toMatchObject({ valid: true, code: 'TWENTY', discount: 2460, currency: 'USD' })
     expect(body.breakdown).toEqual(priceOrder({ unitAmount: 12300, quantity: 1, vatRate: 23, promo: { kind: 'percent', value: 20 } }))
     expect(body.breakdown).toMatchObject({ subtotal: 12300, discount: 2460, total: 9840 })
-    const cookie = res.headers.get('Set-Cookie') ?? ''
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('promo_code=')) ?? ''
     expect(cookie).toMatch(/^promo_code=TWENTY; /)
     expect(cookie).toContain('Path=/')
     expect(cookie).toContain('SameSite=Lax')

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, d1For } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, type TestSchool, d1For, shardD1OfSlug } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
@@ -162,7 +162,7 @@ describe('signup e-mail confirmation', () => {
     const form = signupForm()
     const res = await appFetch(PLATFORM, '/signup', { form, headers: from('203.0.113.140') })
     expect(res.status).toBe(302)
-    const mails = await env.DB_SHARD_0.prepare('SELECT template, subject, text_body AS text, html_body AS html FROM email_outbox WHERE to_address = ?').bind(form.email).all<{ template: string; subject: string; text: string; html: string }>()
+    const mails = await (await shardD1OfSlug(form.slug)).prepare('SELECT template, subject, text_body AS text, html_body AS html FROM email_outbox WHERE to_address = ?').bind(form.email).all<{ template: string; subject: string; text: string; html: string }>()
     expect(mails.results.map((m) => m.template)).toEqual(['signup_confirmation'])
     const [mail] = mails.results
     expect(mail.subject).toBe('Confirm your email address')

@@ -50,7 +50,7 @@ const row = (id: string) =>
   env.DB_SHARD_0.prepare('SELECT status, shipping_status, shipping_carrier, tracking_number, tracking_url, shipped_at, delivered_at FROM transactions WHERE id = ?').bind(id).first<Record<string, unknown>>()
 const mails = async (tenantId: string) =>
   (
-    await env.DB.prepare(
+    await env.DB_SHARD_0.prepare(
       "SELECT id, template, to_address, subject, text_body, html_body FROM email_outbox WHERE tenant_id = ? AND template IN ('order_shipped', 'order_delivered') ORDER BY created_at",
     )
       .bind(tenantId)

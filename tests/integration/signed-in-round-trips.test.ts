@@ -28,8 +28,10 @@ function countingD1(d1: D1Database) {
         return typeof value === 'function' ? value.bind(target) : value
       },
     })
-  const wrapped = new Proxy(d1, {
+  // A request reads its shard through one D1 session (read replicas, ADR 033): counted the same.
+  const wrap = <T extends D1Database | D1DatabaseSession>(d1: T): T => new Proxy(d1, {
     get(target, prop) {
+      if (prop === 'withSession') return (constraint?: string) => wrap((target as D1Database).withSession(constraint))
       if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql))
       if (prop === 'batch') {
         return (stmts: D1PreparedStatement[]) => {
@@ -42,13 +44,14 @@ function countingD1(d1: D1Database) {
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
-  return { d1: wrapped, counter }
+  return { d1: wrap(d1), counter }
 }
 
 /** GET `path` with the counting binding; the tenant is already in the isolate's cache (warmed by login). */
 async function counted(school: TestSchool, path: string, cookie?: string) {
-  const { d1, counter } = countingD1(env.DB)
-  const res = await appFetch(school.host, path, { cookie, vars: { DB: d1 } as unknown as Record<string, string> })
+  // The school is on shard 0; the control plane (tenant resolution) is already cached.
+  const { d1, counter } = countingD1(env.DB_SHARD_0)
+  const res = await appFetch(school.host, path, { cookie, vars: { DB_SHARD_0: d1 } as unknown as Record<string, string> })
   return { res, body: await res.text(), ...counter }
 }
 

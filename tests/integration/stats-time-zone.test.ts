@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { schoolSettings, tenants } from '#app/db/schema.server.ts'
 import { schoolTimeZone } from '#app/domain/school-time-zone.ts'
-import { appFetch, control, createTestSchool, login } from '#tests/factories.ts'
+import { appFetch, control, createTestSchool, db, login } from '#tests/factories.ts'
 
 const form = (fields: Record<string, string>) => ({
   avatarPath: '',
@@ -20,7 +20,7 @@ const form = (fields: Record<string, string>) => ({
   conversionCode: '',
   ...fields,
 })
-const stored = async (tenantId: string) => ({ ...(await control().select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)))[0], ...(await control().select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)))[0] })
+const stored = async (tenantId: string) => ({ ...(await db().select({ timeZone: schoolSettings.timeZone }).from(schoolSettings).where(eq(schoolSettings.tenantId, tenantId)))[0], ...(await control().select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)))[0] })
 
 describe('the school time zone', () => {
   it('saves a known zone and "automatic"; the stats page follows it', async () => {

@@ -344,7 +344,7 @@ describe('/home/stats: a seeded month in Europe/Warsaw', () => {
   it('reads indexes, never a table scan of transactions, users, leads or page views', async () => {
     const zone = 'Europe/Warsaw'
     const { range } = resolveRange(new URLSearchParams('range=custom&from=2026-10-01&to=2026-10-31'), zone)
-    const d1 = (env as unknown as { DB: D1Database }).DB
+    const d1 = (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0
     const plans: string[] = []
     for (const statement of statsStatements(db(), school.tenantId, range)) {
       const q = statement.toSQL()

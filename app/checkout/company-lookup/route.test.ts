@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loader } from '#app/routes/checkout.company-lookup.tsx'
 import { PLATFORM_SCOPE, takeQuotaTurn } from '#app/models/login-throttle.server.ts'
-import { db, dbs } from '#tests/factories.ts'
+import { control, db, dbs } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 import { COMPANY_LOOKUP_IP_POLICY, companyLookupThrottleKey } from './lookup.server.ts'
 
@@ -16,6 +16,7 @@ function context(kind: 'school' | 'platform'): AppLoadContext {
   return {
     cloudflare: { env, ctx: { waitUntil() {}, passThroughOnException() {} } },
     db: db(),
+    control: control(),
     site: kind === 'school' ? { kind: 'school', hostname: 'lookup.coursefront.localhost', tenant: { id: 't-lookup', slug: 'lookup', language: 'pl' } } : { kind: 'platform' },
     memo: new Map(),
   } as unknown as AppLoadContext

@@ -23,6 +23,8 @@ export const common = defineMessages(
     'status.unknown_host.text': 'There is no school at {host}. Check the address, or create your own school on Coursefront.',
     'status.suspended.title': 'This school is temporarily unavailable',
     'status.suspended.text': '{name} is suspended at the moment. Please come back later.',
+    'status.moving.title': 'Changes are paused for a few minutes',
+    'status.moving.text': '{name} is being moved to a new home on our servers. You can browse and watch as usual, but nothing can be saved until it finishes, usually within a few minutes. Please try again shortly; nothing you did before is lost.',
   },
   {
     'app.name': 'Coursefront',
@@ -46,5 +48,7 @@ export const common = defineMessages(
     'status.unknown_host.text': 'Pod adresem {host} nie ma żadnej szkoły. Sprawdź adres albo załóż własną szkołę w Coursefront.',
     'status.suspended.title': 'Ta szkoła jest tymczasowo niedostępna',
     'status.suspended.text': 'Działalność „{name}” jest obecnie wstrzymana. Zajrzyj tu później.',
+    'status.moving.title': 'Zmiany są wstrzymane na kilka minut',
+    'status.moving.text': 'Szkoła „{name}” jest właśnie przenoszona na naszych serwerach. Możesz przeglądać i oglądać jak zwykle, ale do końca przenosin, zwykle kilka minut, nic nie da się zapisać. Spróbuj ponownie za chwilę; wszystko, co zostało zapisane wcześniej, jest bezpieczne.',
   },
 )

@@ -64,6 +64,11 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
           <dt className="text-slate-500">{t('operator.col.created')}</dt>
           <dd>{formatDate(data.school.createdAt, locale)}</dd>
         </dl>
+        <p className="mt-3 text-sm">
+          <Link to={`${here}/move`} className="font-medium text-brand-700 hover:underline">
+            {t('operator.move.link')}
+          </Link>
+        </p>
         <Form method="post" className="mt-4">
           <input type="hidden" name="redirectTo" value={here} />
           <input type="hidden" name="intent" value={data.school.status === 'active' ? 'suspend' : 'reactivate'} />

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { signPartnerStatsToken } from '#app/affiliates/stats-token.server.ts'
 import { createPartner } from '#app/models/affiliate.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -25,7 +25,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A partner of the victim school and its signed stats link. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const created = await createPartner(db(), school.tenantId, {
+  const created = await createPartner(dbOf(school.tenantId), school.tenantId, {
     name: 'Victim Partner',
     email: 'victim-partner@example.com',
     code: `VICTIM-${crypto.randomUUID().slice(0, 8)}`,

@@ -4,7 +4,7 @@
 // tests/integration/certificates.test.ts.
 import { insertCertificateOnce, saveCertificateSettings } from '#app/models/certificate.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -18,9 +18,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A course of the victim school with certificates on, and a certificate issued to its student. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Victim certified course', published: true })
-  await saveCertificateSettings(db(), school.tenantId, course.id, { enabled: true, language: null, signatureName: 'Victim Signer' })
-  const { certificate } = await insertCertificateOnce(db(), school.tenantId, {
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: 'Victim certified course', published: true })
+  await saveCertificateSettings(dbOf(school.tenantId), school.tenantId, course.id, { enabled: true, language: null, signatureName: 'Victim Signer' })
+  const { certificate } = await insertCertificateOnce(dbOf(school.tenantId), school.tenantId, {
     productId: course.id,
     userId: school.studentId,
     studentName: 'Victim Student',

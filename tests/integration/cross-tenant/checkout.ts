@@ -4,7 +4,7 @@
 import { createProduct } from '#app/models/product.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
 import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -34,9 +34,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   const unique = crypto.randomUUID().slice(0, 8)
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: `Checkout course ${unique}`, published: true })
-  await setPrices(db(), school.tenantId, course.id, [{ name: '', amount: 9900 }])
-  const tx = await createTransaction(db(), school.tenantId, {
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: `Checkout course ${unique}`, published: true })
+  await setPrices(dbOf(school.tenantId), school.tenantId, course.id, [{ name: '', amount: 9900 }])
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: school.studentId,
     productId: course.id,
     productKind: 'course',
@@ -50,6 +50,6 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     checkoutPath: `/${course.slug}/checkout`,
   })
   const ref = `tp_${unique}victim`
-  await setProviderRef(db(), school.tenantId, tx.id, { provider: 'test', integrationId: 'test', providerRef: ref })
+  await setProviderRef(dbOf(school.tenantId), school.tenantId, tx.id, { provider: 'test', integrationId: 'test', providerRef: ref })
   return { checkoutSlug: course.slug, transactionHash: tx.hash, testPaymentRef: ref }
 }

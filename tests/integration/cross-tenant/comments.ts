@@ -3,7 +3,7 @@
 import { createComment, createReply, resolveCommentable } from '#app/models/comment.server.ts'
 import { createLecture, createSection } from '#app/models/course-content.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -32,12 +32,12 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A course with a lecture, a student's comment on it and the owner's reply, in the victim school. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Victim course', published: true })
-  const section = await createSection(db(), school.tenantId, course.id, 'Victim section')
-  const lecture = await createLecture(db(), school.tenantId, course.id, section!.id, { title: 'Victim lecture', kind: 'text', body: 'Secret', published: true })
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: 'Victim course', published: true })
+  const section = await createSection(dbOf(school.tenantId), school.tenantId, course.id, 'Victim section')
+  const lecture = await createLecture(dbOf(school.tenantId), school.tenantId, course.id, section!.id, { title: 'Victim lecture', kind: 'text', body: 'Secret', published: true })
   if (!lecture || !lecture.ok) throw new Error('victim lecture')
-  const target = await resolveCommentable(db(), school.tenantId, 'lecture', lecture.lecture.id)
-  const comment = await createComment(db(), school.tenantId, target!, { id: school.studentId, name: 'Victim Student', role: 'student' }, 'A private comment')
-  const reply = await createReply(db(), school.tenantId, comment.id, { id: school.ownerId, name: 'Victim Owner', role: 'owner' }, '@Victim Student a private reply')
+  const target = await resolveCommentable(dbOf(school.tenantId), school.tenantId, 'lecture', lecture.lecture.id)
+  const comment = await createComment(dbOf(school.tenantId), school.tenantId, target!, { id: school.studentId, name: 'Victim Student', role: 'student' }, 'A private comment')
+  const reply = await createReply(dbOf(school.tenantId), school.tenantId, comment.id, { id: school.ownerId, name: 'Victim Owner', role: 'owner' }, '@Victim Student a private reply')
   return { commentLectureId: lecture.lecture.id, commentId: comment.id, replyId: reply.id }
 }

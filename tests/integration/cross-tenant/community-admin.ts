@@ -2,7 +2,7 @@
 // topic page and each of its intents. Reorder ids travel in the form body of /home/community
 // (covered in tests/integration/community-admin.test.ts).
 import { createTopic } from '#app/models/community.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -17,6 +17,6 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A topic of the victim school. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const topic = await createTopic(db(), school.tenantId, { title: 'Victim topic', description: 'Private', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
+  const topic = await createTopic(dbOf(school.tenantId), school.tenantId, { title: 'Victim topic', description: 'Private', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
   return { adminTopicId: topic.id }
 }

@@ -2,7 +2,7 @@
 // its JSON calls, read from another school (404). On the victim's own host a visitor is sent to log
 // in: the page with 302, the JSON calls (a no-JS visitor) with 303 — the topic exists there.
 import { createPost, createTopic } from '#app/models/community.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -19,9 +19,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A public topic of the victim school with a student's image post in it. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const topic = await createTopic(db(), school.tenantId, { title: 'Victim gallery topic', description: '', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
+  const topic = await createTopic(dbOf(school.tenantId), school.tenantId, { title: 'Victim gallery topic', description: '', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
   const post = await createPost(
-    db(),
+    dbOf(school.tenantId),
     school.tenantId,
     topic.id,
     { id: school.studentId, name: 'Victim Student', role: 'student' },

@@ -3,7 +3,7 @@
 // (302): the objects exist there.
 import { createComment, resolveCommentable } from '#app/models/comment.server.ts'
 import { createPost, createTopic } from '#app/models/community.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -66,15 +66,15 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A public topic of the victim school with a student's post in it and a comment on the post. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const topic = await createTopic(db(), school.tenantId, { title: 'Victim topic', description: '', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
+  const topic = await createTopic(dbOf(school.tenantId), school.tenantId, { title: 'Victim topic', description: '', allowStudentsToAddPosts: true, access: 'public', productIds: [], courseId: null })
   const post = await createPost(
-    db(),
+    dbOf(school.tenantId),
     school.tenantId,
     topic.id,
     { id: school.studentId, name: 'Victim Student', role: 'student' },
     { title: 'Victim post', body: 'Private words', imagePath: null, videoUrl: null, videoId: null },
   )
-  const target = await resolveCommentable(db(), school.tenantId, 'community_post', post.id)
-  const comment = await createComment(db(), school.tenantId, target!, { id: school.studentId, name: 'Victim Student', role: 'student' }, 'A private comment')
+  const target = await resolveCommentable(dbOf(school.tenantId), school.tenantId, 'community_post', post.id)
+  const comment = await createComment(dbOf(school.tenantId), school.tenantId, target!, { id: school.studentId, name: 'Victim Student', role: 'student' }, 'A private comment')
   return { communityTopicId: topic.id, communityPostId: post.id, communityCommentId: comment.id }
 }

@@ -2,7 +2,7 @@
 // in this area, how to address the victim school's object, and how to create those objects.
 import { createComponent, createLecture, createSection } from '#app/models/course-content.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimObjects, VictimSchool } from '../cross-tenant-routes.ts'
 
 const course = (v: VictimObjects) => `/home/courses/${v.courseId}/sections`
@@ -58,10 +58,10 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** Creates this area's objects in the victim school; the keys become fields of VictimObjects. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Victim course' })
-  const section = await createSection(db(), school.tenantId, course.id, 'Victim section')
-  const lecture = await createLecture(db(), school.tenantId, course.id, section!.id, { title: 'Victim lecture', kind: 'text', body: 'Secret' })
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: 'Victim course' })
+  const section = await createSection(dbOf(school.tenantId), school.tenantId, course.id, 'Victim section')
+  const lecture = await createLecture(dbOf(school.tenantId), school.tenantId, course.id, section!.id, { title: 'Victim lecture', kind: 'text', body: 'Secret' })
   if (!lecture || !lecture.ok) throw new Error('victim lecture')
-  const component = await createComponent(db(), school.tenantId, course.id, section!.id, lecture.lecture.id, { kind: 'text', body: 'Secret' })
+  const component = await createComponent(dbOf(school.tenantId), school.tenantId, course.id, section!.id, lecture.lecture.id, { kind: 'text', body: 'Secret' })
   return { courseId: course.id, sectionId: section!.id, lectureId: lecture.lecture.id, componentId: component!.id }
 }

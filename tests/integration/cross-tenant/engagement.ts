@@ -3,7 +3,7 @@
 // (covered in tests/integration/engagement.test.ts).
 import { createProduct } from '#app/models/product.server.ts'
 import { createSurvey, setSurveyActive } from '#app/models/survey.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -23,8 +23,8 @@ export const routes: Record<string, IdRouteProbe[]> = {
 /** A published course (reviewable) and an active survey of the victim school. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   const unique = crypto.randomUUID().slice(0, 8)
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: `Reviewed course ${unique}`, published: true })
-  const survey = await createSurvey(db(), school.tenantId, { title: 'Victim survey', questions: [{ type: 'textarea', title: 'Secret question', placeholder: '', required: false }] })
-  await setSurveyActive(db(), school.tenantId, survey.id, true)
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: `Reviewed course ${unique}`, published: true })
+  const survey = await createSurvey(dbOf(school.tenantId), school.tenantId, { title: 'Victim survey', questions: [{ type: 'textarea', title: 'Secret question', placeholder: '', required: false }] })
+  await setSurveyActive(dbOf(school.tenantId), school.tenantId, survey.id, true)
   return { reviewCourseSlug: course.slug, surveyId: survey.id }
 }

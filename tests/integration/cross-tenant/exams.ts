@@ -5,7 +5,7 @@ import { startAttempt } from '#app/exams/attempts.server.ts'
 import { createSection } from '#app/models/course-content.server.ts'
 import { addExamQuestion, createExamLecture } from '#app/models/exam.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -24,11 +24,11 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A course with an exam lecture, a text question and a student's running attempt, in the victim school. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: `Victim exam course ${crypto.randomUUID().slice(0, 8)}`, published: true })
-  const section = await createSection(db(), school.tenantId, course.id, 'Victim section')
-  const { exam } = await createExamLecture(db(), school.tenantId, course.id, section!.id, { title: 'Victim exam', published: true })
-  const question = await addExamQuestion(db(), school.tenantId, exam.id, { kind: 'text', prompt: 'Secret question', points: 2, options: [] })
-  const started = await startAttempt(db(), school.tenantId, exam, school.studentId)
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: `Victim exam course ${crypto.randomUUID().slice(0, 8)}`, published: true })
+  const section = await createSection(dbOf(school.tenantId), school.tenantId, course.id, 'Victim section')
+  const { exam } = await createExamLecture(dbOf(school.tenantId), school.tenantId, course.id, section!.id, { title: 'Victim exam', published: true })
+  const question = await addExamQuestion(dbOf(school.tenantId), school.tenantId, exam.id, { kind: 'text', prompt: 'Secret question', points: 2, options: [] })
+  const started = await startAttempt(dbOf(school.tenantId), school.tenantId, exam, school.studentId)
   if (!started.ok) throw new Error('victim attempt')
   return { examId: exam.id, examQuestionId: question.id, examAttemptId: started.attempt.id, examStudentId: school.studentId }
 }

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers'
 import { createBusinessIntegration } from '#app/models/business-integration.server.ts'
 import { createTransaction } from '#app/models/transaction.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -21,12 +21,12 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** The victim school's Fakturownia connection (the dev peer's account) and one of its transactions. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const integration = await createBusinessIntegration(db(), (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY, school.tenantId, {
+  const integration = await createBusinessIntegration(dbOf(school.tenantId), (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY, school.tenantId, {
     provider: 'fakturownia',
     credentials: { account: 'coursefront-dev', apiToken: 'coursefront_dev_fakturownia_token_0000' },
     publicRef: 'coursefront-dev · …0000',
   })
-  const tx = await createTransaction(db(), school.tenantId, {
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: school.studentId,
     productKind: 'course',
     productTitle: 'Victim invoiced purchase',

@@ -3,7 +3,7 @@
 // operator's withdrawal ids travel in form bodies on the platform host only (money.test.ts).
 import { insertFeeStatement } from '#app/models/fee-statement.server.ts'
 import { createTransaction } from '#app/models/transaction.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -20,7 +20,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A pending transaction of the victim school, bought by its student. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const tx = await createTransaction(db(), school.tenantId, {
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: school.studentId,
     productKind: 'course',
     productTitle: 'Victim purchase',
@@ -32,7 +32,7 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     termsAcceptedAt: Date.now(),
     checkoutPath: '/victim/checkout',
   })
-  const statement = await insertFeeStatement(db(), school.tenantId, { month: '2025-01', currency: 'PLN', salesCount: 1, salesAmount: 1000, feesAmount: 60, coveredAmount: 0, owedAmount: 60, invoiceStatus: 'none' })
+  const statement = await insertFeeStatement(dbOf(school.tenantId), school.tenantId, { month: '2025-01', currency: 'PLN', salesCount: 1, salesAmount: 1000, feesAmount: 60, coveredAmount: 0, owedAmount: 60, invoiceStatus: 'none' })
   if (!statement) throw new Error("fee statement not inserted")
   return { moneyTransactionId: tx.id, feeStatementId: statement.id }
 }

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers'
 import { createIntegration } from '#app/models/payment-integration.server.ts'
 import { createTransaction, setProviderRef } from '#app/models/transaction.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -26,10 +26,10 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   const key = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
-  const integration = await createIntegration(db(), key, school.tenantId, { provider: 'payu', currency: 'PLN', credentials: { posId: '1', clientId: '1', clientSecret: 's', secondKey: 'k' } })
+  const integration = await createIntegration(dbOf(school.tenantId), key, school.tenantId, { provider: 'payu', currency: 'PLN', credentials: { posId: '1', clientId: '1', clientSecret: 's', secondKey: 'k' } })
   // A pending Braintree order of the victim (the card page's object).
-  const braintree = await createIntegration(db(), key, school.tenantId, { provider: 'braintree', currency: 'PLN', credentials: { merchantId: 'm', publicKey: 'p', privateKey: 'k', sandbox: 'true' } })
-  const tx = await createTransaction(db(), school.tenantId, {
+  const braintree = await createIntegration(dbOf(school.tenantId), key, school.tenantId, { provider: 'braintree', currency: 'PLN', credentials: { merchantId: 'm', publicKey: 'p', privateKey: 'k', sandbox: 'true' } })
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: school.studentId,
     productKind: 'course',
     productTitle: 'Victim course',
@@ -43,6 +43,6 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     termsAcceptedAt: Date.now(),
     checkoutPath: '/victim/checkout',
   })
-  await setProviderRef(db(), school.tenantId, tx.id, { provider: 'braintree', integrationId: braintree.id, providerRef: tx.id })
+  await setProviderRef(dbOf(school.tenantId), school.tenantId, tx.id, { provider: 'braintree', integrationId: braintree.id, providerRef: tx.id })
   return { payuIntegrationId: integration.id, braintreeIntegrationId: braintree.id, braintreeTransactionHash: tx.hash }
 }

@@ -2,7 +2,7 @@
 // (§6) and the account's e-mail change (§12) mean nothing on another school's host.
 import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { createEmailChangeToken } from '#app/models/user.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -19,7 +19,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   return {
-    loginLinkToken: await createAuthToken(db(), school.tenantId, school.ownerId, 'login_link'),
-    emailChangeToken: await createEmailChangeToken(db(), school.tenantId, school.ownerId, `moved-${school.tenantId}@example.com`),
+    loginLinkToken: await createAuthToken(dbOf(school.tenantId), school.tenantId, school.ownerId, 'login_link'),
+    emailChangeToken: await createEmailChangeToken(dbOf(school.tenantId), school.tenantId, school.ownerId, `moved-${school.tenantId}@example.com`),
   }
 }

@@ -3,7 +3,7 @@
 // on the victim's own host) reach a free-to-watch lecture of a published course.
 import { createLecture, createSection } from '#app/models/course-content.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimObjects, VictimSchool } from '../cross-tenant-routes.ts'
 
 const lecture = (v: VictimObjects) => `/lecture/${v.playerLectureId}`
@@ -23,9 +23,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A published course of the victim school with a published, free-to-watch lecture. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: `Victim player course ${crypto.randomUUID().slice(0, 8)}`, published: true })
-  const section = await createSection(db(), school.tenantId, course.id, 'Victim section')
-  const made = await createLecture(db(), school.tenantId, course.id, section!.id, { title: 'Victim free lecture', kind: 'text', body: 'Secret', freeToWatch: true, published: true })
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: `Victim player course ${crypto.randomUUID().slice(0, 8)}`, published: true })
+  const section = await createSection(dbOf(school.tenantId), school.tenantId, course.id, 'Victim section')
+  const made = await createLecture(dbOf(school.tenantId), school.tenantId, course.id, section!.id, { title: 'Victim free lecture', kind: 'text', body: 'Secret', freeToWatch: true, published: true })
   if (!made || !made.ok) throw new Error('victim lecture')
   return { playerCourseSlug: course.slug, playerLectureId: made.lecture.id }
 }

@@ -3,7 +3,7 @@
 import { setProductLinks } from '#app/models/product-link.server.ts'
 import { setPrices } from '#app/models/product-price.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimObjects, VictimSchool } from '../cross-tenant-routes.ts'
 
 const product = (v: VictimObjects) => `/home/products/${v.membershipId}`
@@ -22,9 +22,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** Creates this area's objects in the victim school; the keys become fields of VictimObjects. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Victim course' })
-  const membership = await createProduct(db(), school.tenantId, { kind: 'membership', title: 'Victim membership', membershipPeriod: 1 })
-  await setPrices(db(), school.tenantId, membership.id, [{ name: 'Monthly', amount: 2900 }])
-  await setProductLinks(db(), school.tenantId, membership.id, [course.id])
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: 'Victim course' })
+  const membership = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'membership', title: 'Victim membership', membershipPeriod: 1 })
+  await setPrices(dbOf(school.tenantId), school.tenantId, membership.id, [{ name: 'Monthly', amount: 2900 }])
+  await setProductLinks(dbOf(school.tenantId), school.tenantId, membership.id, [course.id])
   return { productsCourseId: course.id, membershipId: membership.id }
 }

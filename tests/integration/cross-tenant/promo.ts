@@ -2,7 +2,7 @@
 // edit, delete). POST /json/promo-code takes no id in its path; another school's code or product
 // is covered in tests/integration/promo-codes.test.ts.
 import { createPromoCode } from '#app/models/promo-code.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -15,7 +15,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A promo code of the victim school. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const created = await createPromoCode(db(), school.tenantId, { code: `VICTIM-${crypto.randomUUID().slice(0, 8)}`, kind: 'percent', value: 10, productId: null, startsAt: null, endsAt: null, usageLimit: -1 })
+  const created = await createPromoCode(dbOf(school.tenantId), school.tenantId, { code: `VICTIM-${crypto.randomUUID().slice(0, 8)}`, kind: 'percent', value: 10, productId: null, startsAt: null, endsAt: null, usageLimit: -1 })
   if (!created.ok) throw new Error('victim promo code')
   return { promoCodeId: created.promo.id }
 }

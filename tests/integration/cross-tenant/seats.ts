@@ -4,7 +4,7 @@
 import { createProduct } from '#app/models/product.server.ts'
 import { inviteSeat } from '#app/models/access-invitation.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
-import { createTestStudent, db } from '#tests/factories.ts'
+import { createTestStudent, dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -25,9 +25,9 @@ export const routes: Record<string, IdRouteProbe[]> = {
 /** A completed 3-seat purchase of a course by a buyer of the victim school, with one 'sent' invitation. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   const unique = crypto.randomUUID().slice(0, 8)
-  const course = await createProduct(db(), school.tenantId, { kind: 'course', title: `Team course ${unique}`, published: true })
+  const course = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: `Team course ${unique}`, published: true })
   const buyer = await createTestStudent(school.tenantId, { email: `seat-buyer-${unique}@example.com` })
-  const tx = await createTransaction(db(), school.tenantId, {
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: buyer.id,
     productId: course.id,
     productKind: 'course',
@@ -40,8 +40,8 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     termsAcceptedAt: Date.now(),
     checkoutPath: `/${course.slug}/checkout`,
   })
-  await settleTransaction(db(), school.tenantId, tx.id, { event: null, status: 'completed' })
-  const invited = await inviteSeat(db(), school.tenantId, { transactionId: tx.id, productId: course.id, name: 'Seat Holder', email: `seat-holder-${unique}@example.com` })
+  await settleTransaction(dbOf(school.tenantId), school.tenantId, tx.id, { event: null, status: 'completed' })
+  const invited = await inviteSeat(dbOf(school.tenantId), school.tenantId, { transactionId: tx.id, productId: course.id, name: 'Seat Holder', email: `seat-holder-${unique}@example.com` })
   if (!invited.ok) throw new Error(`victim seat: ${invited.reason}`)
   return { seatHash: tx.hash, seatCourseId: course.id, seatInvitationId: invited.invitation.id }
 }

@@ -4,7 +4,7 @@
 // take no id in their path; another school's ids in the bulk form are never found
 // (tests/integration/shipping.test.ts).
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 import { routes as moneyRoutes } from './money.ts'
 
@@ -18,7 +18,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A paid physical order of the victim school, ready for shipping. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const tx = await createTransaction(db(), school.tenantId, {
+  const tx = await createTransaction(dbOf(school.tenantId), school.tenantId, {
     userId: school.studentId,
     productKind: 'physical',
     productTitle: 'Victim parcel',
@@ -30,6 +30,6 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     termsAcceptedAt: Date.now(),
     checkoutPath: '/victim/checkout',
   })
-  await settleTransaction(db(), school.tenantId, tx.id, { event: null, status: 'completed' })
+  await settleTransaction(dbOf(school.tenantId), school.tenantId, tx.id, { event: null, status: 'completed' })
   return { shippingTransactionId: tx.id }
 }

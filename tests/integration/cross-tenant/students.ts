@@ -1,7 +1,7 @@
 // Cross-tenant registry of the students area (issue 5): every route file with a URL parameter
 // in this area, how to address the victim school's object, and how to create those objects.
 import { createAuthToken } from '#app/models/auth-token.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -21,6 +21,6 @@ export const routes: Record<string, IdRouteProbe[]> = {
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
   return {
     studentId: school.studentId,
-    invitationToken: await createAuthToken(db(), school.tenantId, school.studentId, 'invitation'),
+    invitationToken: await createAuthToken(dbOf(school.tenantId), school.tenantId, school.studentId, 'invitation'),
   }
 }

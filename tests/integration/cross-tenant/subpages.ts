@@ -2,7 +2,7 @@
 // in this area, how to address the victim school's object, and how to create those objects.
 import { createBlock } from '#app/models/block.server.ts'
 import { createSubpage } from '#app/models/subpage.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimObjects, VictimSchool } from '../cross-tenant-routes.ts'
 
 const page = (v: VictimObjects) => `/home/subpages/${v.subpageId}`
@@ -65,7 +65,7 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** Creates this area's objects in the victim school; the keys become fields of VictimObjects. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const subpage = await createSubpage(db(), school.tenantId, {
+  const subpage = await createSubpage(dbOf(school.tenantId), school.tenantId, {
     title: 'Victim page',
     slug: `victim-${crypto.randomUUID().slice(0, 8)}`,
     published: false,
@@ -73,7 +73,7 @@ export async function victims(school: VictimSchool): Promise<Record<string, stri
     seoDescription: '',
   })
   if (!subpage) throw new Error('victim subpage not created')
-  const block = await createBlock(db(), school.tenantId, subpage.id, 'rich_text', { markdown: 'Secret offer' })
+  const block = await createBlock(dbOf(school.tenantId), school.tenantId, subpage.id, 'rich_text', { markdown: 'Secret offer' })
   if (!block?.ok) throw new Error('victim block not created')
   return { subpageId: subpage.id, blockId: block.block.id }
 }

@@ -2,7 +2,7 @@
 // actions (the delivery id of "redeliver" travels in the form body).
 import { env } from 'cloudflare:workers'
 import { createWebhook, scheduleTestDelivery } from '#app/models/webhook.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -18,8 +18,8 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** A webhook of the victim school with one (pending) delivery. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const created = await createWebhook(db(), (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY, school.tenantId, { event: 'student.paid', url: `https://hooks.example.com/victim-${crypto.randomUUID().slice(0, 8)}` })
+  const created = await createWebhook(dbOf(school.tenantId), (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY, school.tenantId, { event: 'student.paid', url: `https://hooks.example.com/victim-${crypto.randomUUID().slice(0, 8)}` })
   if (!created.ok) throw new Error('victim webhook')
-  const { delivery } = await scheduleTestDelivery(db(), undefined, school.tenantId, created.webhook)
+  const { delivery } = await scheduleTestDelivery(dbOf(school.tenantId), undefined, school.tenantId, created.webhook)
   return { webhookId: created.webhook.id, webhookDeliveryId: delivery.id }
 }

@@ -4,7 +4,7 @@
 import { createBlock } from '#app/models/block.server.ts'
 import { createProduct, updateProduct } from '#app/models/product.server.ts'
 import { createSubpage } from '#app/models/subpage.server.ts'
-import { db } from '#tests/factories.ts'
+import { dbOf } from '#tests/factories.ts'
 import type { IdRouteProbe, VictimSchool } from '../cross-tenant-routes.ts'
 
 export const routes: Record<string, IdRouteProbe[]> = {
@@ -14,11 +14,11 @@ export const routes: Record<string, IdRouteProbe[]> = {
 
 /** Ids go in the form bodies: the probes above carry placeholders that `victims` replaces in place. */
 export async function victims(school: VictimSchool): Promise<Record<string, string>> {
-  const page = await createSubpage(db(), school.tenantId, { title: 'Victim offer', slug: 'victim-offer', published: true, seoTitle: '', seoDescription: '' })
-  const block = await createBlock(db(), school.tenantId, page!.id, 'lead_form', {})
+  const page = await createSubpage(dbOf(school.tenantId), school.tenantId, { title: 'Victim offer', slug: 'victim-offer', published: true, seoTitle: '', seoDescription: '' })
+  const block = await createBlock(dbOf(school.tenantId), school.tenantId, page!.id, 'lead_form', {})
   if (!block || !block.ok) throw new Error('victim lead block not created')
-  const product = await createProduct(db(), school.tenantId, { kind: 'course', title: 'Victim reviewed course' })
-  await updateProduct(db(), school.tenantId, product.id, { published: true })
+  const product = await createProduct(dbOf(school.tenantId), school.tenantId, { kind: 'course', title: 'Victim reviewed course' })
+  await updateProduct(dbOf(school.tenantId), school.tenantId, product.id, { published: true })
   routes.lead[0].form!.block_id = block.block.id
   routes['json.reviews'][0].form!.course_id = product.id
   return { leadBlockId: block.block.id, reviewedProductId: product.id }

@@ -60,7 +60,9 @@ export async function runCron(scheduledTime: number, handler: Pick<ReturnType<ty
  * pending domains, so earlier tests' domains would be checked (and their hostnames re-created).
  */
 export async function resetDomainsAndPeers() {
-  await testEnv.DB.batch([testEnv.DB.prepare("DELETE FROM domains WHERE kind = 'custom'"), testEnv.DB.prepare('DELETE FROM domain_events'), testEnv.DB.prepare('DELETE FROM email_outbox')])
+  await testEnv.DB.batch([testEnv.DB.prepare("DELETE FROM domains WHERE kind = 'custom'"), testEnv.DB.prepare('DELETE FROM domain_events')])
+  // Owners' mail is tenant data, in the schools' shards (ADR 033).
+  for (const shard of [testEnv.DB_SHARD_0!, testEnv.DB_SHARD_1!]) await shard.prepare('DELETE FROM email_outbox').run()
   await peers.reset()
 }
 

@@ -39,7 +39,7 @@ describe('stranded mail sweep', () => {
 
     const later = Date.now() + STRANDED_AFTER_MS + 1_000
     const { queue, sent: jobs } = recordingQueue()
-    const count = await sweepStrandedEmails({ DB: testEnv.DB, MAIL_QUEUE: queue }, later)
+    const count = await sweepStrandedEmails({ DB: testEnv.DB, DB_SHARD_0: testEnv.DB_SHARD_0, DB_SHARD_1: testEnv.DB_SHARD_1, MAIL_QUEUE: queue }, later)
 
     expect(count).toBe(2)
     expect(jobs).toEqual(
@@ -55,7 +55,7 @@ describe('stranded mail sweep', () => {
     const school = await createTestSchool()
     await enqueueEmail(db(), undefined, school.tenantId, email('fresh@example.com'))
     const { queue, sent } = recordingQueue()
-    expect(await sweepStrandedEmails({ DB: testEnv.DB, MAIL_QUEUE: queue }, Date.now() + STRANDED_AFTER_MS - 60_000)).toBe(0)
+    expect(await sweepStrandedEmails({ DB: testEnv.DB, DB_SHARD_0: testEnv.DB_SHARD_0, DB_SHARD_1: testEnv.DB_SHARD_1, MAIL_QUEUE: queue }, Date.now() + STRANDED_AFTER_MS - 60_000)).toBe(0)
     expect(sent).toEqual([])
   })
 

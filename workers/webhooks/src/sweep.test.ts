@@ -16,10 +16,10 @@ describe('stranded delivery sweep', () => {
     await markDeliveryFinal(db(), a.school.tenantId, dead.id, 'dead', null, t0)
 
     const early = recordingQueue()
-    expect(await sweepStrandedDeliveries({ DB: testEnv.DB, DELIVERIES_QUEUE: early.queue }, t0 + UNATTEMPTED_AFTER_MS - 60_000)).toBe(0)
+    expect(await sweepStrandedDeliveries({ DB: testEnv.DB, DB_SHARD_0: testEnv.DB_SHARD_0, DB_SHARD_1: testEnv.DB_SHARD_1, DELIVERIES_QUEUE: early.queue }, t0 + UNATTEMPTED_AFTER_MS - 60_000)).toBe(0)
 
     const later = recordingQueue()
-    const count = await sweepStrandedDeliveries({ DB: testEnv.DB, DELIVERIES_QUEUE: later.queue }, t0 + UNATTEMPTED_AFTER_MS + 1_000)
+    const count = await sweepStrandedDeliveries({ DB: testEnv.DB, DB_SHARD_0: testEnv.DB_SHARD_0, DB_SHARD_1: testEnv.DB_SHARD_1, DELIVERIES_QUEUE: later.queue }, t0 + UNATTEMPTED_AFTER_MS + 1_000)
     expect(later.sent).toEqual(expect.arrayContaining([{ deliveryId: strandedA.id, tenantId: a.school.tenantId }, { deliveryId: strandedB.id, tenantId: b.school.tenantId }]))
     expect(later.sent.map((j) => j.deliveryId)).not.toContain(dead.id)
     expect(count).toBe(later.sent.length)
