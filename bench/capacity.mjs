@@ -30,7 +30,7 @@ import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createHmac, randomBytes } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
-import { BIG, COURSE_INDEX, migrateAll, openDbs, seedBig } from './lib/seed.mjs'
+import { BIG, COURSE_INDEX, QUEUES, migrateAll, openDbs, seedBig } from './lib/seed.mjs'
 import { appWorkerOptions, work as benchWork } from './storefront.mjs'
 
 const benchDir = import.meta.dirname
@@ -127,13 +127,6 @@ const QUEUE_WRAPPER = `export default function (env) {
   }
 }`
 
-const QUEUES = {
-  MAIL_QUEUE: 'coursefront-mail',
-  EVENTS_QUEUE: 'coursefront-events',
-  INVOICING_QUEUE: 'coursefront-invoicing',
-  MAILING_QUEUE: 'coursefront-mailing',
-  WEBHOOK_DELIVERIES_QUEUE: 'coursefront-webhook-deliveries',
-}
 
 async function startWorkerd(out) {
   const { Miniflare } = await import('miniflare')

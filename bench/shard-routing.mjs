@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
-import { BIG, BIG_SHAPE, COURSE_INDEX, SMALL_SHAPE, Writer, migrateAll, schoolRows, sessionFor, smallSchool } from './lib/seed.mjs'
+import { BIG, BIG_SHAPE, COURSE_INDEX, QUEUES, SMALL_SHAPE, Writer, migrateAll, schoolRows, sessionFor, smallSchool } from './lib/seed.mjs'
 import { appWorkerOptions, work as benchWork } from './storefront.mjs'
 
 const benchDir = import.meta.dirname
@@ -73,13 +73,6 @@ function copyBuild() {
 const LAYOUTS = {
   one: { DB: 'one-control', DB_SHARD_0: 'one-shard-0' },
   two: { DB: 'two-control', DB_SHARD_0: 'two-shard-0', DB_SHARD_1: 'two-shard-1' },
-}
-const QUEUES = {
-  MAIL_QUEUE: 'coursefront-mail',
-  EVENTS_QUEUE: 'coursefront-events',
-  INVOICING_QUEUE: 'coursefront-invoicing',
-  MAILING_QUEUE: 'coursefront-mailing',
-  WEBHOOK_DELIVERIES_QUEUE: 'coursefront-webhook-deliveries',
 }
 
 async function startWorkerd(out) {

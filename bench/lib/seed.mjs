@@ -8,6 +8,15 @@ import { join, resolve } from 'node:path'
 
 export const root = resolve(import.meta.dirname, '..', '..')
 
+/** The app's queue producers (wrangler.toml), for benches that run the app bundle on workerd. */
+export const QUEUES = {
+  MAIL_QUEUE: 'coursefront-mail',
+  EVENTS_QUEUE: 'coursefront-events',
+  INVOICING_QUEUE: 'coursefront-invoicing',
+  MAILING_QUEUE: 'coursefront-mailing',
+  WEBHOOK_DELIVERIES_QUEUE: 'coursefront-webhook-deliveries',
+}
+
 // ---------------------------------------------------------------------------------------------
 // databases: as the app's wrangler.toml binds them
 
