@@ -352,7 +352,11 @@ export async function logIn(page: Page, host: string, email: string, password: s
   await visit(page, url(host, '/login'))
   await page.locator('form [name="email"]').fill(email)
   await page.locator('form [name="password"]').fill(password)
+  // Resolves once the login's answer (and its session cookie) has arrived: a caller that navigates
+  // on at once would otherwise cancel it in flight and stay signed out (seen in a CI run).
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/login'))
   await page.locator('main form button[type="submit"]').click()
+  await answered
 }
 
 /** Register a student at a school through its form; resolves once the page after submit has loaded. */
