@@ -18,7 +18,7 @@ export const control = (): ControlDb => controlDb(dbEnv)
 export const db = (): ShardDb => shardDb(dbEnv, 0)
 /** Both databases of a request on a shard-0 school, as model functions over both take them (throttles, page settings). */
 export const dbs = () => ({ control: control(), db: db() })
-const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups', 'school_moves'])
+const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups', 'school_moves', 'audit_log'])
 /** The D1 database a table lives in for a test's raw SQL: the control plane, or shard 0 (where test schools live). */
 export const d1ForTable = (table: string): D1Database => (CONTROL_TABLES.has(table) ? (env as unknown as { DB: D1Database }).DB : (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0)
 /** …of the first table a raw SQL statement names (FROM / INTO / UPDATE). */

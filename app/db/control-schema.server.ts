@@ -210,8 +210,53 @@ export const schoolMoves = sqliteTable(
   ],
 )
 
+/**
+ * Issue 27 §5: who did what to a school, when, from where, with the values before and after.
+ * Append-only: the model inserts and lists, and triggers (migration 0002) refuse UPDATE and
+ * DELETE, a school's deletion included — the record outlives the school. In the control plane so
+ * operators read every school's rows in one query; `tenant_id` is 'platform' for actions on no
+ * school (an operator account). Never a secret in before/after: the callers pass what is safe.
+ */
+export const AUDIT_ACTIONS = [
+  'school.suspend',
+  'school.reactivate',
+  'school.fees',
+  'withdrawal.paid',
+  'payout_account.update',
+  'payment_integration.connect',
+  'payment_integration.delete',
+  'domain.add',
+  'domain.remove',
+  'webhook.create',
+] as const
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+export const AUDIT_ACTOR_KINDS = ['operator', 'owner', 'admin', 'system'] as const
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number]
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    actorKind: text('actor_kind', { enum: AUDIT_ACTOR_KINDS }).notNull(),
+    actorId: text('actor_id'),
+    /** The actor's name and e-mail as they were then: the row stays readable after the account changes. */
+    actorLabel: text('actor_label').notNull().default(''),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    /** What it was done to (a withdrawal id, a hostname, a provider…), for the reader. */
+    target: text('target').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    /** JSON of the changed fields, or null (created / deleted). */
+    before: text('before'),
+    after: text('after'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('audit_log_tenant_created_idx').on(t.tenantId, t.createdAt), index('audit_log_created_idx').on(t.createdAt)],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type Domain = typeof domains.$inferSelect
 export type DomainEvent = typeof domainEvents.$inferSelect
 export type Operator = typeof operators.$inferSelect
 export type SchoolMove = typeof schoolMoves.$inferSelect
+export type AuditEntry = typeof auditLog.$inferSelect

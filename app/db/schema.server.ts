@@ -20,6 +20,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   company_lookups: 'public register answers (GUS BIR, VIES) cached per tax number, shared by every school (issue 25)',
   login_attempts: "the platform-wide counters (scope 'platform': per IP across schools, operators, signups); a school's own counters are in its shard",
   school_moves: "moves of schools between shards (ADR 033): where a school's data lives is the control plane's to decide",
+  audit_log: "append-only record of operator actions and schools' sensitive changes (issue 27 §5): operators read every school's rows at once",
   d1_migrations: "wrangler's migration bookkeeping",
   sqlite_sequence: "SQLite's internal table",
 }

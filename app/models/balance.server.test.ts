@@ -77,9 +77,9 @@ describe('getBalances and requestWithdrawal', () => {
     const pln = (await getBalances(db(), school.tenantId)).find((b) => b.currency === 'PLN')
     expect(pln).toMatchObject({ pending: 11_285, paid: 0, available: 0 })
 
-    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-1', 1_000)).toBe('paid')
-    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-2', 2_000)).toBe('already')
-    expect(await markWithdrawalPaid([db()], 'missing', 'op-1')).toBe('not_found')
+    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-1', 1_000)).toEqual({ status: 'paid', tenantId: withdrawal!.tenantId, amount: withdrawal!.amount, currency: withdrawal!.currency })
+    expect(await markWithdrawalPaid([db()], withdrawal!.id, 'op-2', 2_000)).toEqual({ status: 'already' })
+    expect(await markWithdrawalPaid([db()], 'missing', 'op-1')).toEqual({ status: 'not_found' })
     expect((await getBalances(db(), school.tenantId)).find((b) => b.currency === 'PLN')).toMatchObject({ pending: 0, paid: 11_285, available: 0 })
 
     // A refund after the payout leaves the balance negative: no withdrawal until sales cover it.

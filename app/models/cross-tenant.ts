@@ -5,6 +5,7 @@
 // gone, and on an entry whose function no longer needs it. Key: '<file>#<function>'; value: why.
 export const CROSS_TENANT: Record<string, string> = {
   // Routing: the request names a hostname, not a school.
+  'app/models/audit-log.server.ts#listAllAudit': "operator console: every school's audit rows (issue 27 §5)",
   'app/models/school-move.server.ts#getSchoolMove': 'the move id names the school (operator action, cron)',
   'app/models/school-move.server.ts#listOpenSchoolMoves': "cron: every school's unfinished move",
   'app/models/tenant.server.ts#getTenantByCustomHostnameForRouting': 'routing: the school is found from the custom hostname of the request',

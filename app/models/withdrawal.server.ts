@@ -113,17 +113,19 @@ export async function listWithdrawalsForOperator(control: ControlDb, shards: Sha
  * pending → paid, once: the update only matches a pending row, so a second click (or two
  * operators at once) changes nothing and answers 'already'.
  */
-export async function markWithdrawalPaid(shards: ShardDb[], withdrawalId: string, operatorId: string, now = Date.now()): Promise<'paid' | 'already' | 'not_found'> {
+export type MarkPaidResult = { status: 'paid'; tenantId: string; amount: number; currency: string } | { status: 'already' | 'not_found' }
+
+export async function markWithdrawalPaid(shards: ShardDb[], withdrawalId: string, operatorId: string, now = Date.now()): Promise<MarkPaidResult> {
   // The console knows the withdrawal by id only: the shard that holds it answers, the others find nothing.
   for (const db of shards) {
-    const updated = await db
+    const [updated] = await db
       .update(withdrawals)
       .set({ status: 'paid', paidAt: now, paidBy: operatorId, updatedAt: now })
       .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, 'pending')))
-      .returning({ id: withdrawals.id })
-    if (updated.length) return 'paid'
+      .returning({ tenantId: withdrawals.tenantId, amount: withdrawals.amount, currency: withdrawals.currency })
+    if (updated) return { status: 'paid', ...updated }
     const [row] = await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, withdrawalId)).limit(1)
-    if (row) return 'already'
+    if (row) return { status: 'already' }
   }
-  return 'not_found'
+  return { status: 'not_found' }
 }

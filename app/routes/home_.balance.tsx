@@ -4,6 +4,7 @@
 // Seed 001 §5: the page needs complete page settings; a withdrawal needs the bank account.
 // Issue 18 §1: sales split at the provider show as paid out by it (never withdrawable), and the
 // latest monthly fee statements are listed (all of them at /home/balance/statements).
+import { audit, staffActor } from '#app/audit/audit.server.ts'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -134,7 +135,19 @@ export async function action(args: ActionFunctionArgs) {
       const { intent, bankAccountType, bankAccount, bankSwift, bankRoutingNumber, bankAccountHolder } = input
       return formError(bankErrors(checked.errors), { intent, bankAccountType, bankAccount, bankSwift, bankRoutingNumber, bankAccountHolder })
     }
+    const before = await getPayoutAccount(context.db, tenant.id)
     await setPayoutAccount(context.db, tenant.id, { ...checked.value, bankAccountHolder: input.bankAccountHolder })
+    // Issue 27 §5: the payout account's change, its number shown by its last four digits only.
+    const masked = (account: { bankAccount: string | null; bankAccountHolder: string | null; bankAccountType?: string | null } | null) =>
+      account?.bankAccount ? { account: `…${account.bankAccount.replace(/\s/g, '').slice(-4)}`, holder: account.bankAccountHolder ?? '', type: account.bankAccountType ?? '' } : null
+    await audit(context, request, {
+      tenantId: tenant.id,
+      actor: staffActor(user),
+      action: 'payout_account.update',
+      target: 'bank_account',
+      before: masked(before ?? null),
+      after: masked({ bankAccount: checked.value.bankAccount, bankAccountHolder: input.bankAccountHolder, bankAccountType: checked.value.bankAccountType }),
+    })
     return redirectWithFlash(request, '/home/balance', { done: 'bank', message: 'money.bank.saved' })
   }
   const result = await requestWithdrawal(context.db, tenant.id, { currency: input.currency, requestedBy: user.id })

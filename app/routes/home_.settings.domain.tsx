@@ -1,3 +1,4 @@
+import { audit, staffActor } from '#app/audit/audit.server.ts'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -38,7 +39,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export const action = staffAction({
   intents: (intent) => ({
-    default: intent(AddDomainSchema, async ({ hostname }, { tenant, request, context }) => {
+    default: intent(AddDomainSchema, async ({ hostname }, { tenant, user, request, context }) => {
       // Checked here for a fast answer in the page's language; the worker checks again.
       const check = checkCustomHostname(hostname, context.cloudflare.env.PLATFORM_HOST)
       if (!check.ok) return formError({ hostname: { key: check.error } }, { hostname })
@@ -47,6 +48,7 @@ export const action = staffAction({
       const result = await domainsService(context.cloudflare.env, tenant.id).add(check.hostname)
       if (!result.ok) return formError({ hostname: { key: result.error } }, { hostname }, result.status >= 500 ? 502 : result.status)
       context.siteCache.invalidateHost(check.hostname)
+      await audit(context, request, { tenantId: tenant.id, actor: staffActor(user), action: 'domain.add', target: check.hostname, after: { hostname: check.hostname } })
       throw redirectWithFlash(request, '/home/settings/domain', domainFlash('added', check.hostname))
     }),
   }),

@@ -1,3 +1,4 @@
+import { audit, staffActor } from '#app/audit/audit.server.ts'
 import { redirect } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { domainsService, type ServiceResult } from '#app/domains/domains-service.server.ts'
@@ -22,6 +23,7 @@ async function changed(intent: Intent, result: ServiceResult<unknown>, { tenant,
   // Routing changed: forget this school's hosts in this isolate (others follow within the TTL).
   context.siteCache.invalidateTenant(tenant.id)
   context.siteCache.invalidateHost(domain.hostname)
+  if (intent === 'remove') await audit(context, request, { tenantId: tenant.id, actor: staffActor(user), action: 'domain.remove', target: domain.hostname, before: { hostname: domain.hostname, status: domain.verificationStatus } })
   const done = DOMAIN_DONE[intent]
   // Session cookies are host-only: when the creator's next page lives on another host (the new
   // primary, or the subdomain after removing the host they are on), hand them over signed in.

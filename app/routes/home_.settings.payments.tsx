@@ -5,6 +5,8 @@
 // issue 18 §2) PayU sandbox, Stripe test keys and the test provider are refused with a field error
 // before anything is called or written. Owners and admins only. The "Taxes" card (issue 23 §4)
 // posts intent=tax: prices include VAT at a default rate, or no VAT at all.
+import { audit, staffActor } from '#app/audit/audit.server.ts'
+import type { CurrentUser } from '#app/auth/auth.server.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -113,7 +115,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 // Not a staffAction: a refused form echoes every non-secret field (the provider's included) with 422.
 export async function action(args: ActionFunctionArgs) {
-  const { tenant } = await requireStaff(args)
+  const { tenant, user } = await requireStaff(args)
   const { request, context } = args
   const input = await readFormFields(request)
   if (!input) return formError({ form: { key: 'validation.invalid' } }, {}, 400)
@@ -129,7 +131,7 @@ export async function action(args: ActionFunctionArgs) {
   const testAllowed = testPaymentsAllowed(context.cloudflare.env)
   if (input.provider === 'test' && !testAllowed) return refuse({ provider: { key: 'payments.error.test_provider' } })
   const module = providerModule(input.provider ?? '')
-  if (module) return connectModule(args, tenant.id, module, input, refuse)
+  if (module) return connectModule(args, tenant.id, user, module, input, refuse)
   const parsed = parseWith(AddSchema, input)
   if (!parsed.ok) return refuse(parsed.errors)
   const data = parsed.data
@@ -174,6 +176,8 @@ export async function action(args: ActionFunctionArgs) {
     if (error instanceof DuplicateIntegrationError) return refuse(duplicate, 409)
     throw error
   }
+  // Issue 27 §5: never the credentials, only what the settings page shows.
+  await audit(context, request, { tenantId: tenant.id, actor: staffActor(user), action: 'payment_integration.connect', target: data.provider, after: { provider: data.provider, currency: data.currency, account: publicRef } })
   throw redirectWithFlash(request, '/home/settings/payments', { done: 'created', message: 'payments.done.created' }, { status: 303 })
 }
 
@@ -182,7 +186,7 @@ export async function action(args: ActionFunctionArgs) {
  * it parses its fields, refuses test credentials where they are not allowed and checks them with
  * the provider before anything is written; then the credentials are sealed like the others.
  */
-async function connectModule(args: ActionFunctionArgs, tenantId: string, module: NonNullable<ReturnType<typeof providerModule>>, input: Record<string, string>, refuse: (errors: FieldErrors, status?: number) => ReturnType<typeof formError>) {
+async function connectModule(args: ActionFunctionArgs, tenantId: string, user: CurrentUser, module: NonNullable<ReturnType<typeof providerModule>>, input: Record<string, string>, refuse: (errors: FieldErrors, status?: number) => ReturnType<typeof formError>) {
   const { request, context } = args
   const currencyOk = (module.currencies as readonly string[]).includes(input.currency ?? '')
   if (!currencyOk) return refuse({ currency: { key: 'payments.error.currency' } })
@@ -202,6 +206,7 @@ async function connectModule(args: ActionFunctionArgs, tenantId: string, module:
     if (error instanceof DuplicateIntegrationError) return refuse(duplicate, 409)
     throw error
   }
+  await audit(context, request, { tenantId, actor: staffActor(user), action: 'payment_integration.connect', target: module.provider, after: { provider: module.provider, currency: input.currency!, account: connected.publicRef } })
   throw redirectWithFlash(request, '/home/settings/payments', { done: 'created', message: 'payments.done.created' }, { status: 303 })
 }
 

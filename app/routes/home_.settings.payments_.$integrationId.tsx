@@ -2,6 +2,7 @@
 // school's payment integrations. The id is looked up in this school first: another school's is 404.
 // Where test payments are not allowed (issue 18 §2), an integration with test credentials (the test
 // provider, PayU sandbox, a Stripe test key) cannot be enabled: checkout would not offer it anyway.
+import { audit, staffActor } from '#app/audit/audit.server.ts'
 import { redirect, type LoaderFunctionArgs } from '@remix-run/cloudflare'
 import { z } from 'zod'
 import { deleteIntegration, getIntegration, setIntegrationEnabled, type PaymentIntegration } from '#app/models/payment-integration.server.ts'
@@ -36,11 +37,18 @@ async function setEnabled(enabled: boolean, { tenant, request, context, loaded: 
 export const action = staffAction({
   load: loadIntegration,
   intents: (intent) => ({
-    delete: intent(ConfirmSchema, async (input, { tenant, request, context, loaded: integration }) => {
+    delete: intent(ConfirmSchema, async (input, { tenant, user, request, context, loaded: integration }) => {
       // Seed 001 §5: deletion requires typing DELETE.
       if (input.confirm?.trim() !== 'DELETE') return back({ error: 'payments.error.confirm_delete' })
       // A concurrent delete may have won: still 404 for this request's answer.
       if (!(await deleteIntegration(context.db, tenant.id, integration.id))) notFound()
+      await audit(context, request, {
+        tenantId: tenant.id,
+        actor: staffActor(user),
+        action: 'payment_integration.delete',
+        target: integration.provider,
+        before: { provider: integration.provider, currency: integration.currency, account: integration.publicRef },
+      })
       return done(request, 'deleted')
     }),
     enable: intent(ConfirmSchema, async (_input, ctx) => setEnabled(true, ctx)),

@@ -1,6 +1,7 @@
 // Webhooks (seed 001 §2 "Integrations: … webhooks", §3 "Webhook: event and target url", §7 events):
 // the school's webhooks with how their deliveries stand, and the create form. The signing secret
 // is shown once, in the answer to the create (never in a URL, never again).
+import { audit, staffActor } from '#app/audit/audit.server.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { Alert, Button, Card, Field, PageTitle, SelectField } from '#app/components/ui.tsx'
@@ -41,7 +42,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 // Not a staffAction: the form's schema depends on the request (targets allowed in development).
 export async function action(args: ActionFunctionArgs) {
-  const { tenant } = await requireStaff(args)
+  const { tenant, user } = await requireStaff(args)
   const { request, context } = args
   const parsed = await parseForm(createWebhookSchema(context), request)
   if (!parsed.ok) return formError(parsed.errors, parsed.values, 422)
@@ -49,6 +50,8 @@ export async function action(args: ActionFunctionArgs) {
   if (!key) return formError({ form: { key: 'webhooks.error.unavailable' } }, parsed.data, 503)
   const created = await createWebhook(context.db, key, tenant.id, parsed.data)
   if (!created.ok) return formError({ url: { key: 'webhooks.error.duplicate' } }, parsed.data, 422)
+  // Never the signing secret: the event and the target only.
+  await audit(context, request, { tenantId: tenant.id, actor: staffActor(user), action: 'webhook.create', target: created.webhook.url, after: { event: created.webhook.event, url: created.webhook.url } })
   return { created: { id: created.webhook.id, event: created.webhook.event, url: created.webhook.url, secret: created.secret } }
 }
 

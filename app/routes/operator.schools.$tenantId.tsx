@@ -16,6 +16,7 @@ import { FEE_FIXED_MAX, parsePercent, setFeeOverride } from '#app/models/fee-set
 import { getTenantById, setTenantStatus } from '#app/models/tenant.server.ts'
 import { DEFAULT_FEE_BASIS_POINTS, DEFAULT_FEE_FIXED } from '#app/payments/pricing.ts'
 import { optionalMoney } from '#app/utils/money.ts'
+import { audit, operatorActor } from '#app/audit/audit.server.ts'
 import { requireOperator } from '#app/auth/operator-auth.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { getLocale, getT, notFound } from '#app/utils/request.server.ts'
@@ -72,7 +73,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requireOperator(request, context)
+  const operator = await requireOperator(request, context)
   const tenant = await getTenantById(context.control, params.tenantId ?? '')
   if (!tenant) notFound()
   const parsed = await parseForm(ActionSchema, request)
@@ -83,10 +84,21 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const input = parsed.data
   if (input.intent === 'fees') {
     await setFeeOverride(context.control, tenant.id, { feeBasisPoints: input.feePercent, feeFixed: input.feeFixed })
+    await audit(context, request, {
+      tenantId: tenant.id,
+      actor: operatorActor(operator),
+      action: 'school.fees',
+      target: tenant.slug,
+      before: { feeBasisPoints: tenant.feeBasisPoints, feeFixed: tenant.feeFixed },
+      after: { feeBasisPoints: input.feePercent, feeFixed: input.feeFixed },
+    })
     return redirectWithFlash(request, `/operator/schools/${tenant.id}`, { done: 'fees', message: 'operator.fees.saved' })
   }
   const status = input.intent === 'suspend' ? 'suspended' : 'active'
   await setTenantStatus(context.control, tenant.id, status)
+  if (status !== tenant.status) {
+    await audit(context, request, { tenantId: tenant.id, actor: operatorActor(operator), action: status === 'suspended' ? 'school.suspend' : 'school.reactivate', target: tenant.slug, before: { status: tenant.status }, after: { status } })
+  }
   // This isolate forgets the school at once; others within the cache TTL (60 s).
   context.siteCache.invalidateTenant(tenant.id)
   const back = safeRedirect(input.redirectTo, '/operator', request)

@@ -16,6 +16,7 @@ import { listWithdrawalsForOperator, markWithdrawalPaid, parseBankSnapshot, WITH
 import { formatDate, formatDateTime } from '#app/utils/dates.ts'
 import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import { audit, operatorActor } from '#app/audit/audit.server.ts'
 import { requireOperator } from '#app/auth/operator-auth.server.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { parseForm, parseWith } from '#app/utils/validation.ts'
@@ -74,8 +75,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = await parseForm(MarkPaidSchema, request)
   if (!parsed.ok) throw new Response('Bad Request', { status: 400 })
   const result = await markWithdrawalPaid(shardDbs(context.cloudflare.env), parsed.data.withdrawalId, operator.id)
-  if (result === 'not_found') throw new Response('Not Found', { status: 404 })
-  const flash = result === 'paid' ? { done: 'paid', message: 'operator.withdrawals.paid_ok' } : { done: 'already', message: 'operator.withdrawals.already', tone: 'info' as const }
+  if (result.status === 'not_found') throw new Response('Not Found', { status: 404 })
+  if (result.status === 'paid') {
+    await audit(context, request, {
+      tenantId: result.tenantId,
+      actor: operatorActor(operator),
+      action: 'withdrawal.paid',
+      target: parsed.data.withdrawalId,
+      before: { status: 'pending' },
+      after: { status: 'paid', amount: result.amount, currency: result.currency },
+    })
+  }
+  const flash = result.status === 'paid' ? { done: 'paid', message: 'operator.withdrawals.paid_ok' } : { done: 'already', message: 'operator.withdrawals.already', tone: 'info' as const }
   return redirectWithFlash(request, '/operator/withdrawals', flash)
 }
 

@@ -1,4 +1,4 @@
-// The operator console's navigation (schools, withdrawals, mismatched payments).
+// The operator console's navigation (schools, withdrawals, mismatched payments, audit log).
 import { NavLink } from '@remix-run/react'
 import { useT } from '#app/utils/i18n-react.ts'
 import { cx } from '#app/components/ui.tsx'
@@ -7,6 +7,7 @@ const LINKS = [
   { to: '/operator', key: 'operator.nav.schools', end: true },
   { to: '/operator/withdrawals', key: 'operator.nav.withdrawals', end: false },
   { to: '/operator/payments', key: 'operator.nav.payments', end: false },
+  { to: '/operator/audit', key: 'audit.title', end: false },
 ] as const
 
 export function OperatorNav() {

@@ -59,6 +59,7 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
       { to: '/home/settings/legal', key: 'instructor.nav.legal' },
       { to: '/home/integrations', key: 'integrations.nav' },
       { to: '/home/webhooks', key: 'webhooks.title' },
+      { to: '/home/audit', key: 'audit.title' },
     ],
   },
 ]
