@@ -24,7 +24,10 @@ import { trackPageView } from '#app/stats/page-views.server.ts'
 import { referralVisit } from '#app/affiliates/referral-visit.server.ts'
 import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
 import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
-import { csrfFailedResponse, movingSchoolResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage } from '#app/utils/status-pages.server.ts'
+import { csrfFailedResponse, movingSchoolResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage, viewAsReadOnlyResponse } from '#app/utils/status-pages.server.ts'
+import { VIEW_AS_END_PATH, verifyViewAsToken } from '#app/support/view-as.server.ts'
+import { runSchoolDataCron } from '#app/schools/delete-school.server.ts'
+import { readViewAsCookie } from '#app/utils/view-as-cookie.server.ts'
 // The live topic feed's Durable Object (one per school, ADR 029): a class the runtime finds among the entry's named exports.
 export { CommunityFeed } from '#app/community/live-feed.server.ts'
 
@@ -157,6 +160,9 @@ export default {
       response = new Response(null, { status: 301, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } })
     } else if (!isCsrfSafe(request) && !isProviderNotification(request)) {
       response = csrfFailedResponse(request, site.kind === 'school' ? site.tenant.language : statusPageLocale(request))
+    } else if (site.kind === 'school' && request.method !== 'GET' && request.method !== 'HEAD' && url.pathname !== VIEW_AS_END_PATH && readViewAsCookie(request) && (await verifyViewAsToken(env.INTEGRATIONS_KEY, readViewAsCookie(request), site.tenant.id))) {
+      // An operator viewing the school as its owner (issue 27 §7): read-only, whatever the form.
+      response = viewAsReadOnlyResponse(request, site.tenant.language)
     } else if (site.kind === 'school' && site.tenant.movingSince !== null && request.method !== 'GET' && request.method !== 'HEAD') {
       // Moving to another shard (ADR 033): reads go on, writes wait. The move gives every isolate's
       // tenant cache time to learn of the freeze before it checks the copy.
@@ -213,5 +219,8 @@ export default {
     // Schools moving between shards (ADR 033): each run takes every open move a bounded step further.
     const moves = await advanceAllSchoolMoves(env, { maxBatches: 50, batchSize: 100, settleMs: settleMsOf(env) })
     if (moves.length) console.log(JSON.stringify({ event: 'school_moves', moves }))
+    // Schools past their 14-day deletion grace (issue 27 §8), stale exports re-run, expired ones removed.
+    const schoolData = await runSchoolDataCron(env, now)
+    if (schoolData.deletions.length || schoolData.exports.rerun || schoolData.exports.expired) console.log(JSON.stringify({ event: 'school_data', ...schoolData }))
   },
 } satisfies ExportedHandler<Env>

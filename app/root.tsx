@@ -1,3 +1,4 @@
+import { formatDateTime } from '#app/utils/dates.ts'
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
 import {
   Form,
@@ -102,6 +103,8 @@ async function siteData(request: Request, context: LoaderFunctionArgs['context']
         ...templateFor(request, site.tenant.template, user?.role ?? null),
       },
       user: user ? { name: user.name, role: user.role } : null,
+      /** An operator's read-only view as the owner (issue 27 §7): the banner on every page. */
+      viewAs: user?.viewAs ? { until: user.viewAs.expiresAt } : null,
       operator: null,
       devMail: false,
       creatorScripts: await creatorScriptsFor(request, context, user?.role ?? null),
@@ -113,6 +116,7 @@ async function siteData(request: Request, context: LoaderFunctionArgs['context']
     catalogueUrl: catalogueUrls[locale],
     site: { kind: 'platform' as const, name: 'Coursefront', slug: null, avatarUrl: null, contactEmail: null, template: null, previewing: false },
     user: null,
+    viewAs: null,
     operator: operator ? { name: operator.name } : null,
     devMail: isDevelopment(context.cloudflare.env),
     creatorScripts: null,
@@ -232,6 +236,23 @@ function CreatorScripts({ scripts, nonce }: { scripts: CreatorScript[]; nonce: s
   )
 }
 
+/** Shown on every page of an operator's read-only view as the owner, with the way out. */
+function ViewAsBanner({ school, until }: { school: string; until: number }) {
+  const t = useT()
+  return (
+    <div role="region" aria-label={t('operator.view_as.title')} className="border-b border-amber-300 bg-amber-100 text-amber-950" data-view-as-banner>
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-2 text-sm sm:px-6">
+        <p className="font-medium">{t('view_as.banner', { school, time: formatDateTime(until) })}</p>
+        <form method="post" action="/auth/view-as-end">
+          <button type="submit" className="rounded-md border border-amber-400 bg-white px-3 py-1 font-medium hover:bg-amber-50">
+            {t('view_as.end')}
+          </button>
+        </form>
+      </div>
+    </div>
+  )
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData('root') as RootLoaderData | undefined
   const nonce = useNonce()
@@ -272,6 +293,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </div>
           </header>
         ) : null}
+        {data?.viewAs ? <ViewAsBanner school={data.site.name} until={data.viewAs.until} /> : null}
         {template && data?.site.previewing ? <TemplatePreviewBanner template={template} /> : null}
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
           {inPanel ? <InstructorLayout>{children}</InstructorLayout> : children}

@@ -127,7 +127,8 @@ function printBanner() {
   }
   if (operators.length) {
     lines.push(bold('  Operator logins') + dim(` (${url(host, '/operator/login')})`))
-    for (const o of operators) lines.push(login(o))
+    for (const o of operators) lines.push(`${login({ ...o, role: `op:${o.role}` })}  ${dim('2FA key')} ${o.totpKey}`)
+    lines.push(dim('    Add the 2FA key to an authenticator app (TOTP, 30 s, 6 digits); the console asks for its code after the password.'))
     lines.push('')
   }
   if (customHosts.length) {

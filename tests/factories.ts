@@ -3,7 +3,9 @@ import { createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import type { ControlDb, ShardDb } from '#app/db/client.server.ts'
 import { controlDb, shardDb, type DatabaseEnv } from '#app/db/shards.server.ts'
-import { domains, type DomainStatus } from '#app/db/schema.server.ts'
+import { generateTOTP } from '@oslojs/otp'
+import { newTotpKey, sealTotpKey } from '#app/auth/operator-two-factor.server.ts'
+import { domains, operators, type DomainStatus, type OperatorRole } from '#app/db/schema.server.ts'
 import { createSchool } from '#app/models/school.server.ts'
 import { createUser } from '#app/models/user.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
@@ -18,7 +20,7 @@ export const control = (): ControlDb => controlDb(dbEnv)
 export const db = (): ShardDb => shardDb(dbEnv, 0)
 /** Both databases of a request on a shard-0 school, as model functions over both take them (throttles, page settings). */
 export const dbs = () => ({ control: control(), db: db() })
-const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups', 'school_moves', 'audit_log'])
+const CONTROL_TABLES = new Set(['tenants', 'domains', 'domain_events', 'operators', 'operator_sessions', 'platform_webhooks', 'company_lookups', 'school_moves', 'audit_log', 'operator_recovery_codes', 'operator_invites', 'operator_notes', 'dead_letters', 'school_exports'])
 /** The D1 database a table lives in for a test's raw SQL: the control plane, or shard 0 (where test schools live). */
 export const d1ForTable = (table: string): D1Database => (CONTROL_TABLES.has(table) ? (env as unknown as { DB: D1Database }).DB : (env as unknown as { DB_SHARD_0: D1Database }).DB_SHARD_0)
 /** …of the first table a raw SQL statement names (FROM / INTO / UPDATE). */
@@ -140,4 +142,32 @@ export async function appFetchSettled(host: string, path: string, init: { header
   const { waitOnExecutionContext } = await import('cloudflare:test')
   await waitOnExecutionContext(ctx)
   return { res, body }
+}
+
+/**
+ * A platform operator with the second factor enrolled, signed in through the real forms (password,
+ * then a TOTP code): returns the Cookie header value, and `code()` for the next sign-in's code.
+ */
+export async function createTestOperator(opts: { id?: string; email?: string; name?: string; role?: OperatorRole; password?: string } = {}) {
+  const email = (opts.email ?? `op-${newId(6)}@coursefront.test`).toLowerCase()
+  const password = opts.password ?? 'operator-pass'
+  const id = opts.id ?? newId()
+  const key = newTotpKey()
+  const platformKey = (env as unknown as { INTEGRATIONS_KEY: string }).INTEGRATIONS_KEY
+  const now = Date.now()
+  await control()
+    .insert(operators)
+    .values({ id, email, name: opts.name ?? 'Test Operator', role: opts.role ?? 'admin', passwordHash: await hashPassword(password), totpKey: await sealTotpKey(platformKey, key), totpEnabledAt: now, createdAt: now, updatedAt: now })
+  const cookie = await signInTestOperator(email, password, key)
+  return { id, email, password, key, cookie }
+}
+
+/** Password, then the TOTP code of the current step: the operator's Cookie header value. */
+export async function signInTestOperator(email: string, password: string, key: Uint8Array, headers?: HeadersInit) {
+  const first = await appFetch(PLATFORM, '/operator/login', { form: { email, password }, headers })
+  const cookie = first.headers.get('Set-Cookie')?.split(';')[0]
+  if (first.status !== 302 || !cookie) throw new Error(`operator login failed: ${first.status}`)
+  const second = await appFetch(PLATFORM, '/operator/two-factor', { form: { code: generateTOTP(key, 30, 6) }, cookie, headers })
+  if (second.status !== 302 || second.headers.get('Location') !== '/operator') throw new Error(`operator second factor failed: ${second.status}`)
+  return cookie
 }

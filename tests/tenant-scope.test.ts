@@ -31,7 +31,7 @@ describe('tenant scope', () => {
     expect(declared.length).toBeGreaterThan(20)
     // Every shard table is tenant-owned; in the control plane, rows that belong to one school (its
     // domains, their events, its counters) carry tenant_id too and are scoped like any other.
-    const SCHOOL_ROWS_IN_CONTROL = new Set(['domains', 'domain_events', 'login_attempts', 'school_moves', 'audit_log'])
+    const SCHOOL_ROWS_IN_CONTROL = new Set(['domains', 'domain_events', 'login_attempts', 'school_moves', 'audit_log', 'operator_notes', 'dead_letters', 'school_exports'])
     for (const { name, sqlName } of declared) expect({ name, tenantOwned: tables.has(name) }).toEqual({ name, tenantOwned: !platform.has(sqlName) || SCHOOL_ROWS_IN_CONTROL.has(sqlName) })
   })
 

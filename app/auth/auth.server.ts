@@ -7,6 +7,9 @@ import { createSession, deleteSession, sessionLookup } from '#app/models/session
 import { clearSessionCookie, readSessionToken, sessionCookie } from '#app/utils/session-cookie.server.ts'
 import { clientIp, requireSchool } from '#app/utils/request.server.ts'
 import { isDataRequest } from '#app/utils/security.server.ts'
+import { getSchoolOwner } from '#app/models/school-overview.server.ts'
+import { readViewAs, type ViewAsGrant } from '#app/support/view-as.server.ts'
+import { readViewAsCookie } from '#app/utils/view-as-cookie.server.ts'
 import { getTranslator } from '#app/i18n/i18n.ts'
 
 export type CurrentUser = {
@@ -20,6 +23,8 @@ export type CurrentUser = {
    * session has not confirmed one yet. Such a user is not signed in for anything but /verify.
    */
   verificationPending: boolean
+  /** Set when this is an operator viewing the school as its owner (issue 27 §7): read-only, until expiresAt. */
+  viewAs?: ViewAsGrant
 }
 
 export const VERIFY_PATH = '/verify'
@@ -63,6 +68,19 @@ async function lookUpUser(request: Request, context: AppLoadContext): Promise<Cu
   if (context.site.kind !== 'school') return null
   if (context.memo.has('user')) return context.memo.get('user') as CurrentUser | null
   const tenant = context.site.tenant
+  if (readViewAsCookie(request)) {
+    // An operator's read-only view as the owner (issue 27 §7): the owner, no session of theirs
+    // touched; a grant that is no longer valid signs nobody in.
+    const pending = (async (): Promise<CurrentUser | null> => {
+      const viewAs = await readViewAs(request, context)
+      const owner = viewAs ? await getSchoolOwner(context.db, tenant.id) : null
+      return owner && viewAs ? { ...owner, role: 'owner', sessionId: '', verificationPending: false, viewAs } : null
+    })()
+    context.memo.set('user', pending)
+    const user = await pending
+    context.memo.set('user', user)
+    return user
+  }
   const lookup = sessionLookup(context.db, tenant.id, readSessionToken(request))
   if (!lookup) {
     context.memo.set('user', null)

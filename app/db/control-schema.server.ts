@@ -49,6 +49,8 @@ export const tenants = sqliteTable(
     shard: integer('shard').notNull().default(0),
     /** Set while the school moves to another shard (app/shards/move-school.server.ts): its writes are refused until the move unfreezes it. */
     movingSince: integer('moving_since'),
+    /** Issue 27 §8: when set, the school is suspended and its data is deleted at this time unless restored first. */
+    deletionDueAt: integer('deletion_due_at'),
     ...timestamps,
   },
   (t) => [uniqueIndex('tenants_slug_unique').on(t.slug), index('tenants_created_at_idx').on(t.createdAt)],
@@ -110,6 +112,9 @@ export const domainEvents = sqliteTable(
 )
 
 // Platform staff. Not tenant-owned.
+export const OPERATOR_ROLES = ['admin', 'support', 'finance'] as const
+export type OperatorRole = (typeof OPERATOR_ROLES)[number]
+
 export const operators = sqliteTable(
   'operators',
   {
@@ -117,9 +122,49 @@ export const operators = sqliteTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** Issue 27 §6: what the operator may do (app/operator/permissions.ts). */
+    role: text('role', { enum: OPERATOR_ROLES }).notNull().default('admin'),
+    /** The TOTP key, sealed (secret-box, purpose 'operator-totp'); null until the operator enrols. */
+    totpKey: text('totp_key'),
+    totpEnabledAt: integer('totp_enabled_at'),
+    /** The last 30-second step whose code was accepted: a code works once (RFC 6238 §5.2). */
+    totpLastStep: integer('totp_last_step'),
+    lastSignInAt: integer('last_sign_in_at'),
     ...timestamps,
   },
   (t) => [uniqueIndex('operators_email_unique').on(t.email)],
+)
+
+/** One-time codes for an operator who lost the authenticator: SHA-256 of the code, spent once. */
+export const operatorRecoveryCodes = sqliteTable(
+  'operator_recovery_codes',
+  {
+    id: text('id').primaryKey(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('operator_recovery_codes_hash_unique').on(t.operatorId, t.codeHash)],
+)
+
+/** An admin's invitation: the link carries id.secret; the row keeps the secret's hash. */
+export const operatorInvites = sqliteTable(
+  'operator_invites',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: OPERATOR_ROLES }).notNull(),
+    secretHash: text('secret_hash').notNull(),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    acceptedAt: integer('accepted_at'),
+  },
+  (t) => [index('operator_invites_email_idx').on(t.email)],
 )
 
 export const operatorSessions = sqliteTable(
@@ -133,6 +178,10 @@ export const operatorSessions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastVerifiedAt: integer('last_verified_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    /** Set when the second factor was given; until then the session reaches only /operator/two-factor. */
+    twoFactorAt: integer('two_factor_at'),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
   },
   (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
 )
@@ -228,6 +277,24 @@ export const AUDIT_ACTIONS = [
   'domain.add',
   'domain.remove',
   'webhook.create',
+  'operator.forbidden',
+  'operator.invite',
+  'operator.join',
+  'operator.remove',
+  'operator.role',
+  'operator.two_factor_enrol',
+  'operator.recovery_code_used',
+  'operator.session_revoke',
+  'dead_letter.redeliver',
+  'dead_letter.discard',
+  'domain.check',
+  'school.note',
+  'support.sign_in_link',
+  'support.view_as_owner',
+  'school.export',
+  'school.deletion_schedule',
+  'school.deletion_cancel',
+  'school.delete',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 export const AUDIT_ACTOR_KINDS = ['operator', 'owner', 'admin', 'system'] as const
@@ -254,9 +321,81 @@ export const auditLog = sqliteTable(
   (t) => [index('audit_log_tenant_created_idx').on(t.tenantId, t.createdAt), index('audit_log_created_idx').on(t.createdAt)],
 )
 
+/**
+ * Issue 27 §4: every message a queue gave up on, consumed from its dead-letter queue into D1 so it
+ * never expires unseen (a DLQ keeps messages four days). `body` is the message as it was sent, so
+ * a redelivery puts the same job back on its queue; (queue, message_id) makes recording idempotent.
+ */
+export const DEAD_LETTER_QUEUES = ['events', 'webhook-deliveries', 'invoicing', 'mail', 'mailing'] as const
+export type DeadLetterQueue = (typeof DEAD_LETTER_QUEUES)[number]
+export const DEAD_LETTER_STATUSES = ['open', 'redelivered', 'discarded'] as const
+
+export const deadLetters = sqliteTable(
+  'dead_letters',
+  {
+    id: text('id').primaryKey(),
+    queue: text('queue', { enum: DEAD_LETTER_QUEUES }).notNull(),
+    messageId: text('message_id').notNull(),
+    /** The school the job was for; '' when the body names none. */
+    tenantId: text('tenant_id').notNull().default(''),
+    body: text('body').notNull(),
+    /** Why it failed, as far as the consumer knows (the job's last error, else "retries exhausted"). */
+    reason: text('reason').notNull(),
+    attempts: integer('attempts').notNull(),
+    status: text('status', { enum: DEAD_LETTER_STATUSES }).notNull().default('open'),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: integer('resolved_at'),
+    discardReason: text('discard_reason'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('dead_letters_message_unique').on(t.queue, t.messageId),
+    index('dead_letters_status_idx').on(t.status, t.createdAt),
+    index('dead_letters_tenant_idx').on(t.tenantId, t.status),
+  ],
+)
+
+/** Operators' notes on a school (issue 27 §2), shown on its page; removed with the school. */
+export const operatorNotes = sqliteTable(
+  'operator_notes',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    operatorId: text('operator_id'),
+    authorLabel: text('author_label').notNull(),
+    body: text('body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('operator_notes_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
+/** Issue 27 §8: an export of one school's data (JSON per table + its R2 files listed) into R2. */
+export const schoolExports = sqliteTable(
+  'school_exports',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantIdColumn(),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** Who asked: an operator or the school's owner, as "Name <e-mail>". */
+    requestedBy: text('requested_by').notNull(),
+    r2Key: text('r2_key'),
+    sizeBytes: integer('size_bytes'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+    expiresAt: integer('expires_at'),
+  },
+  (t) => [index('school_exports_tenant_idx').on(t.tenantId, t.createdAt)],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type Domain = typeof domains.$inferSelect
 export type DomainEvent = typeof domainEvents.$inferSelect
 export type Operator = typeof operators.$inferSelect
 export type SchoolMove = typeof schoolMoves.$inferSelect
 export type AuditEntry = typeof auditLog.$inferSelect
+export type DeadLetter = typeof deadLetters.$inferSelect
+export type SchoolExport = typeof schoolExports.$inferSelect
+export type OperatorNote = typeof operatorNotes.$inferSelect

@@ -94,6 +94,18 @@ function verifyKeys(tenantId: string, userId: string, ip: string): LimitKey[] {
 export const verifyLockedSeconds = (dbs: ThrottleDbs, tenantId: string, userId: string, ip: string, now = Date.now()) => lockedSecondsAny(dbs, verifyKeys(tenantId, userId, ip), now)
 export const recordVerifyFailures = (dbs: ThrottleDbs, tenantId: string, userId: string, ip: string, now = Date.now()) => recordFailures(dbs, verifyKeys(tenantId, userId, ip), now)
 
+// ── Operators' second factor (issue 27 §6): per operator and per IP, in the control plane ──
+
+function operatorCodeKeys(operatorId: string, ip: string): LimitKey[] {
+  return [
+    { scope: PLATFORM_SCOPE, key: `operator-code|${operatorId}`, policy: VERIFY_ACCOUNT_POLICY },
+    { scope: PLATFORM_SCOPE, key: `verify-ip|${ip}`, policy: VERIFY_IP_POLICY },
+  ]
+}
+
+export const operatorCodeLockedSeconds = (dbs: ThrottleDbs, operatorId: string, ip: string, now = Date.now()) => lockedSecondsAny(dbs, operatorCodeKeys(operatorId, ip), now)
+export const recordOperatorCodeFailures = (dbs: ThrottleDbs, operatorId: string, ip: string, now = Date.now()) => recordFailures(dbs, operatorCodeKeys(operatorId, ip), now)
+
 // ── Signups (platform) ──
 
 export type SignupTurn = { ok: true } | { ok: false; reason: 'ip' | 'email'; seconds: number }

@@ -7,7 +7,7 @@ import { getOperatorByEmail } from '#app/models/operator.server.ts'
 import { formError } from '#app/utils/responses.server.ts'
 import { useFieldMessage, useT } from '#app/utils/i18n-react.ts'
 import { attemptLogin } from '#app/auth/login.server.ts'
-import { getCurrentOperator, signInOperator } from '#app/auth/operator-auth.server.ts'
+import { getOperatorSession, signInOperator, twoFactorPath } from '#app/auth/operator-auth.server.ts'
 import { clientIp, getT, requirePlatform } from '#app/utils/request.server.ts'
 import { email, parseForm } from '#app/utils/validation.ts'
 
@@ -17,7 +17,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requirePlatform(context)
-  if (await getCurrentOperator(request, context)) throw redirect('/operator')
+  const session = await getOperatorSession(request, context)
+  if (session) throw redirect(session.twoFactorDone ? '/operator' : twoFactorPath(session))
   return { title: `${getT(request, context)('operator.login.title')} · Coursefront` }
 }
 
@@ -35,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     findAccount: () => getOperatorByEmail(context.control, email),
   })
   if (!result.ok) return formError({ form: result.error }, { email }, result.error.key === 'auth.login.throttled' ? 429 : 401)
-  return signInOperator(request, context, result.account.id)
+  return signInOperator(request, context, result.account)
 }
 
 export default function OperatorLoginPage() {

@@ -59,7 +59,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requireOperator(request, context)
+  await requireOperator(request, context, 'schools.move', { tenantId: params.tenantId })
   const tenant = await getTenantById(context.control, params.tenantId ?? '')
   if (!tenant) notFound()
   const parsed = await parseForm(ActionSchema, request)

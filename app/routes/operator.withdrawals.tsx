@@ -18,6 +18,7 @@ import { useLocale, useT } from '#app/utils/i18n-react.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { audit, operatorActor } from '#app/audit/audit.server.ts'
 import { requireOperator } from '#app/auth/operator-auth.server.ts'
+import { operatorCan } from '#app/operator/permissions.ts'
 import { getT } from '#app/utils/request.server.ts'
 import { parseForm, parseWith } from '#app/utils/validation.ts'
 import { Pager } from '#app/components/pager.tsx'
@@ -34,7 +35,7 @@ const MarkPaidSchema = z.object({ intent: z.literal('mark_paid'), withdrawalId: 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireOperator(request, context)
+  const operator = await requireOperator(request, context)
   const url = new URL(request.url)
   const parsed = parseWith(FilterSchema, Object.fromEntries(url.searchParams))
   const filters = parsed.ok ? parsed.data : {}
@@ -48,6 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
     payoutDays: WITHDRAWAL_PAYOUT_DAYS,
+    canPay: operatorCan(operator.role, 'withdrawals.pay'),
     rows: rows.map(({ withdrawal: w, school }) => {
       const snapshot = parseBankSnapshot(w.bankAccount)
       const dueAt = w.createdAt + WITHDRAWAL_PAYOUT_DAYS * DAY_MS
@@ -71,7 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const operator = await requireOperator(request, context)
+  const operator = await requireOperator(request, context, 'withdrawals.pay')
   const parsed = await parseForm(MarkPaidSchema, request)
   if (!parsed.ok) throw new Response('Bad Request', { status: 400 })
   const result = await markWithdrawalPaid(shardDbs(context.cloudflare.env), parsed.data.withdrawalId, operator.id)
@@ -178,7 +180,7 @@ export default function OperatorWithdrawals() {
                 key: 'actions',
                 header: t('operator.col.actions'),
                 cell: (w) =>
-                  w.status === 'pending' ? (
+                  w.status === 'pending' && data.canPay ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="mark_paid" />
                       <input type="hidden" name="withdrawalId" value={w.id} />

@@ -18,6 +18,7 @@
 // this file (the version confirmed in its own session batch). An Authorization
 // header does not matter here: the app never reads it, so the data is the anonymous one (the page
 // cache skips such requests only because HTTP shared caches must).
+import { readViewAsCookie } from '#app/utils/view-as-cookie.server.ts'
 import type { AppLoadContext } from '@remix-run/cloudflare'
 import { PAGE_S_MAXAGE } from '#app/domain/seo.ts'
 import { readFlash } from '#app/utils/flash.server.ts'
@@ -79,7 +80,7 @@ export function entryExpiry(now: number, changesAt: ChangesAt) {
 
 /** GETs without a session cookie or a one-time message. */
 export function isLoaderCacheCandidate(request: Request) {
-  return request.method === 'GET' && !readSessionToken(request) && !readFlash(request)
+  return request.method === 'GET' && !readSessionToken(request) && !readFlash(request) && !readViewAsCookie(request)
 }
 
 /**

@@ -12,6 +12,7 @@
 // SHA-256 hashes, computed once when the page is stored, and the answer's headers are built once per
 // entry. Pages with the creator's scripts need a nonce (ADR 013): their copy keeps the nonce it was
 // rendered with in X-Page-Nonce, and a hit swaps this request's nonce into the stored bytes.
+import { readViewAsCookie } from './view-as-cookie.server.ts'
 import { inlineScriptHashes } from './inline-script-hashes.ts'
 import { readFlash } from './flash.server.ts'
 import { readSessionToken } from './session-cookie.server.ts'
@@ -31,6 +32,8 @@ const MAX_EDGE_SECONDS = 3600
 export function isPageCacheCandidate(request: Request) {
   if (request.method !== 'GET') return false
   if (readSessionToken(request)) return false
+  // An operator viewing the school as its owner sees the owner's pages, never a visitor's copy.
+  if (readViewAsCookie(request)) return false
   // A one-time message is for this visitor only (and its answer clears the cookie).
   if (readFlash(request)) return false
   if (request.headers.has('Authorization')) return false

@@ -61,6 +61,13 @@ export function movingSchoolResponse(request: Request, locale: Locale, schoolNam
   return page(locale, 503, t('status.moving.title'), `<p>${escapeHtml(t('status.moving.text', { name: schoolName }))}</p>`, headers)
 }
 
+/** An operator viewing the school as its owner (issue 27 §7) tried to change something: read-only. */
+export function viewAsReadOnlyResponse(request: Request, locale: Locale) {
+  const t = getTranslator(locale)
+  if (isDataRequest(request)) return Response.json({ message: `${t('status.view_as.title')}. ${t('status.view_as.text')}` }, { status: 403, headers: { 'Cache-Control': 'no-store' } })
+  return page(locale, 403, t('status.view_as.title'), `<p>${escapeHtml(t('status.view_as.text'))}</p><p><a href="/home">${escapeHtml(t('status.view_as.back'))}</a></p>`)
+}
+
 /** 419 as the seed's client expects it (seed 000 §7): JSON for script calls, a page otherwise. */
 export function csrfFailedResponse(request: Request, locale: Locale) {
   const t = getTranslator(locale)

@@ -3,6 +3,7 @@ import { HOLD_MS } from '#app/domain/payment-confirm.ts'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { decodeBase32, encodeBase64 } from '@oslojs/encoding'
 import { BLOCK_PROPS, isBlockType } from '#app/domain/blocks.ts'
 import { sha256Hex } from '#app/utils/ids.server.ts'
 import { sealSecret } from '#app/utils/secret-box.server.ts'
@@ -179,7 +180,10 @@ export const DemoTenantSchema = z.object({
     .object({ title: z.string().min(1).max(120), description: z.string().default(''), questions: z.array(z.record(z.unknown())).min(1) })
     .optional(),
 })
-export const OperatorsSchema = z.array(UserSchema.omit({ role: true }))
+/** Demo operators (issue 27 §6): a role, and a fixed TOTP key (base32, development only) printed by `npm start` for an authenticator app. */
+export const OperatorsSchema = z.array(
+  UserSchema.omit({ role: true }).extend({ role: z.enum(['admin', 'support', 'finance']).default('admin'), totpKey: z.string().regex(/^[A-Z2-7]{32}$/) }),
+)
 
 export type DemoTenant = z.infer<typeof DemoTenantSchema>
 
@@ -292,9 +296,12 @@ export async function buildSeedSql({ tenants, operators }: ReturnType<typeof loa
   }
   for (const o of operators) {
     const hash = await hashPassword(o.password)
+    // Sealed like the app seals an enrolled key (app/auth/operator-two-factor.server.ts).
+    const totpKey = await sealSecret(integrationsKey, 'platform', 'operator-totp', encodeBase64(decodeBase32(o.totpKey)))
+    const values = [stableId('operator', o.email), o.email.toLowerCase(), o.name, hash, o.role, totpKey, now, now, now]
     control.push(
-      `INSERT INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (${[stableId('operator', o.email), o.email.toLowerCase(), o.name, hash, now, now].map(q).join(', ')})
-  ON CONFLICT(email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, updated_at = excluded.updated_at;`,
+      `INSERT INTO operators (id, email, name, password_hash, role, totp_key, totp_enabled_at, created_at, updated_at) VALUES (${values.map(q).join(', ')})
+  ON CONFLICT(email) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role, totp_key = excluded.totp_key, totp_enabled_at = excluded.totp_enabled_at, totp_last_step = NULL, updated_at = excluded.updated_at;`,
     )
   }
   return { control: control.join('\n'), shards: shards.map((sql) => sql.join('\n') || 'SELECT 1;') }

@@ -4,7 +4,7 @@
 // marks it paid in the console, and the owner sees it paid.
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { browserTest, demoSchool, demoUser, expectText, expectUrl, fieldError, heading, logIn, newSchool, operators, platformUrl, signUp, snap, subdomain, url, visit } from './support.ts'
+import { browserTest, demoSchool, demoUser, expectText, expectUrl, fieldError, heading, demoOperator, logIn, newSchool, operatorLogIn, signUp, snap, subdomain, url, visit } from './support.ts'
 
 const VALID_IBAN = 'PL61 1090 1014 0000 0712 1981 2874'
 
@@ -13,15 +13,6 @@ async function saveBankAccount(page: Page, account: string, holder: string) {
   await form.locator('[name="bankAccount"]').fill(account)
   await form.locator('[name="bankAccountHolder"]').fill(holder)
   await form.getByRole('button', { name: 'Save bank account' }).click()
-}
-
-async function operatorLogIn(page: Page) {
-  const operator = operators[0]
-  await visit(page, platformUrl('/operator/login'))
-  await page.locator('form [name="email"]').fill(operator.email)
-  await page.locator('form [name="password"]').fill(operator.password)
-  await page.locator('main form button[type="submit"]').click()
-  await expectUrl(page, 'localhost', '/operator')
 }
 
 browserTest('a new school: page settings first, then the bank account; nothing to withdraw yet', async ({ page }) => {
@@ -97,8 +88,8 @@ browserTest('the owner withdraws the balance, the operator marks it paid, the ow
   assert.ok(withdrawalId)
 
   const operatorPage = await (await newContext()).newPage()
-  await operatorLogIn(operatorPage)
-  await operatorPage.getByRole('link', { name: 'Withdrawals' }).click()
+  await operatorLogIn(operatorPage, demoOperator('finance@coursefront.test'))
+  await operatorPage.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Withdrawals' }).click()
   await expectUrl(operatorPage, 'localhost', '/operator/withdrawals')
   const opRow = operatorPage.locator(`tr[data-withdrawal="${withdrawalId}"]`)
   await expectText(opRow, academy.name)

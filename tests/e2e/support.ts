@@ -5,6 +5,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { decodeBase32 } from '@oslojs/encoding'
+import { generateHOTP } from '@oslojs/otp'
 
 export const PORT = Number(process.env.E2E_PORT)
 if (!PORT) throw new Error('E2E_PORT is not set: run the suite through `npm run test:e2e` (tests/e2e/run.mjs)')
@@ -75,7 +77,14 @@ const tenantsDir = join(root, 'tenants')
 const schools: DemoSchool[] = readdirSync(tenantsDir)
   .filter((f) => f.endsWith('.json') && f !== 'operators.json')
   .map((f) => JSON.parse(readFileSync(join(tenantsDir, f), 'utf8')) as DemoSchool)
-export const operators = JSON.parse(readFileSync(join(tenantsDir, 'operators.json'), 'utf8')) as Array<Omit<DemoUser, 'role'>>
+export type DemoOperator = Omit<DemoUser, 'role'> & { role: 'admin' | 'support' | 'finance'; totpKey: string }
+export const operators = JSON.parse(readFileSync(join(tenantsDir, 'operators.json'), 'utf8')) as DemoOperator[]
+/** The demo operator of a role (each e2e file signs in its own, as a code works once per 30 s). */
+export const demoOperator = (email: string) => {
+  const operator = operators.find((o) => o.email === email)
+  if (!operator) throw new Error(`No demo operator ${email} in tenants/operators.json`)
+  return operator
+}
 
 export function demoSchool(slug: string) {
   const school = schools.find((s) => s.slug === slug)
@@ -357,6 +366,27 @@ export async function logIn(page: Page, host: string, email: string, password: s
   const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/login'))
   await page.locator('main form button[type="submit"]').click()
   await answered
+}
+
+/** The last TOTP step this process signed each operator in with: a code is accepted only once. */
+const spentStep = new Map<string, number>()
+
+/**
+ * An operator's sign-in through the forms: password, then the code an authenticator app would show
+ * for the demo key. Within one step the next step's code is used (accepted: one step of drift).
+ */
+export async function operatorLogIn(page: Page, operator: DemoOperator) {
+  await visit(page, platformUrl('/operator/login'))
+  await page.locator('form [name="email"]').fill(operator.email)
+  await page.locator('form [name="password"]').fill(operator.password)
+  await page.locator('main form button[type="submit"]').click()
+  await expectUrl(page, 'localhost', '/operator/two-factor')
+  const now = Math.floor(Date.now() / 30_000)
+  const step = Math.max(now, (spentStep.get(operator.email) ?? -1) + 1)
+  spentStep.set(operator.email, step)
+  await page.locator('form [name="code"]').fill(generateHOTP(decodeBase32(operator.totpKey), BigInt(step), 6))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expectUrl(page, 'localhost', '/operator')
 }
 
 /** Register a student at a school through its form; resolves once the page after submit has loaded. */

@@ -6,8 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, dbs, login, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, dbs, login, type TestSchool, createTestOperator } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const bindings = env as unknown as { DB: D1Database; DB_SHARD_0: D1Database }
@@ -18,14 +17,11 @@ const rowsOf = async (tenantId: string) =>
 const json = (value: string | null) => (value ? (JSON.parse(value) as Record<string, unknown>) : null)
 const from = (ip: string) => ({ 'CF-Connecting-IP': ip })
 
-async function operatorCookie() {
-  const now = Date.now()
-  await bindings.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind('op-audit', 'audit-op@coursefront.test', 'Audit Op', await hashPassword('operator-pass'), now, now)
-    .run()
-  const res = await appFetch(PLATFORM, '/operator/login', { form: { email: 'audit-op@coursefront.test', password: 'operator-pass' } })
-  expect(res.status).toBe(302)
-  return res.headers.get('Set-Cookie')!.split(';')[0]!
+/** One operator per file, signed in once (a TOTP code works once per step). */
+let operatorSignedIn: Promise<string> | null = null
+function operatorCookie() {
+  operatorSignedIn ??= createTestOperator({ id: 'op-audit', email: 'audit-op@coursefront.test', name: 'Audit Op' }).then((o) => o.cookie)
+  return operatorSignedIn
 }
 
 async function pendingWithdrawal(school: TestSchool) {

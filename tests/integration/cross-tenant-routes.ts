@@ -28,9 +28,10 @@ import * as certificates from './cross-tenant/certificates.ts'
 import * as stats from './cross-tenant/stats.ts'
 import * as shipping from './cross-tenant/shipping.ts'
 import * as affiliates from './cross-tenant/affiliates.ts'
+import * as operatorConsole from './cross-tenant/operator-console.ts'
 
 /** Registries of the catalogue areas (issue 5), one file each: their routes and how to make their victims. */
-export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery, platformLogin, exams, certificates, stats, shipping, affiliates]
+export const AREAS = [products, courseBuilder, students, articles, storefront, subpages, widgets, comments, engagement, player, checkout, payments, promo, money, seats, integrations, webhooks, community, communityAdmin, communityGallery, platformLogin, exams, certificates, stats, shipping, affiliates, operatorConsole]
 
 export type VictimBase = {
   tenantId: string

@@ -11,8 +11,7 @@ import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
 import { makeFeeStatements, type FeeStatementEnv } from '#app/payments/fee-statements.server.ts'
 import { monthRange } from '#app/models/fee-statement.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, dbs } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, dbs, createTestOperator } from '#tests/factories.ts'
 
 const DAY = 86_400_000
 const MONTH = '2025-11'
@@ -53,14 +52,11 @@ async function sale(school: TestSchool, o: { total: number; fee: number; collect
   return tx
 }
 
-async function operatorCookie() {
-  const now = Date.now()
-  await env.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind('op-fees', 'fees-op@coursefront.test', 'Fees Op', await hashPassword('operator-pass'), now, now)
-    .run()
-  const res = await appFetch(PLATFORM, '/operator/login', { form: { email: 'fees-op@coursefront.test', password: 'operator-pass' } })
-  expect(res.status).toBe(302)
-  return res.headers.get('Set-Cookie')!.split(';')[0]!
+/** One operator per file, signed in once (a TOTP code works once per step). */
+let operatorSignedIn: Promise<string> | null = null
+function operatorCookie() {
+  operatorSignedIn ??= createTestOperator({ id: 'op-fees', email: 'fees-op@coursefront.test', name: 'Fees Op' }).then((o) => o.cookie)
+  return operatorSignedIn
 }
 
 let school: TestSchool
@@ -216,7 +212,7 @@ describe('the owner’s transaction list', () => {
 describe('the operator console', () => {
   it('shows each school’s money per currency in the list, and on its page the figures, statements and payments to check', async () => {
     const cookie = await operatorCookie()
-    const list = await textOf(appFetch(PLATFORM, `/operator?q=${school.slug}`, { cookie }))
+    const list = await textOf(appFetch(PLATFORM, `/operator/schools?q=${school.slug}`, { cookie }))
     const row = list.slice(list.indexOf(`data-school="${school.slug}"`), list.indexOf('</tr>', list.indexOf(`data-school="${school.slug}"`)))
     expect(inside(row, 'data-money-held')).toBe('PLN 140.00')
     expect(inside(row, 'data-money-on-hold')).toBe('PLN 37.00')
@@ -224,7 +220,7 @@ describe('the operator console', () => {
     expect(inside(row, 'data-money-withdrawn')).toBe('PLN 0.00')
     expect(inside(row, 'data-money-split')).toBe('PLN 284.00')
     expect(row).not.toContain('data-money-debt')
-    const plRow = await textOf(appFetch(PLATFORM, `/operator?q=${polish.slug}`, { cookie }))
+    const plRow = await textOf(appFetch(PLATFORM, `/operator/schools?q=${polish.slug}`, { cookie }))
     expect(inside(plRow, 'data-money-debt')).toBe('PLN 16.00')
 
     const page = await textOf(appFetch(PLATFORM, `/operator/schools/${school.tenantId}`, { cookie }))

@@ -6,8 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { TransactionStatus } from '#app/db/schema.server.ts'
 import { updatePageSettings } from '#app/models/page-settings.server.ts'
 import { createTransaction, settleTransaction } from '#app/models/transaction.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool, dbs, d1For } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, flashOf, followFlash, login, PLATFORM, type TestSchool, dbs, d1For, createTestOperator } from '#tests/factories.ts'
 
 const location = (res: Response) => res.headers.get('Location') ?? ''
 const VALID_IBAN = 'PL61 1090 1014 0000 0712 1981 2874'
@@ -60,14 +59,11 @@ async function completeSettings(school: TestSchool) {
   await updatePageSettings(dbs(), school.tenantId, { authorName: 'Anna Author', contactEmail: 'hello@example.com' })
 }
 
-async function operatorCookie() {
-  const now = Date.now()
-  await env.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind('op-money', 'money-op@coursefront.test', 'Money Op', await hashPassword('operator-pass'), now, now)
-    .run()
-  const res = await appFetch(PLATFORM, '/operator/login', { form: { email: 'money-op@coursefront.test', password: 'operator-pass' } })
-  expect(res.status).toBe(302)
-  return res.headers.get('Set-Cookie')!.split(';')[0]
+/** One operator per file, signed in once (a TOTP code works once per step). */
+let operatorSignedIn: Promise<string> | null = null
+function operatorCookie() {
+  operatorSignedIn ??= createTestOperator({ id: 'op-money', email: 'money-op@coursefront.test', name: 'Money Op' }).then((o) => o.cookie)
+  return operatorSignedIn
 }
 
 /** The figures of one currency's card on /home/balance, as rendered. */

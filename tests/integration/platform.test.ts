@@ -1,7 +1,5 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { appFetch, createTestSchool, login, d1For, shardD1OfSlug } from '#tests/factories.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { appFetch, createTestSchool, login, d1For, shardD1OfSlug, createTestOperator } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
@@ -18,14 +16,11 @@ const signupForm = (over: Record<string, string> = {}) => ({
   ...over,
 })
 
-async function createOperator() {
-  const now = Date.now()
-  await env.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind('op1', 'op@coursefront.test', 'Op', await hashPassword('operator-pass'), now, now)
-    .run()
-  const res = await appFetch(PLATFORM, '/operator/login', { form: { email: 'op@coursefront.test', password: 'operator-pass' } })
-  expect(res.status).toBe(302)
-  return res.headers.get('Set-Cookie')!.split(';')[0]
+/** One operator for the file, signed in once (a TOTP code works once per step). */
+let operatorSignedIn: Promise<string> | null = null
+function createOperator() {
+  operatorSignedIn ??= createTestOperator({ id: 'op1', email: 'op@coursefront.test', name: 'Op' }).then((o) => o.cookie)
+  return operatorSignedIn
 }
 
 describe('creator signup', () => {
@@ -127,18 +122,18 @@ describe('operator console', () => {
     const student = await login(school.host, school.owner.email, school.owner.password)
     const cookie = await createOperator()
 
-    const list = await appFetch(PLATFORM, '/operator?q=Suspend', { cookie })
+    const list = await appFetch(PLATFORM, '/operator/schools?q=Suspend', { cookie })
     expect(list.status).toBe(200)
     expect(await list.text()).toContain('Suspend Me')
 
-    const suspend = await appFetch(PLATFORM, `/operator/schools/${school.tenantId}`, { cookie, form: { intent: 'suspend', redirectTo: '/operator' } })
+    const suspend = await appFetch(PLATFORM, `/operator/schools/${school.tenantId}`, { cookie, form: { intent: 'suspend', redirectTo: '/operator/schools' } })
     expect(suspend.status).toBe(302)
     const page = await appFetch(school.host, '/')
     expect(page.status).toBe(503)
     expect(await page.text()).toContain('This school is temporarily unavailable')
     expect((await appFetch(school.host, '/home', { cookie: student })).status).toBe(503)
 
-    const filtered = await (await appFetch(PLATFORM, '/operator?status=suspended', { cookie })).text()
+    const filtered = await (await appFetch(PLATFORM, '/operator/schools?status=suspended', { cookie })).text()
     expect(filtered).toContain('Suspend Me')
 
     await appFetch(PLATFORM, `/operator/schools/${school.tenantId}`, { cookie, form: { intent: 'reactivate' } })

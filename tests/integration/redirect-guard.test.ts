@@ -8,8 +8,7 @@ import { createAuthToken } from '#app/models/auth-token.server.ts'
 import { grantProductAccess } from '#app/models/access.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, d1For } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, db, login, PLATFORM, type TestSchool, d1For, createTestOperator } from '#tests/factories.ts'
 import { HOSTILE_REDIRECTS } from './redirect-corpus.ts'
 
 const count = async (sql: string, ...binds: unknown[]) => (await d1For(sql).prepare(sql).bind(...binds).first<{ n: number }>())!.n
@@ -117,21 +116,15 @@ describe(`the redirect guard through every route, ${HOSTILE_REDIRECTS.length} ho
     }
   })
 
-  it('POST /operator/schools/:id goes back to /operator', async () => {
-    const now = Date.now()
-    await env.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .bind('op-redirects', 'redirects-op@coursefront.test', 'Redirects Op', await hashPassword('operator-pass'), now, now)
-      .run()
-    const signIn = await appFetch(PLATFORM, '/operator/login', { form: { email: 'redirects-op@coursefront.test', password: 'operator-pass' }, headers: ownIp() })
-    expect(signIn.status).toBe(302)
-    const operator = signIn.headers.get('Set-Cookie')!.split(';')[0]!
+  it('POST /operator/schools/:id goes back to /operator/schools', async () => {
+    const { cookie: operator } = await createTestOperator({ email: 'redirects-op@coursefront.test' })
     const target = await createTestSchool()
     const origin = `http://${PLATFORM}`
     let i = 0
     for (const value of HOSTILE_REDIRECTS) {
       const intent = ++i % 2 ? 'suspend' : 'reactivate'
       const res = await appFetch(PLATFORM, `/operator/schools/${target.tenantId}`, { form: { intent, redirectTo: value }, cookie: operator })
-      expectStaysOn(res, origin, `/operator?changed=${target.tenantId}&to=${intent === 'suspend' ? 'suspended' : 'active'}`, value)
+      expectStaysOn(res, origin, `/operator/schools?changed=${target.tenantId}&to=${intent === 'suspend' ? 'suspended' : 'active'}`, value)
     }
   })
 })

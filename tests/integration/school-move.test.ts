@@ -5,8 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { createProduct } from '#app/models/product.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { appFetch, createTestSchool, createTestStudent, dbOf, login } from '#tests/factories.ts'
+import { appFetch, createTestSchool, createTestStudent, dbOf, login, createTestOperator } from '#tests/factories.ts'
 
 const PLATFORM = 'localhost:8787'
 const bindings = env as unknown as { DB: D1Database; DB_SHARD_0: D1Database; DB_SHARD_1: D1Database }
@@ -14,14 +13,11 @@ const shardD1 = (shard: number) => (shard === 0 ? bindings.DB_SHARD_0 : bindings
 // A one-isolate test has no other tenant caches to wait for (SHARD_MOVE_SETTLE_MS, ADR 033).
 const NO_SETTLE = { SHARD_MOVE_SETTLE_MS: '0' }
 
-async function operatorCookie() {
-  const now = Date.now()
-  await bindings.DB.prepare('INSERT OR IGNORE INTO operators (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind('op-move', 'move-op@coursefront.test', 'Move Op', await hashPassword('operator-pass'), now, now)
-    .run()
-  const res = await appFetch(PLATFORM, '/operator/login', { form: { email: 'move-op@coursefront.test', password: 'operator-pass' } })
-  expect(res.status).toBe(302)
-  return res.headers.get('Set-Cookie')!.split(';')[0]!
+/** One operator per file, signed in once (a TOTP code works once per step). */
+let operatorSignedIn: Promise<string> | null = null
+function operatorCookie() {
+  operatorSignedIn ??= createTestOperator({ id: 'op-move', email: 'move-op@coursefront.test', name: 'Move Op' }).then((o) => o.cookie)
+  return operatorSignedIn
 }
 
 const rowsOf = async (shard: number, tenantId: string) => {

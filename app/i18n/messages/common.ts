@@ -24,6 +24,11 @@ export const common = defineMessages(
     'status.suspended.title': 'This school is temporarily unavailable',
     'status.suspended.text': '{name} is suspended at the moment. Please come back later.',
     'status.moving.title': 'Changes are paused for a few minutes',
+    'status.view_as.title': 'Read-only view',
+    'status.view_as.text': 'You are viewing this school as its owner on behalf of Coursefront support. Nothing can be changed in this view.',
+    'status.view_as.back': 'Back to the panel',
+    'view_as.banner': 'Coursefront support: you are viewing {school} as its owner, read-only, until {time}.',
+    'view_as.end': 'End the view',
     'status.moving.text': '{name} is being moved to a new home on our servers. You can browse and watch as usual, but nothing can be saved until it finishes, usually within a few minutes. Please try again shortly; nothing you did before is lost.',
   },
   {
@@ -49,6 +54,11 @@ export const common = defineMessages(
     'status.suspended.title': 'Ta szkoła jest tymczasowo niedostępna',
     'status.suspended.text': 'Działalność „{name}” jest obecnie wstrzymana. Zajrzyj tu później.',
     'status.moving.title': 'Zmiany są wstrzymane na kilka minut',
+    'status.view_as.title': 'Podgląd tylko do odczytu',
+    'status.view_as.text': 'Oglądasz tę szkołę jako jej właściciel w imieniu wsparcia Coursefront. W tym podglądzie nie można niczego zmienić.',
+    'status.view_as.back': 'Wróć do panelu',
+    'view_as.banner': 'Wsparcie Coursefront: oglądasz szkołę {school} jako jej właściciel, tylko do odczytu, do {time}.',
+    'view_as.end': 'Zakończ podgląd',
     'status.moving.text': 'Szkoła „{name}” jest właśnie przenoszona na naszych serwerach. Możesz przeglądać i oglądać jak zwykle, ale do końca przenosin, zwykle kilka minut, nic nie da się zapisać. Spróbuj ponownie za chwilę; wszystko, co zostało zapisane wcześniej, jest bezpieczne.',
   },
 )

@@ -1,6 +1,7 @@
 // One school in the operator console (/operator/schools/{id}): suspend or reactivate it, its
-// platform fee, its money per currency, its fee statements and its payments to check. The route
-// keeps the loader and the intents it posts to.
+// platform fee, its money per currency, its fee statements and its payments to check; its staff,
+// counts, domains, integrations, transactions, fee history and operators' notes (issue 27 §2). The
+// route keeps the loader and the intents it posts to; controls a role may not use are not shown.
 import { Form, Link, useNavigation, useSearchParams } from '@remix-run/react'
 import { OperatorNav } from '#app/operator/components/operator-nav.tsx'
 import { Alert, Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
@@ -12,6 +13,10 @@ import { formatMoney, formatMoneyInput } from '#app/utils/money.ts'
 import type { FieldErrors } from '#app/utils/validation.ts'
 import type { Balance } from '#app/models/balance.server.ts'
 import type { FeeStatementRow } from '#app/payments/components/fee-statement-table.tsx'
+import type { OperatorPermission } from '#app/operator/permissions.ts'
+import type { FeeChange, RecentTransaction, SchoolCounts, SchoolDomain, SchoolIntegration, StaffMember } from '#app/models/school-overview.server.ts'
+import { SchoolCountsCard, SchoolDomainsCard, SchoolFeeHistory, SchoolIntegrationsCard, SchoolStaffCard, SchoolTransactionsCard, type SignInLinkAnswer } from './school-overview.tsx'
+import { SchoolNotesCard, type SchoolNote } from './school-notes.tsx'
 
 export type OperatorSchoolData = {
   school: { id: string; name: string; slug: string; status: string; language: string; currency: string; createdAt: number }
@@ -21,9 +26,18 @@ export type OperatorSchoolData = {
   balances: Balance[]
   statements: FeeStatementRow[]
   mismatches: { total: number; rows: Array<{ id: string; productTitle: string; totalAmount: number; currency: string; createdAt: number; statusReason: string | null }> }
+  /** What the signed-in operator's role may do here. */
+  can: Record<OperatorPermission, boolean>
+  staff: StaffMember[]
+  counts: SchoolCounts
+  domains: SchoolDomain[]
+  integrations: SchoolIntegration[]
+  transactions: RecentTransaction[]
+  feeHistory: FeeChange[]
+  notes: SchoolNote[]
 }
-/** A refused fee form: its errors and what was sent. */
-export type OperatorSchoolAnswer = { errors?: FieldErrors; values?: Record<string, string> } | undefined
+/** A refused fee or note form (its errors and what was sent), or a refused sign-in link. */
+export type OperatorSchoolAnswer = { errors?: FieldErrors; values?: Record<string, string> } | SignInLinkAnswer | undefined
 
 export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolData; actionData: OperatorSchoolAnswer }) {
   const [params] = useSearchParams()
@@ -31,6 +45,7 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
   const locale = useLocale()
   const message = useFieldMessage()
   const busy = useNavigation().state === 'submitting'
+  const signInLink = actionData && 'signInLink' in actionData ? actionData : null
   const errors = ((actionData as { errors?: FieldErrors } | undefined)?.errors ?? {}) as FieldErrors
   const values = ((actionData as { values?: Record<string, string> } | undefined)?.values ?? {}) as Record<string, string>
   const percent = (bps: number) => (bps / 100).toLocaleString(locale === 'pl' ? 'pl-PL' : 'en-US', { maximumFractionDigits: 2 })
@@ -47,7 +62,7 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
         ← {t('operator.school.back')}
       </Link>
       <PageTitle subtitle={<span className="font-mono text-sm">{data.address}</span>}>{data.school.name}</PageTitle>
-      <FlashMessage hidden={Boolean(actionData)} only={['fees']} />
+      <FlashMessage hidden={Boolean(actionData)} only={['fees', 'note', 'sign_in_link']} />
       {changed === 'suspended' || changed === 'active' ? (
         <Alert tone="success">{t(changed === 'suspended' ? 'operator.suspended_ok' : 'operator.reactivated_ok', { name: data.school.name })}</Alert>
       ) : null}
@@ -64,19 +79,35 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
           <dt className="text-slate-500">{t('operator.col.created')}</dt>
           <dd>{formatDate(data.school.createdAt, locale)}</dd>
         </dl>
-        <p className="mt-3 text-sm">
+        <p className="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          {data.can['support.act'] ? (
+            <Link to={`${here}/view-as`} className="font-medium text-brand-700 hover:underline" data-view-as>
+              {t('operator.view_as.title')}
+            </Link>
+          ) : null}
+          <Link to={`${here}/data`} className="font-medium text-brand-700 hover:underline">
+            {t('operator.school.data_link')}
+          </Link>
           <Link to={`${here}/move`} className="font-medium text-brand-700 hover:underline">
             {t('operator.move.link')}
           </Link>
         </p>
-        <Form method="post" className="mt-4">
-          <input type="hidden" name="redirectTo" value={here} />
-          <input type="hidden" name="intent" value={data.school.status === 'active' ? 'suspend' : 'reactivate'} />
-          <Button type="submit" variant={data.school.status === 'active' ? 'danger' : 'secondary'}>
-            {t(data.school.status === 'active' ? 'operator.suspend' : 'operator.reactivate')}
-          </Button>
-        </Form>
+        {data.can['schools.suspend'] ? (
+          <Form method="post" className="mt-4">
+            <input type="hidden" name="redirectTo" value={here} />
+            <input type="hidden" name="intent" value={data.school.status === 'active' ? 'suspend' : 'reactivate'} />
+            <Button type="submit" variant={data.school.status === 'active' ? 'danger' : 'secondary'}>
+              {t(data.school.status === 'active' ? 'operator.suspend' : 'operator.reactivate')}
+            </Button>
+          </Form>
+        ) : null}
       </Card>
+
+      <SchoolStaffCard staff={data.staff} canSignInLink={data.can['support.act']} answer={signInLink} busy={busy} />
+      <SchoolCountsCard counts={data.counts} />
+      <SchoolDomainsCard domains={data.domains} />
+      <SchoolIntegrationsCard integrations={data.integrations} />
+      <SchoolNotesCard notes={data.notes} canAdd={data.can['schools.note']} errors={values.intent === 'note' ? errors : {}} value={values.intent === 'note' ? (values.body ?? '') : ''} busy={busy} />
 
       <Card className="space-y-4" data-fee-settings>
         <div>
@@ -89,33 +120,36 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
           </p>
           <p className="text-sm text-slate-600">{t('operator.fees.free')}</p>
         </div>
-        <Form method="post" className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
-          <input type="hidden" name="intent" value="fees" />
-          <Field
-            label={t('operator.fees.percent')}
-            name="feePercent"
-            inputMode="decimal"
-            maxLength={20}
-            autoComplete="off"
-            placeholder={percent(data.defaults.basisPoints)}
-            defaultValue={values.intent === 'fees' ? values.feePercent : data.fees.basisPoints !== null ? percent(data.fees.basisPoints) : ''}
-            hint={t('operator.fees.percent_hint', { percent: percent(data.defaults.basisPoints) })}
-            error={errors.feePercent}
-          />
-          <Field
-            label={t('operator.fees.fixed')}
-            name="feeFixed"
-            inputMode="decimal"
-            maxLength={20}
-            autoComplete="off"
-            defaultValue={values.intent === 'fees' ? values.feeFixed : data.fees.fixed !== null ? formatMoneyInput(data.fees.fixed, locale) : ''}
-            hint={t('operator.fees.fixed_hint', { defaults: defaultFixed })}
-            error={errors.feeFixed}
-          />
-          <Button type="submit" className="sm:mt-6" disabled={busy}>
-            {t('operator.fees.save')}
-          </Button>
-        </Form>
+        {data.can['schools.fees'] ? (
+          <Form method="post" className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
+            <input type="hidden" name="intent" value="fees" />
+            <Field
+              label={t('operator.fees.percent')}
+              name="feePercent"
+              inputMode="decimal"
+              maxLength={20}
+              autoComplete="off"
+              placeholder={percent(data.defaults.basisPoints)}
+              defaultValue={values.intent === 'fees' ? values.feePercent : data.fees.basisPoints !== null ? percent(data.fees.basisPoints) : ''}
+              hint={t('operator.fees.percent_hint', { percent: percent(data.defaults.basisPoints) })}
+              error={errors.feePercent}
+            />
+            <Field
+              label={t('operator.fees.fixed')}
+              name="feeFixed"
+              inputMode="decimal"
+              maxLength={20}
+              autoComplete="off"
+              defaultValue={values.intent === 'fees' ? values.feeFixed : data.fees.fixed !== null ? formatMoneyInput(data.fees.fixed, locale) : ''}
+              hint={t('operator.fees.fixed_hint', { defaults: defaultFixed })}
+              error={errors.feeFixed}
+            />
+            <Button type="submit" className="sm:mt-6" disabled={busy}>
+              {t('operator.fees.save')}
+            </Button>
+          </Form>
+        ) : null}
+        <SchoolFeeHistory history={data.feeHistory} defaults={data.defaults} />
       </Card>
 
       <Card>
@@ -169,6 +203,8 @@ export function OperatorSchoolPage({ data, actionData }: { data: OperatorSchoolD
           {t('operator.withdrawals.title')} →
         </Link>
       </Card>
+
+      <SchoolTransactionsCard transactions={data.transactions} />
 
       <Card data-operator-statements>
         <h2 className="text-lg font-semibold">{t('operator.school.statements')}</h2>

@@ -60,6 +60,7 @@ export const INSTRUCTOR_NAV: NavGroup[] = [
       { to: '/home/integrations', key: 'integrations.nav' },
       { to: '/home/webhooks', key: 'webhooks.title' },
       { to: '/home/audit', key: 'audit.title' },
+      { to: '/home/settings/data', key: 'school_data.nav' },
     ],
   },
 ]

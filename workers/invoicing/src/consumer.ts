@@ -1,11 +1,11 @@
-// Queue consumers: one student.paid event per message, each acked or retried on its own so a bad
+// Queue consumer: one student.paid event per message, each acked or retried on its own so a bad
 // message never replays the good ones in its batch (workers/shared/queue-consumer.ts). The invoice
 // row decides what a (re)delivery does (app/invoicing/issue.server.ts): issued or failed → nothing;
 // pending → one more attempt.
 import { z } from 'zod'
 import { tenantShard } from '#app/db/shards.server.ts'
 import type { FetchLike } from '#app/invoicing/adapter.server.ts'
-import { failInvoiceForEvent, issueInvoiceForEvent } from '#app/invoicing/issue.server.ts'
+import { issueInvoiceForEvent } from '#app/invoicing/issue.server.ts'
 import { exponentialBackoff } from '../../shared/backoff.ts'
 import { logEvent } from '../../shared/log-event.ts'
 import { consumeQueue } from '../../shared/queue-consumer.ts'
@@ -44,23 +44,6 @@ export async function processInvoicingBatch(batch: MessageBatch<unknown>, env: I
         return again
       }
       logEvent(`invoice_${outcome.kind}`, { ...ids, ...outcome }, outcome.kind === 'failed' ? 'error' : 'info')
-      return ack()
-    },
-  })
-}
-
-/** Messages the queue gave up on (the consumer kept throwing): their invoices end failed. */
-export async function processDeadLetters(batch: MessageBatch<unknown>, env: InvoicingWorkerEnv) {
-  await consumeQueue(batch, {
-    schema: InvoicingJobSchema,
-    backoff: backoffSeconds,
-    malformed: 'invoicing_dead_letter_malformed',
-    crashed: 'invoicing_dlq_error',
-    ids: (job) => ({ tenantId: job.tenantId, eventId: job.eventId }),
-    async handle(job, { ids, ack }) {
-      const home = await tenantShard(env, job.tenantId)
-      const marked = home ? await failInvoiceForEvent(home.db, job, 'Gave up after the queue retried it') : false
-      logEvent('invoice_dead_letter', { ...ids, marked })
       return ack()
     },
   })

@@ -1,7 +1,8 @@
 // Worker entry of coursefront-invoicing: the sale-event consumer, its dead letter consumer, health.
 import type { FetchLike } from '#app/invoicing/adapter.server.ts'
 import { invoicingApp } from './app.ts'
-import { processDeadLetters, processInvoicingBatch } from './consumer.ts'
+import { processInvoicingBatch } from './consumer.ts'
+import { processDeadLetters } from './dead-letter.ts'
 import { INVOICING_DLQ, type InvoicingWorkerEnv } from './env.ts'
 
 /** Tests may pass their own fetch towards the invoicing systems; the default goes through DEV_PEERS or the network. */

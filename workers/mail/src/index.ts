@@ -1,9 +1,11 @@
 // Worker entry of coursefront-mail: consumer of coursefront-mail (outbox emails) and of
-// coursefront-mailing (mailing-list subscriptions), cron sweep, health endpoint.
+// coursefront-mailing (mailing-list subscriptions) and of their dead letter queues (recorded for
+// the operator console), cron sweep, health endpoint.
 import { getMailTransport, type MailTransport } from '#app/mail/transport.server.ts'
 import type { FetchLike } from '#app/mailing/mailchimp.server.ts'
 import { mailApp } from './app.ts'
 import { processMailBatch } from './consumer.ts'
+import { MAIL_DLQ, MAILING_DLQ, processMailDeadLetters, processMailingDeadLetters } from './dead-letter.ts'
 import { logEvent } from '../../shared/log-event.ts'
 import type { MailWorkerEnv } from './env.ts'
 import { processMailingBatch } from './mailing.ts'
@@ -22,7 +24,9 @@ export function createMailWorker(deps: { transport?: (env: MailWorkerEnv) => Mai
     fetch: mailApp.fetch,
 
     async queue(batch, env) {
-      // One worker, two queues: the batch says which (dead letter queues are not consumed here).
+      // One worker, four queues: the batch says which.
+      if (batch.queue === MAIL_DLQ) return processMailDeadLetters(batch, env)
+      if (batch.queue === MAILING_DLQ) return processMailingDeadLetters(batch, env)
       if (batch.queue === MAILING_QUEUE) {
         await processMailingBatch(batch, env, { fetch: deps.mailingFetch })
         return

@@ -1,7 +1,7 @@
-// Worker entry of coursefront-webhooks: three queue consumers (events → deliveries → dead
-// letters), the cron sweep and a health endpoint.
+// Worker entry of coursefront-webhooks: four queue consumers (events → deliveries, and the dead
+// letters of both), the cron sweep and a health endpoint.
 import { webhooksApp } from './app.ts'
-import { processDeadLetterBatch } from './dead-letter.ts'
+import { EVENTS_DEAD_LETTER_QUEUE_NAME, processDeadLetterBatch, processEventsDeadLetterBatch } from './dead-letter.ts'
 import { processDeliveryBatch, type DeliveryDeps } from './deliver.ts'
 import { logEvent } from '../../shared/log-event.ts'
 import { DEAD_LETTER_QUEUE_NAME, DELIVERIES_QUEUE_NAME, EVENTS_QUEUE_NAME, type WebhooksWorkerEnv } from './env.ts'
@@ -21,6 +21,8 @@ export function createWebhooksWorker(deps: DeliveryDeps = {}) {
           return processDeliveryBatch(batch, env, deps)
         case DEAD_LETTER_QUEUE_NAME:
           return processDeadLetterBatch(batch, env)
+        case EVENTS_DEAD_LETTER_QUEUE_NAME:
+          return processEventsDeadLetterBatch(batch, env)
         default:
           // A queue this worker was never meant to consume: keep its messages for whoever is.
           logEvent('webhook_unknown_queue', { queue: batch.queue, messages: batch.messages.length }, 'error')
