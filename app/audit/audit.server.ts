@@ -5,6 +5,7 @@ import type { AppLoadContext } from '@remix-run/cloudflare'
 import type { CurrentOperator } from '#app/auth/operator-auth.server.ts'
 import type { CurrentUser } from '#app/auth/auth.server.ts'
 import { recordAudit, type AuditActor, type NewAuditEntry } from '#app/models/audit-log.server.ts'
+import type { AuditEntry } from '#app/db/schema.server.ts'
 import { clientIp } from '#app/utils/request.server.ts'
 
 export const operatorActor = (operator: Pick<CurrentOperator, 'id' | 'name' | 'email'>): AuditActor => ({ kind: 'operator', id: operator.id, label: `${operator.name} <${operator.email}>` })
@@ -22,3 +23,17 @@ export async function audit(context: AppLoadContext, request: Request, entry: Om
     console.error(JSON.stringify({ event: 'audit_write_failed', action: entry.action, tenantId: entry.tenantId, error: String(error) }))
   }
 }
+
+/** A row as the audit pages send it to the browser: the school named for operators, null on a school's own page. */
+export const auditRowView = (r: AuditEntry, school: { id: string; name: string } | null) => ({
+  id: r.id,
+  createdAt: r.createdAt,
+  school,
+  actorKind: r.actorKind,
+  actorLabel: r.actorLabel,
+  action: r.action,
+  target: r.target,
+  ip: r.ip,
+  before: r.before,
+  after: r.after,
+})

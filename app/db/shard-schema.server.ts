@@ -100,6 +100,8 @@ export const users = sqliteTable(
     vatId: text('vat_id'),
     /** Set when the account was erased (issue 23, GDPR): personal data replaced, sales kept anonymised. */
     deletedAt: integer('deleted_at'),
+    /** When a session was last created for the user (sign-in, hand-over, registration): the operator's school page shows it for staff. */
+    lastSignInAt: integer('last_sign_in_at'),
     ...timestamps,
   },
   (t) => [
@@ -1222,7 +1224,12 @@ export const webhookDeliveries = sqliteTable(
     deliveredAt: integer('delivered_at'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('webhook_deliveries_unique').on(t.tenantId, t.webhookId, t.eventId), index('webhook_deliveries_tenant_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    uniqueIndex('webhook_deliveries_unique').on(t.tenantId, t.webhookId, t.eventId),
+    index('webhook_deliveries_tenant_idx').on(t.tenantId, t.createdAt),
+    // The operator dashboard's backlog and failures across schools (issue 27 §1).
+    index('webhook_deliveries_status_idx').on(t.status, t.updatedAt),
+  ],
 )
 
 /** Invoicing systems and mailing tools a school connects (seed 001 §3). */
@@ -1271,7 +1278,7 @@ export const invoices = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     ...timestamps,
   },
-  (t) => [uniqueIndex('invoices_transaction_unique').on(t.tenantId, t.transactionId)],
+  (t) => [uniqueIndex('invoices_transaction_unique').on(t.tenantId, t.transactionId), index('invoices_status_idx').on(t.status, t.updatedAt)],
 )
 
 /** People subscribed to the school's mailing list (buyers, leads), once per address. */
@@ -1290,7 +1297,7 @@ export const mailingMembers = sqliteTable(
     error: text('error'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('mailing_members_unique').on(t.tenantId, t.integrationId, t.email)],
+  (t) => [uniqueIndex('mailing_members_unique').on(t.tenantId, t.integrationId, t.email), index('mailing_members_status_idx').on(t.status, t.updatedAt)],
 )
 
 // ---- community (issue 22, seed 000 widget 16, §3, §5) ------------------------------------------

@@ -29,10 +29,10 @@ const excerpt = (text: string | null | undefined) => (text ? text.slice(0, 300) 
 
 export type StaffMember = { id: string; name: string; email: string; role: 'owner' | 'admin'; lastSignInAt: number | null }
 
-/** Owner and admins (erased accounts left out), owner first; last sign-in = their newest session. */
+/** Owner and admins (erased accounts left out), owner first; last sign-in as recorded on the user, else their newest session (accounts signed in before it was recorded). */
 export async function listSchoolStaff(db: ShardDb, tenantId: string): Promise<StaffMember[]> {
   const staff = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, recorded: users.lastSignInAt })
     .from(users)
     .where(ofTenant(users, tenantId, inArray(users.role, ['owner', 'admin']), isNull(users.deletedAt)))
     .orderBy(sql`${users.role} = 'owner' DESC`, users.name)
@@ -53,7 +53,7 @@ export async function listSchoolStaff(db: ShardDb, tenantId: string): Promise<St
     )
     .groupBy(sessions.userId)
   const last = new Map(signIns.map((s) => [s.userId, s.at]))
-  return staff.map((s) => ({ ...s, role: s.role === 'owner' ? 'owner' : 'admin', lastSignInAt: last.get(s.id) ?? null }))
+  return staff.map(({ recorded, ...s }) => ({ ...s, role: s.role === 'owner' ? 'owner' : 'admin', lastSignInAt: Math.max(recorded ?? 0, last.get(s.id) ?? 0) || null }))
 }
 
 /** The school's owner (the one a sign-in link goes to), or null. */

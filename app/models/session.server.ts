@@ -29,7 +29,7 @@ export function buildSession(tenantId: string, userId: string, meta: { userAgent
 
 export async function createSession(db: ShardDb, tenantId: string, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
   const { row, token } = buildSession(tenantId, userId, meta)
-  await db.insert(sessions).values(row)
+  await db.batch([db.insert(sessions).values(row), db.update(users).set({ lastSignInAt: row.createdAt }).where(ofTenant(users, tenantId, eq(users.id, userId)))])
   return { token, session: row }
 }
 

@@ -5,6 +5,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
+import { auditRowView } from '#app/audit/audit.server.ts'
 import { AuditTable } from '#app/audit/components/audit-table.tsx'
 import { requireStaff } from '#app/auth/staff.server.ts'
 import { PageTitle } from '#app/components/ui.tsx'
@@ -24,18 +25,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     title: `${getT(request, context)('audit.title')} · ${tenant.name}`,
     next,
-    rows: rows.map((r) => ({
-      id: r.id,
-      createdAt: r.createdAt,
-      school: null,
-      actorKind: r.actorKind,
-      actorLabel: r.actorLabel,
-      action: r.action,
-      target: r.target,
-      ip: r.ip,
-      before: r.before,
-      after: r.after,
-    })),
+    rows: rows.map((r) => auditRowView(r, null)),
   }
 }
 

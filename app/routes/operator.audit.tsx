@@ -4,6 +4,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/cloudflare'
 import { Form, useLoaderData } from '@remix-run/react'
 import { z } from 'zod'
+import { auditRowView } from '#app/audit/audit.server.ts'
 import { AuditTable } from '#app/audit/components/audit-table.tsx'
 import { requireOperator } from '#app/auth/operator-auth.server.ts'
 import { Button, PageTitle } from '#app/components/ui.tsx'
@@ -31,18 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     next,
     rows: rows.map((r) => {
       const school = names.get(r.tenantId)
-      return {
-        id: r.id,
-        createdAt: r.createdAt,
-        school: school ? { id: school.id, name: school.name } : null,
-        actorKind: r.actorKind,
-        actorLabel: r.actorLabel,
-        action: r.action,
-        target: r.target,
-        ip: r.ip,
-        before: r.before,
-        after: r.after,
-      }
+      return auditRowView(r, school ? { id: school.id, name: school.name } : null)
     }),
   }
 }

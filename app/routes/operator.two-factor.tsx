@@ -5,6 +5,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, useActionData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { OperatorSignOut } from '#app/operator/components/operator-sign-out.tsx'
 import { getOperatorSession } from '#app/auth/operator-auth.server.ts'
 import { matchTotpStep, openTotpKey, recoveryCodeHash } from '#app/auth/operator-two-factor.server.ts'
 import { audit, operatorActor } from '#app/audit/audit.server.ts'
@@ -94,11 +95,7 @@ export default function OperatorTwoFactorPage() {
           </Button>
         </Form>
       </Card>
-      <Form method="post" action="/operator/logout" className="mt-4 text-center">
-        <Button type="submit" variant="secondary">
-          {t('operator.two_factor.sign_out')}
-        </Button>
-      </Form>
+      <OperatorSignOut />
     </div>
   )
 }

@@ -2,9 +2,11 @@
 // The key is made once and kept sealed until a code from the app confirms it; then ten recovery
 // codes are shown once and only their hashes are stored.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/cloudflare'
+import type { ShouldRevalidateFunction } from '@remix-run/react'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { Button, Card, Field, PageTitle } from '#app/components/ui.tsx'
+import { OperatorSignOut } from '#app/operator/components/operator-sign-out.tsx'
 import { getOperatorSession } from '#app/auth/operator-auth.server.ts'
 import { formatTotpKey, matchTotpStep, newRecoveryCodes, newTotpKey, openTotpKey, recoveryCodeHash, sealTotpKey, totpKeyUri } from '#app/auth/operator-two-factor.server.ts'
 import { audit, operatorActor } from '#app/audit/audit.server.ts'
@@ -37,6 +39,12 @@ async function pendingKey(context: LoaderFunctionArgs['context'], operatorId: st
   // Two first visits at once: keep whichever key was stored last, and show that one.
   return (await openTotpKey(platformKey, (await getOperatorById(context.control, operatorId))?.totpKey ?? null)) ?? key
 }
+
+/**
+ * Not after the enrolment: the loader would now send the enrolled operator on to /operator, and
+ * the recovery codes, shown this once, would vanish before they were saved.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod === 'POST' ? false : defaultShouldRevalidate)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await enrolling(request, context)
@@ -114,11 +122,7 @@ export default function OperatorTwoFactorSetupPage() {
           </Button>
         </Form>
       </Card>
-      <Form method="post" action="/operator/logout" className="mt-4 text-center">
-        <Button type="submit" variant="secondary">
-          {t('operator.two_factor.sign_out')}
-        </Button>
-      </Form>
+      <OperatorSignOut />
     </div>
   )
 }

@@ -34,6 +34,10 @@ browserTest('an invited operator joins, cannot reach the console without a secon
   await newcomer.getByRole('button', { name: 'Turn on' }).click()
   await expectText(heading(newcomer), 'Your recovery codes')
   await expectText(newcomer.locator('[data-recovery-codes] li').first(), /^[a-z0-9]{5}-[a-z0-9]{5}$/)
+  // Shown this once: they stay until the operator moves on (no revalidation navigates away).
+  await newcomer.waitForLoadState('networkidle')
+  await expectUrl(newcomer, 'localhost', '/operator/two-factor/setup')
+  await expectText(heading(newcomer), 'Your recovery codes')
   await newcomer.getByRole('link', { name: 'I have saved them — go to the console' }).click()
   await expectUrl(newcomer, 'localhost', '/operator')
   await expectText(heading(newcomer), 'Dashboard')

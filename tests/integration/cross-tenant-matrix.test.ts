@@ -147,6 +147,25 @@ describe('cross-tenant matrix', () => {
     }
   }
 
+  // Issue 27: the operator console never answers on a school's host — not to its owner, its
+  // students or a visitor — whatever the route (every operator route file, its ids filled in with
+  // the school's own), GET and POST alike. A page without an action answers POST 405 to anyone.
+  const operatorRoutes = routeFiles.filter((name) => name === 'operator' || name.startsWith('operator.') || name.startsWith('operator_.'))
+  it('knows every operator route file', () => {
+    expect(operatorRoutes.length).toBeGreaterThan(15)
+  })
+  for (const route of operatorRoutes) {
+    for (const method of ['GET', 'POST'] as const) {
+      it(`${method} ${route} on a school's host (owner, student, visitor) → 404`, async () => {
+        const path = routePath(route).replace(/\$(\w+)/g, (_, name: string) => (name === 'tenantId' ? objects.tenantId : 'probe'))
+        for (const cookie of [victimOwnerCookie, victimStudentCookie, undefined]) {
+          const res = await appFetch(victim.host, path, { method, form: method === 'POST' ? { intent: 'suspend' } : undefined, cookie })
+          expect({ path, status: res.status }).toEqual({ path, status: method === 'POST' && res.status === 405 ? 405 : 404 })
+        }
+      })
+    }
+  }
+
   it('left every victim object untouched', async () => {
     const session = await env.DB_SHARD_1.prepare('SELECT id FROM sessions WHERE id = ?').bind(objects.studentSessionId).first()
     expect(session).not.toBeNull()
