@@ -209,6 +209,15 @@ export async function refundAndRevoke(owner: Page, buyer: Page, shop: Shop, emai
   await filters.getByLabel('Buyer email').fill(email)
   await filters.getByRole('button', { name: 'Filter' }).click()
   await owner.waitForURL((u) => u.searchParams.get('email') === email)
+  // The router moves the URL first and renders the filtered list in a transition afterwards: until
+  // then the page still shows every sale. Wait for the list itself, every row this buyer's.
+  await owner.waitForFunction(
+    (buyer) => {
+      const rows = [...document.querySelectorAll('[data-transaction]')]
+      return rows.length > 0 && rows.every((r) => r.textContent?.includes(buyer))
+    },
+    email,
+  )
   const row = owner.locator('[data-transaction]')
   await expectText(row, email)
   assert.equal(await row.count(), 1, 'one sale to this buyer')
