@@ -66,10 +66,24 @@ describe('the house rules', () => {
     ).toEqual(['cycles: app/checkout/c.server.ts → app/checkout/c.server.ts → app/payments/a.server.ts → app/payments/b.server.ts → app/checkout/c.server.ts'])
   })
 
+  it('fail on a raw D1 statement outside models and db (the dev peers and comments aside)', () => {
+    expect(
+      check({
+        'app/schools/export.server.ts': "export const all = (d1, t) => d1.prepare('SELECT * FROM ' + t).all()\n",
+        'workers/mail/src/consumer.ts': "export const one = (env) => env.DB.prepare('SELECT 1').first()\n",
+        'app/models/school-rows.server.ts': "export const rows = (d1) => d1.prepare('SELECT 1').all()\n",
+        'app/db/shards.server.ts': "export const ping = (d1) => d1.prepare('SELECT 1').run()\n",
+        'workers/dev-peers/src/store.ts': "export const get = (d1) => d1.prepare('SELECT 1').first()\n",
+        'app/payments/notes.server.ts': '// not d1.prepare(sql) here: the model does it\nexport const x = 1\n',
+        'app/models/x.server.test.ts': "const n = env.DB.prepare('SELECT 1')\n",
+      }),
+    ).toEqual(['sql: app/schools/export.server.ts → raw D1 statement', 'sql: workers/mail/src/consumer.ts → raw D1 statement'])
+  })
+
   it('fail when anything but app/db/shards.server.ts names a shard binding (ADR 033), in code, not in a comment or the Env type', () => {
     expect(
       check({
-        'app/routes/admin.tsx': 'export const loader = ({ context }) => context.cloudflare.env.DB_SHARD_1.prepare("SELECT 1")\n',
+        'app/routes/admin.tsx': 'export const loader = ({ context }) => context.cloudflare.env.DB_SHARD_1.batch([])\n',
         'workers/mail/src/consumer.ts': 'export const pick = (env, i) => env[`DB_SHARD_${i}`]\n',
         'app/utils/env.server.ts': '// tenant data: DB_SHARD_0 … DB_SHARD_1\nexport type Env = { [shard: `DB_SHARD_${number}`]: D1Database }\n',
         'app/db/shards.server.ts': 'export const first = (env) => env.DB_SHARD_0\n',

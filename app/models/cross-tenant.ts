@@ -52,6 +52,7 @@ export const CROSS_TENANT: Record<string, string> = {
   'app/models/balance.server.ts#listMismatchesForOperator': 'operator console: provider mismatches of every school, or of one when filtered',
   'app/models/withdrawal.server.ts#listWithdrawalsForOperator': 'operator console: withdrawal requests of every school',
   'app/models/withdrawal.server.ts#markWithdrawalPaid': 'operator console: the operator marks a withdrawal paid by its id',
+  'app/models/school-export.server.ts#listExportsToSweep': "cron: every school's exports left pending by a killed run or past their expiry (issue 27 §8)",
   'app/models/dead-letter.server.ts#listDeadLettersForOperator': "operator console: every school's dead letters, or one school's when filtered (issue 27 §4)",
   'app/models/dead-letter.server.ts#countOpenDeadLettersByQueue': 'operator console: open dead letters per queue across schools (dashboard)',
   'app/models/platform-stats.server.ts#platformSalesOfShard': 'operator dashboard: sales, GMV and fees across every school on one shard (issue 27 §1)',

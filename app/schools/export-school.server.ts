@@ -10,10 +10,12 @@
 // exports/{tenantId}/{exportId}.json, outside tenants/ (which the media worker serves by key, and
 // which is what the document lists as the school's files).
 import type { DatabaseEnv } from '#app/db/shards.server.ts'
-import { shardBinding } from '#app/db/shards.server.ts'
+import { controlDb, shardBinding } from '#app/db/shards.server.ts'
+import { getExport, insertExport, listExports, listExportsToSweep, markExportExpired, markExportFailed, markExportReady, type ExportRow } from '#app/models/school-export.server.ts'
+import { readControlRows, readSchoolRowObjects, readTenantRecord } from '#app/models/school-rows.server.ts'
+import { getTenantById } from '#app/models/tenant.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { signClaims, verifyClaims } from '#app/utils/signed-claims.server.ts'
-import { getExport, insertExport, listExports, listExportsToSweep, markExportExpired, markExportFailed, markExportReady, type ExportRow } from './school-data-store.server.ts'
 import { EXPORTED_CONTROL_TABLES, exportedShardTables, redactRow, type SchoolTable } from './school-tables.server.ts'
 
 export type SchoolDataEnv = DatabaseEnv & { MEDIA: R2Bucket; INTEGRATIONS_KEY?: string }
@@ -30,21 +32,14 @@ export const exportKey = (tenantId: string, exportId: string) => `exports/${tena
 /** The prefixes of the school's R2 objects: its media (every context) and its exports. */
 export const schoolPrefixes = (tenantId: string) => [`tenants/${tenantId}/`, `exports/${tenantId}/`]
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
-
 /** Every row of the school in `table`, in key order, a batch at a time. */
 async function* tableRows(d1: D1Database, table: SchoolTable, tenantId: string): AsyncGenerator<Record<string, unknown>[]> {
-  const keys = table.key.map(quote).join(', ')
   let after: unknown[] | null = null
   for (;;) {
-    const afterClause: string = after ? ` AND (${keys}) > (${table.key.map(() => '?').join(', ')})` : ''
-    const { results }: D1Result<Record<string, unknown>> = await d1
-      .prepare(`SELECT * FROM ${quote(table.name)} WHERE tenant_id = ?${afterClause} ORDER BY ${keys} LIMIT ?`)
-      .bind(tenantId, ...(after ?? []), BATCH)
-      .all<Record<string, unknown>>()
-    if (results.length > 0) yield results
-    if (results.length < BATCH) return
-    const last: Record<string, unknown> = results.at(-1)!
+    const rows = await readSchoolRowObjects(d1, table, tenantId, after, BATCH)
+    if (rows.length > 0) yield rows
+    if (rows.length < BATCH) return
+    const last = rows.at(-1)!
     after = table.key.map((k): unknown => last[k])
   }
 }
@@ -63,18 +58,14 @@ export async function listSchoolFiles(bucket: R2Bucket, tenantId: string) {
 
 /** The document's text, in pieces (one table at a time): never one string of the whole school. */
 async function buildDocument(env: SchoolDataEnv, tenant: { id: string; shard: number }, now: number): Promise<string[]> {
-  const control = env.DB
-  const school = await control.prepare('SELECT * FROM tenants WHERE id = ?').bind(tenant.id).first<Record<string, unknown>>()
+  const school = await readTenantRecord(env.DB, tenant.id)
   if (!school) throw new Error('unknown school')
   const parts: string[] = [
     `{"format":${JSON.stringify(EXPORT_FORMAT)},"version":1,"exportedAt":${JSON.stringify(new Date(now).toISOString())},"school":${JSON.stringify(redactRow(school))},"control":{`,
   ]
   for (const [i, name] of EXPORTED_CONTROL_TABLES.entries()) {
-    const { results } = await control
-      .prepare(`SELECT * FROM ${quote(name)} WHERE tenant_id = ? ORDER BY id`)
-      .bind(tenant.id)
-      .all<Record<string, unknown>>()
-    parts.push(`${i ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(results.map(redactRow))}`)
+    const rows = await readControlRows(env.DB, name, tenant.id)
+    parts.push(`${i ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(rows.map(redactRow))}`)
   }
   parts.push('},"tables":{')
   const shard = shardBinding(env, tenant.shard)
@@ -94,16 +85,16 @@ async function buildDocument(env: SchoolDataEnv, tenant: { id: string; shard: nu
 /** Writes the export's document and marks it ready (or failed, with the reason). Running it again overwrites the same object. */
 export async function runSchoolExport(env: SchoolDataEnv, row: Pick<ExportRow, 'id' | 'tenantId'>, now = Date.now()): Promise<'ready' | 'failed'> {
   try {
-    const tenant = await env.DB.prepare('SELECT id, shard FROM tenants WHERE id = ?').bind(row.tenantId).first<{ id: string; shard: number }>()
+    const tenant = await getTenantById(controlDb(env), row.tenantId)
     if (!tenant) throw new Error('unknown school')
     const body = new Blob(await buildDocument(env, tenant, now), { type: 'application/json' })
     const key = exportKey(row.tenantId, row.id)
     await env.MEDIA.put(key, body, { httpMetadata: { contentType: 'application/json; charset=utf-8' } })
-    await markExportReady(env.DB, row.tenantId, row.id, { r2Key: key, sizeBytes: body.size, expiresAt: now + EXPORT_KEEP_MS }, Date.now())
+    await markExportReady(controlDb(env), row.tenantId, row.id, { r2Key: key, sizeBytes: body.size, expiresAt: now + EXPORT_KEEP_MS }, Date.now())
     return 'ready'
   } catch (error) {
     console.error(JSON.stringify({ event: 'school_export_failed', tenantId: row.tenantId, exportId: row.id, error: String(error) }))
-    await markExportFailed(env.DB, row.tenantId, row.id, String(error), Date.now())
+    await markExportFailed(controlDb(env), row.tenantId, row.id, String(error), Date.now())
     return 'failed'
   }
 }
@@ -111,14 +102,14 @@ export async function runSchoolExport(env: SchoolDataEnv, row: Pick<ExportRow, '
 /** Records an export asked for by `requestedBy` ("Name <e-mail>") and runs it now. */
 export async function requestSchoolExport(env: SchoolDataEnv, tenantId: string, requestedBy: string, now = Date.now()) {
   const id = newId()
-  await insertExport(env.DB, { id, tenantId, requestedBy }, now)
+  await insertExport(controlDb(env), { id, tenantId, requestedBy }, now)
   const status = await runSchoolExport(env, { id, tenantId }, now)
   return { id, status }
 }
 
 /** Cron: runs again exports a killed request left pending, and removes files past their expiry. */
 export async function sweepSchoolExports(env: SchoolDataEnv, now = Date.now(), limit = 10) {
-  const rows = await listExportsToSweep(env.DB, { stalePendingBefore: now - STALE_PENDING_MS, now, limit })
+  const rows = await listExportsToSweep(controlDb(env), { stalePendingBefore: now - STALE_PENDING_MS, now, limit })
   let rerun = 0
   let expired = 0
   for (const row of rows) {
@@ -127,7 +118,7 @@ export async function sweepSchoolExports(env: SchoolDataEnv, now = Date.now(), l
       rerun++
     } else if (row.r2Key) {
       await env.MEDIA.delete(row.r2Key)
-      await markExportExpired(env.DB, row.tenantId, row.id)
+      await markExportExpired(controlDb(env), row.tenantId, row.id)
       expired++
     }
   }
@@ -160,7 +151,7 @@ export async function openExportDownload(env: SchoolDataEnv, tenantId: string, t
   const claims = await verifyClaims(integrationsKey(env), LINK_PURPOSE, token, 3)
   if (!claims || claims[0] !== tenantId || !/^[0-9a-z]{1,12}$/.test(claims[2]!)) return { ok: false, status: 404 }
   if (parseInt(claims[2]!, 36) <= now) return { ok: false, status: 403 }
-  const row = await getExport(env.DB, tenantId, claims[1]!)
+  const row = await getExport(controlDb(env), tenantId, claims[1]!)
   if (!row || row.status !== 'ready' || !row.r2Key) return { ok: false, status: 404 }
   const object = await env.MEDIA.get(row.r2Key)
   if (!object) return { ok: false, status: 404 }
@@ -181,7 +172,7 @@ export async function openExportDownload(env: SchoolDataEnv, tenantId: string, t
 
 /** The school's latest exports as the pages show them, a fresh signed link for each downloadable one (when `linkOf` is given). */
 export async function schoolExportViews(env: SchoolDataEnv, tenantId: string, linkOf: ((token: string) => string) | null, now = Date.now()) {
-  const rows = await listExports(env.DB, tenantId)
+  const rows = await listExports(controlDb(env), tenantId)
   return Promise.all(
     rows.map(async (row) => {
       const downloadable = row.status === 'ready' && row.r2Key !== null && (row.expiresAt ?? 0) > now

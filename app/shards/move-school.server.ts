@@ -30,52 +30,23 @@ import {
   type MoveState,
   type TableDigest,
 } from '#app/models/school-move.server.ts'
+import { deleteSchoolRows, readSchoolRowValues, tablesHoldingSchoolRows, upsertSchoolRow } from '#app/models/school-rows.server.ts'
 
 export { isSchoolFrozen, shardTables } from '#app/models/school-move.server.ts'
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 const childrenFirst = () => [...shardTables()].reverse()
 
 type Row = unknown[]
 
-/** The school's rows of `table` after `after` (a key, or null for the start), in key order. */
-async function readRows(d1: D1Database, table: MovedTable, tenantId: string, after: unknown[] | null, limit: number): Promise<Row[]> {
-  const keyList = table.key.map(quote).join(', ')
-  const afterClause = after ? ` AND (${keyList}) > (${table.key.map(() => '?').join(', ')})` : ''
-  const sql = `SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} WHERE tenant_id = ?${afterClause} ORDER BY ${keyList} LIMIT ?`
-  return d1
-    .prepare(sql)
-    .bind(tenantId, ...(after ?? []), limit)
-    .raw()
-}
-
-/**
- * Which of `tables` hold any of the school's rows, asked in one round trip: a step jumps over the
- * (many) empty tables instead of paging each of them.
- */
-async function holdsRows(d1: D1Database, tenantId: string, tables: MovedTable[]): Promise<boolean[]> {
-  if (tables.length === 0) return []
-  const answers = await d1.batch<{ present: number }>(tables.map((t) => d1.prepare(`SELECT EXISTS (SELECT 1 FROM ${quote(t.name)} WHERE tenant_id = ?) AS present`).bind(tenantId)))
-  return answers.map((a) => a.results[0]?.present === 1)
-}
-
 /** The first table from `index` on that holds rows (on either database); `order.length` when none does. */
 async function nextWithRows(d1s: D1Database[], tenantId: string, order: MovedTable[], index: number) {
   const rest = order.slice(index)
-  const present = await Promise.all(d1s.map((d1) => holdsRows(d1, tenantId, rest)))
+  const present = await Promise.all(d1s.map((d1) => tablesHoldingSchoolRows(d1, tenantId, rest)))
   const offset = rest.findIndex((_, i) => present.some((p) => p[i]))
   return offset === -1 ? order.length : index + offset
 }
 
 const rowKey = (table: MovedTable, row: Row) => table.keyIndexes.map((i) => row[i])
-
-/** Inserts the row, or overwrites the copy a previous batch made (a row changed since is copied again). */
-function upsert(d1: D1Database, table: MovedTable, row: Row) {
-  const others = table.columns.filter((c) => !table.key.includes(c))
-  const onConflict = others.length > 0 ? `DO UPDATE SET ${others.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}` : 'DO NOTHING'
-  return d1.prepare(`INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')}) ON CONFLICT ${onConflict}`).bind(...row)
-}
 
 async function sha256Hex(text: string) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
@@ -158,11 +129,7 @@ async function deleteStep(d1: D1Database, tenantId: string, from: number, budget
   const tables: string[] = []
   while (index < order.length && left > 0) {
     const table = order[index]!
-    const result = await d1
-      .prepare(`DELETE FROM ${quote(table.name)} WHERE rowid IN (SELECT rowid FROM ${quote(table.name)} WHERE tenant_id = ? LIMIT ?)`)
-      .bind(tenantId, left)
-      .run()
-    const deleted = result.meta.changes ?? 0
+    const deleted = await deleteSchoolRows(d1, table, tenantId, left)
     if (deleted > 0) {
       counts[table.name] = (counts[table.name] ?? 0) + deleted
       tables.push(table.name)
@@ -185,9 +152,9 @@ async function copyStep(src: D1Database, dst: D1Database, move: MoveState, budge
   const tables: string[] = []
   while (index < order.length && left > 0) {
     const table = order[index]!
-    const rows = await readRows(src, table, move.tenantId, key, left)
+    const rows = await readSchoolRowValues(src, table, move.tenantId, key, left)
     if (rows.length > 0) {
-      statements.push(...rows.map((row) => upsert(dst, table, row)))
+      statements.push(...rows.map((row) => upsertSchoolRow(dst, table, row)))
       progress.copied[table.name] = (progress.copied[table.name] ?? 0) + rows.length
       tables.push(table.name)
     }
@@ -220,7 +187,7 @@ async function verifyStep(src: D1Database, dst: D1Database, move: MoveState, bud
   const tables: string[] = []
   while (index < order.length && left > 0) {
     const table = order[index]!
-    const [fromSource, fromTarget] = await Promise.all([readRows(src, table, move.tenantId, keys.source, left), readRows(dst, table, move.tenantId, keys.target, left)])
+    const [fromSource, fromTarget] = await Promise.all([readSchoolRowValues(src, table, move.tenantId, keys.source, left), readSchoolRowValues(dst, table, move.tenantId, keys.target, left)])
     state = { source: await extendDigest(state.source, fromSource), target: await extendDigest(state.target, fromTarget) }
     if (fromSource.length + fromTarget.length > 0) tables.push(table.name)
     const read = Math.max(fromSource.length, fromTarget.length)

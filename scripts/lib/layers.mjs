@@ -10,6 +10,9 @@
 //   cycles    no import cycles among app/ files
 //   shards    nothing but app/db/shards.server.ts names a shard binding (DB_SHARD_n): routes and
 //             workers get the school's shard with its tenant (ADR 033)
+//   sql       raw D1 statements (`.prepare(`) only in app/models/ and app/db/: a query written by
+//             hand is a model function too (the dev peers, which stand in for other companies'
+//             services with stores of their own, are not the app's data)
 import path from 'node:path'
 
 const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?([\s\S]*?)\s+from\s+['"]([^'"]+)['"]/g
@@ -60,6 +63,8 @@ const isSchemaConstant = (name) => /^[A-Z][A-Z0-9_]*$/.test(name)
 const SHARDS_MODULE = 'app/db/shards.server.ts'
 /** A shard binding named in code (comments aside): `env.DB_SHARD_0`, `env['DB_SHARD_1']`, `env[`DB_SHARD_${i}`]`. The type `DB_SHARD_${number}` is not a use. */
 const SHARD_BINDING_USE = /DB_SHARD_(?:\d|\$\{(?!number\}))/
+const RAW_STATEMENT = /\.prepare\(/
+const mayWriteSql = (file) => file.startsWith('app/models/') || file.startsWith('app/db/') || file.startsWith('workers/dev-peers/')
 const withoutComments = (source) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
 
 const ALLOWED = {
@@ -81,7 +86,9 @@ export function checkLayers(files) {
     if (isTest(file)) continue
     const layer = layerOf(file)
     if (!layer) continue
-    if (file !== SHARDS_MODULE && SHARD_BINDING_USE.test(withoutComments(source))) violations.push({ rule: 'shards', file, target: 'DB_SHARD_ binding' })
+    const code = withoutComments(source)
+    if (file !== SHARDS_MODULE && SHARD_BINDING_USE.test(code)) violations.push({ rule: 'shards', file, target: 'DB_SHARD_ binding' })
+    if (!mayWriteSql(file) && RAW_STATEMENT.test(code)) violations.push({ rule: 'sql', file, target: 'raw D1 statement' })
     const edges = []
     for (const imp of importsOf(source)) {
       if (imp.typeOnly) continue

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest'
 import { recordAppEvent } from '#app/models/app-event.server.ts'
 import { claimDeliveryAttempt, createDeliveriesForEvent, createWebhook, getWebhookDelivery, recordDeliveryAttempt, redeliverWebhookDelivery } from '#app/models/webhook.server.ts'
 import { recordDeadLetter } from '#app/models/dead-letter.server.ts'
-import { appFetch, control, createTestOperator, createTestSchool, dbOf, flashOf, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { getInvoiceForTransaction } from '#app/models/invoice.server.ts'
+import { appFetch, control, createTestOperator, createTestSchool, db, dbOf, flashOf, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { INVOICING_DLQ, INVOICING_QUEUE, type InvoicingWorkerEnv } from '../../workers/invoicing/src/env.ts'
+import invoicingWorker from '../../workers/invoicing/src/index.ts'
+import { connectInvoicing, failNextCreates, paidSale, peerInvoices } from '../../workers/invoicing/src/test-support.ts'
+import { dlqBatch, runQueue } from '../../workers/shared/dead-letter-test-support.ts'
 import { processDeadLetterBatch } from '../../workers/webhooks/src/dead-letter.ts'
 import type { WebhooksWorkerEnv } from '../../workers/webhooks/src/env.ts'
 
@@ -162,6 +167,44 @@ describe('dead letters in the operator console', () => {
     expect(owner.sent).toHaveLength(1)
     expect((await lettersOf(school.tenantId)).find((l) => l.id === letter.id)).toMatchObject({ status: 'open' })
     expect(await auditOf(school.tenantId, 'dead_letter.redeliver')).toEqual([])
+  })
+
+  it('an invoice that dead-lettered is reopened and sent again once from the console, and the invoicing worker then issues it', async () => {
+    // The invoicing system answered 502 and the queue gave up: the invoice ends failed, the letter open.
+    const sale = await paidSale()
+    const tenantId = sale.school.tenantId
+    const invoicingEnv = env as unknown as InvoicingWorkerEnv
+    await connectInvoicing(tenantId, 'fakturownia')
+    await failNextCreates('fakturownia', 1, 502)
+    await runQueue(invoicingWorker, createMessageBatch(INVOICING_QUEUE, [{ id: `first-${sale.tx.id}`, timestamp: new Date(), attempts: 1, body: sale.job }]), invoicingEnv)
+    await runQueue(invoicingWorker, dlqBatch(INVOICING_DLQ, [sale.job], { id: `dlq-invoice-${sale.tx.id}` }), invoicingEnv)
+    const invoice = () => getInvoiceForTransaction(db(), tenantId, sale.tx.id)
+    expect(await invoice()).toMatchObject({ status: 'failed', attempts: 1 })
+    const [letter] = await lettersOf(tenantId)
+    expect(letter).toMatchObject({ queue: 'invoicing', status: 'open', attempts: 1 })
+    const admin = await createTestOperator({ role: 'admin' })
+    const redeliver = (queue: unknown) =>
+      appFetch(PLATFORM, PATH, { cookie: admin.cookie, form: { intent: 'redeliver', letterId: letter!.id, tenantId }, vars: withQueue('INVOICING_QUEUE', queue) })
+
+    // The queue refuses the send: the reopened invoice is failed again, saying why; the letter stays open.
+    const broken = recordingQueue({ fail: true })
+    expect(flashOf(await redeliver(broken.queue))?.done).toBe('unavailable')
+    expect(await invoice()).toMatchObject({ status: 'failed', error: expect.stringContaining('Redelivery could not be queued') })
+    expect(await lettersOf(tenantId)).toMatchObject([{ id: letter!.id, status: 'open' }])
+
+    // Two clicks at once: the invoice is pending again and one message goes to the invoicing queue.
+    const { queue, sent } = recordingQueue()
+    const answers = await Promise.all([redeliver(queue), redeliver(queue)])
+    expect(answers.map((r) => flashOf(r)?.done).sort()).toEqual(['already', 'redelivered'])
+    expect(sent).toEqual([sale.job])
+    expect(await invoice()).toMatchObject({ status: 'pending' })
+
+    // The invoicing worker takes that message: the invoice is issued, once, at the invoicing system.
+    const taken = await runQueue(invoicingWorker, createMessageBatch(INVOICING_QUEUE, [{ id: `again-${sale.tx.id}`, timestamp: new Date(), attempts: 1, body: sent[0] }]), invoicingEnv)
+    expect(taken.retries).toEqual([])
+    expect(await invoice()).toMatchObject({ status: 'issued', error: null })
+    expect(await peerInvoices('fakturownia', sale.tx.hash)).toHaveLength(1)
+    expect(await auditOf(tenantId, 'dead_letter.redeliver')).toHaveLength(1)
   })
 
   it('redeliver all for a school sends each of its open letters once, and no other school’s', async () => {

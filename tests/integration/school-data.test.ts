@@ -5,8 +5,9 @@
 // function leaves no row of the school in any table, no R2 object and no custom hostname at the
 // Cloudflare peer, the other school untouched.
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { domainsService } from '#app/domains/domains-service.server.ts'
+import { videosService } from '#app/media/videos-service.server.ts'
 import { createPost, createTopic, setTopicSubscription } from '#app/models/community.server.ts'
 import { createLecture, createSection } from '#app/models/course-content.server.ts'
 import { addLead } from '#app/models/lead.server.ts'
@@ -14,6 +15,7 @@ import { recordLoginFailure } from '#app/models/login-throttle.server.ts'
 import { createProduct } from '#app/models/product.server.ts'
 import { createReview } from '#app/models/review.server.ts'
 import { createSession } from '#app/models/session.server.ts'
+import { getVideo } from '#app/models/video.server.ts'
 import { DELETION_GRACE_MS, runDueSchoolDeletions, runSchoolDataCron } from '#app/schools/delete-school.server.ts'
 import { exportDownloadToken } from '#app/schools/export-school.server.ts'
 import { REDACTED, REDACTED_COLUMNS } from '#app/schools/school-tables.server.ts'
@@ -25,6 +27,7 @@ const appEnv = env as unknown as Env
 const bindings = env as unknown as { DB: D1Database; DB_SHARD_0: D1Database; DB_SHARD_1: D1Database; MEDIA: R2Bucket; INTEGRATIONS_KEY: string }
 const SHARDS = [bindings.DB_SHARD_0, bindings.DB_SHARD_1]
 const peers = devPeers(env.DEV_PEERS!)
+const bunny = inject('bunnyPeer')
 type Row = Record<string, unknown>
 type ExportDocument = { format: string; school: Row; control: Record<string, Row[]>; tables: Record<string, Row[]>; files: Array<{ key: string; size: number }> }
 
@@ -56,7 +59,12 @@ async function rowCounts(tenantId: string) {
 
 const nonEmpty = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))
 
-/** A school with rows in many tables (made by the app's own model functions), a custom domain at the Cloudflare peer and R2 objects. */
+/** Whether the Bunny peer's library still holds a video. */
+async function atBunny(bunnyVideoId: string) {
+  return (await fetch(`${bunny.origin}/_peer/videos/${bunnyVideoId}`)).status === 200
+}
+
+/** A school with rows in many tables (made by the app's own model functions), a custom domain at the Cloudflare peer, a video at the Bunny peer and R2 objects. */
 async function seedSchool(label: string) {
   const school = await createTestSchool({ shard: 0 })
   const db = dbOf(school)
@@ -78,7 +86,11 @@ async function seedSchool(label: string) {
   const domain = await bindings.DB.prepare('SELECT cf_hostname_id AS cf FROM domains WHERE id = ?').bind(added.body.domain.id).first<{ cf: string }>()
   const mediaKey = `tenants/${id}/cover/${label}-${school.slug}.png`
   await bindings.MEDIA.put(mediaKey, 'not really a png')
-  return { school, student, hostname, cfHostnameId: domain!.cf, mediaKey }
+  const granted = await videosService(appEnv, id).grant({ title: `Video ${label}`, filename: 'welcome.mp4', size: 3000, contentType: 'video/mp4' })
+  if (!granted.ok) throw new Error(`video not granted: ${granted.status} ${granted.error}`)
+  const bunnyVideoId = (await getVideo(db, id, granted.body.videoId))!.bunnyVideoId
+  expect(await atBunny(bunnyVideoId)).toBe(true)
+  return { school, student, hostname, cfHostnameId: domain!.cf, mediaKey, bunnyVideoId }
 }
 
 const hrefOf = (html: string, prefix: string) => {
@@ -241,12 +253,13 @@ describe("a school's data: deletion (issue 27 §8)", () => {
     }
     expect(runs).toBeGreaterThan(1)
 
-    // Nothing of A is left in any table but the audit log; A's objects and hostname are gone.
+    // Nothing of A is left in any table but the audit log; A's objects, video at Bunny and hostname are gone.
     const after = nonEmpty(await rowCounts(a.school.tenantId))
     expect(Object.keys(after)).toEqual(['control.audit_log'])
     expect(await auditActions(a.school.tenantId)).toEqual(expect.arrayContaining(['school.export', 'school.deletion_schedule', 'school.deletion_cancel', 'school.delete']))
     expect(await objectKeys(`tenants/${a.school.tenantId}/`)).toEqual([])
     expect(await objectKeys(`exports/${a.school.tenantId}/`)).toEqual([])
+    expect(await atBunny(a.bunnyVideoId)).toBe(false)
     const hostnames = await peers.customHostnames()
     expect(hostnames.map((h) => h.id)).not.toContain(a.cfHostnameId)
     expect(hostnames.map((h) => h.hostname)).not.toContain(a.hostname)
@@ -254,6 +267,7 @@ describe("a school's data: deletion (issue 27 §8)", () => {
     // B is untouched: every table's count, its object, its hostname at the peer.
     expect(await rowCounts(b.school.tenantId)).toEqual(bBefore)
     expect(await objectKeys(b.mediaKey)).toEqual([b.mediaKey])
+    expect(await atBunny(b.bunnyVideoId)).toBe(true)
     expect(hostnames.map((h) => h.id)).toContain(b.cfHostnameId)
   })
 
