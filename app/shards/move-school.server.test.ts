@@ -3,15 +3,10 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { schoolMoves, tenants } from '#app/db/schema.server.ts'
 import { shardBinding, shardDb, type DatabaseEnv } from '#app/db/shards.server.ts'
-import { createTopic, createPost, setTopicSubscription } from '#app/models/community.server.ts'
-import { createLecture, createSection } from '#app/models/course-content.server.ts'
 import { addLead } from '#app/models/lead.server.ts'
-import { recordLoginFailure } from '#app/models/login-throttle.server.ts'
-import { createProduct } from '#app/models/product.server.ts'
-import { createReview } from '#app/models/review.server.ts'
 import { getSchoolMove } from '#app/models/school-move.server.ts'
-import { createSession, validateSessionToken } from '#app/models/session.server.ts'
-import { control, createTestSchool, createTestStudent } from '#tests/factories.ts'
+import { validateSessionToken } from '#app/models/session.server.ts'
+import { control, createTestSchool, createTestStudent, seedSchoolContent } from '#tests/factories.ts'
 import { advanceAllSchoolMoves, advanceSchoolMove, FREEZE_SETTLE_MS, isSchoolFrozen, moveWaitsUntil, SchoolMoveError, shardTables, startSchoolMove } from './move-school.server.ts'
 
 const dbEnv = env as unknown as DatabaseEnv
@@ -39,19 +34,8 @@ async function snapshot(shard: number, tenantId: string) {
 /** A school with rows in many tables, made by the app's own model functions; returns a student's session token. */
 async function seedSchool(shard: number) {
   const school = await createTestSchool({ shard })
-  const db = shardDb(dbEnv, shard)
-  const id = school.tenantId
-  const student = await createTestStudent(id)
-  const { token } = await createSession(db, id, student.id, { userAgent: 'test', ip: '203.0.113.9' })
-  const course = await createProduct(db, id, { kind: 'course', title: 'Moving course' })
-  const section = await createSection(db, id, course.id, 'First section')
-  await createLecture(db, id, course.id, section!.id, { title: 'Lecture', kind: 'text', body: 'Hello' })
-  await addLead(db, id, { email: `lead-${id}@example.com`, name: 'Lead' })
-  const topic = await createTopic(db, id, { title: 'Topic', description: '', allowStudentsToAddPosts: true, access: 'restricted', productIds: [course.id], courseId: null })
-  await createPost(db, id, topic.id, { id: student.id, name: 'Student', role: 'student' }, { title: 'Post', body: 'Body', imagePath: null, videoUrl: 'https://vimeo.com/1', videoId: null })
-  await setTopicSubscription(db, id, student.id, topic.id, true)
-  await createReview(db, id, { productId: course.id, userId: student.id, firstName: 'Stu', rating: 5, body: 'Great' })
-  await recordLoginFailure({ db, control: control() }, id, `student@example.com|203.0.113.9`)
+  const student = await createTestStudent(school.tenantId)
+  const { token } = await seedSchoolContent(school, student, 'moving')
   return { school, student, token }
 }
 

@@ -8,18 +8,11 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, inject, it } from 'vitest'
 import { domainsService } from '#app/domains/domains-service.server.ts'
 import { videosService } from '#app/media/videos-service.server.ts'
-import { createPost, createTopic, setTopicSubscription } from '#app/models/community.server.ts'
-import { createLecture, createSection } from '#app/models/course-content.server.ts'
-import { addLead } from '#app/models/lead.server.ts'
-import { recordLoginFailure } from '#app/models/login-throttle.server.ts'
-import { createProduct } from '#app/models/product.server.ts'
-import { createReview } from '#app/models/review.server.ts'
-import { createSession } from '#app/models/session.server.ts'
 import { getVideo } from '#app/models/video.server.ts'
 import { DELETION_GRACE_MS, runDueSchoolDeletions, runSchoolDataCron } from '#app/schools/delete-school.server.ts'
 import { exportDownloadToken } from '#app/schools/export-school.server.ts'
 import { REDACTED, REDACTED_COLUMNS } from '#app/schools/school-tables.server.ts'
-import { appFetch, control, createTestOperator, createTestSchool, createTestStudent, dbOf, login, PLATFORM, type TestSchool } from '#tests/factories.ts'
+import { appFetch, createTestOperator, createTestSchool, createTestStudent, dbOf, login, PLATFORM, seedSchoolContent, type TestSchool } from '#tests/factories.ts'
 import { devPeers } from '#tests/peers/dev-peers.ts'
 import type { Env } from '#app/utils/env.server.ts'
 
@@ -70,16 +63,7 @@ async function seedSchool(label: string) {
   const db = dbOf(school)
   const id = school.tenantId
   const student = await createTestStudent(id, { name: `Student ${label}` })
-  await createSession(db, id, student.id, { userAgent: 'test', ip: '203.0.113.7' })
-  const course = await createProduct(db, id, { kind: 'course', title: `Course ${label}` })
-  const section = await createSection(db, id, course.id, 'First section')
-  await createLecture(db, id, course.id, section!.id, { title: 'Lecture', kind: 'text', body: 'Hello' })
-  await addLead(db, id, { email: `lead-${id}@example.com`, name: 'Lead' })
-  const topic = await createTopic(db, id, { title: 'Topic', description: '', allowStudentsToAddPosts: true, access: 'restricted', productIds: [course.id], courseId: null })
-  await createPost(db, id, topic.id, { id: student.id, name: 'Student', role: 'student' }, { title: 'Post', body: 'Body', imagePath: null, videoUrl: 'https://vimeo.com/1', videoId: null })
-  await setTopicSubscription(db, id, student.id, topic.id, true)
-  await createReview(db, id, { productId: course.id, userId: student.id, firstName: 'Stu', rating: 5, body: 'Great' })
-  await recordLoginFailure({ db, control: control() }, id, `student@example.com|203.0.113.7`)
+  await seedSchoolContent(school, student, label)
   const hostname = `kurs-${school.slug}.dane-szkoly.pl`
   const added = await domainsService(env, id).add(hostname)
   if (!added.ok) throw new Error(`custom domain not added: ${added.status} ${added.error}`)
