@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { DELETED_CONTROL_TABLES, deletedShardTables, EXPORTED_CONTROL_TABLES, exportedShardTables, KEPT_CONTROL_TABLES } from '#app/schools/school-tables.server.ts'
 import { PLATFORM_TABLES } from './schema.server.ts'
 
 // Isolation harness (a), in the two databases of ADR 033, built by the real migrations (so a
@@ -72,5 +73,25 @@ describe('tenant isolation in the schema', () => {
     expect(await tenantColumn(env.DB_SHARD_0, 'probe_without_tenant')).toBeUndefined()
     expect(await indexLeadingColumns(env.DB_SHARD_0, 'probe_without_tenant')).not.toContain('tenant_id')
     await env.DB_SHARD_0.prepare('DROP TABLE probe_without_tenant').run()
+  })
+})
+
+// Issue 27 §8: a school's export and its deletion walk lists taken from the schema; the gate holds
+// them to what the migrations built, so a new table cannot be left out of either.
+describe("a school's export and deletion cover every table", () => {
+  it('walk every shard table, parents first for the export and children first for the deletion', async () => {
+    const shardTables = (await tables(env.DB_SHARD_0)).sort()
+    const exported = exportedShardTables().map((t) => t.name)
+    expect([...exported].sort()).toEqual(shardTables)
+    expect(deletedShardTables().map((t) => t.name)).toEqual([...exported].reverse())
+  })
+
+  it("delete the school's rows of every control-plane table with tenant_id, but the audit log it keeps on purpose", async () => {
+    const withTenant: string[] = []
+    for (const table of await tables(env.DB)) if (await tenantColumn(env.DB, table)) withTenant.push(table)
+    expect(withTenant.length).toBeGreaterThan(5)
+    expect(withTenant.filter((t) => !(t in KEPT_CONTROL_TABLES)).sort()).toEqual([...DELETED_CONTROL_TABLES].sort())
+    // The school's own control-plane rows are exported with it (operators' notes, moves and the like are the platform's).
+    for (const table of EXPORTED_CONTROL_TABLES) expect(DELETED_CONTROL_TABLES).toContain(table)
   })
 })

@@ -24,6 +24,11 @@ export const EXPORTED_CONTROL_TABLES = ['domains', 'domain_events'] as const
  */
 export const DELETED_CONTROL_TABLES = ['domain_events', 'domains', 'school_moves', 'operator_notes', 'school_exports', 'login_attempts', 'dead_letters'] as const
 
+/** Control-plane tables with a tenant_id whose rows outlive the school, and why (the schema gate holds every other one to DELETED_CONTROL_TABLES). */
+export const KEPT_CONTROL_TABLES: Readonly<Record<string, string>> = {
+  audit_log: 'append-only (its triggers refuse DELETE): the record of what was done to the school, its deletion included',
+}
+
 /**
  * Columns whose values never leave in an export, whatever table they are in: password hashes,
  * session / token / verification-code hashes (sessions, auth_tokens, verification_codes…), sealed
