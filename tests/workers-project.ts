@@ -83,7 +83,9 @@ export function workersProject({
       root,
       plugins: [
         cloudflareTest({
-          ...(main ? { main: `${root}/${main}` } : {}),
+          // pool-workers imports a project's main into every test file (cloudflare:test); without a
+          // main of its own a project would get wrangler.toml's server.ts, the whole app (no-main.ts).
+          main: `${root}/${main ?? 'tests/setup/no-main.ts'}`,
           wrangler: { configPath: `${root}/${wranglerConfig}` },
           miniflare: {
             bindings: {
