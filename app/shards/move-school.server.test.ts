@@ -6,7 +6,8 @@ import { shardBinding, shardDb, type DatabaseEnv } from '#app/db/shards.server.t
 import { addLead } from '#app/models/lead.server.ts'
 import { getSchoolMove } from '#app/models/school-move.server.ts'
 import { validateSessionToken } from '#app/models/session.server.ts'
-import { control, createTestSchool, createTestStudent, seedSchoolContent } from '#tests/factories.ts'
+import { control, createTestSchool, createTestStudent } from '#tests/factories.ts'
+import { seedSchoolContent } from '#tests/school-content.ts'
 import { advanceAllSchoolMoves, advanceSchoolMove, FREEZE_SETTLE_MS, isSchoolFrozen, moveWaitsUntil, SchoolMoveError, shardTables, startSchoolMove } from './move-school.server.ts'
 
 const dbEnv = env as unknown as DatabaseEnv
