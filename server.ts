@@ -1,6 +1,6 @@
 // Worker entry of the app: resolve the site from Host, refuse cross-site mutations, hand the
 // request to Remix, and put security headers on every answer.
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/cloudflare'
+import { createRequestHandler, type ServerBuild } from '@remix-run/cloudflare'
 // Built by `remix vite:build` (npm run build) into one self-contained ESM bundle.
 // @ts-ignore the bundle exists only after the build; it has no type declarations
 import * as build from './build/server/index.js'
@@ -14,19 +14,12 @@ import { applySecurityHeaders, CREATOR_SCRIPTS_MEMO_KEY, cspSources, isCsrfSafe,
 import { SiteCache } from '#app/domains/site.server.ts'
 import { VIDEO_EMBED_FRAME_ORIGINS } from '#app/storefront/widgets/embed-origins.ts'
 import { bumpContentVersion, getContentVersion } from '#app/models/content-version.server.ts'
-import { runScheduledBilling } from '#app/membership/membership-billing.server.ts'
-import { recheckPendingTransactions } from '#app/payments/pending-check.server.ts'
-import { runMonthlyFeeStatements } from '#app/payments/fee-statements.server.ts'
-import { recheckPayuRegistrations } from '#app/payments/marketplace.server.ts'
-import { sendDueCommunityDigests } from '#app/community/topic-mail.server.ts'
-import { advanceAllSchoolMoves, settleMsOf } from '#app/shards/move-school.server.ts'
 import { trackPageView } from '#app/stats/page-views.server.ts'
 import { referralVisit } from '#app/affiliates/referral-visit.server.ts'
 import { contentVersionFor, invalidatesSchoolPages, knownContentVersion, rememberContentVersion, isPageCacheCandidate, pageCacheKey, readCachedPage, storeCachedPage, type DecorateHit, type ScriptPolicy } from '#app/utils/page-cache.server.ts'
 import { CONTENT_VERSION_HINT_MEMO_KEY, CONTENT_VERSION_MEMO_KEY, isLoaderCacheCandidate } from '#app/storefront/loader-cache.server.ts'
 import { csrfFailedResponse, movingSchoolResponse, statusPageLocale, suspendedSchoolPage, unknownHostPage, viewAsReadOnlyResponse } from '#app/utils/status-pages.server.ts'
 import { VIEW_AS_END_PATH, verifyViewAsToken } from '#app/support/view-as.server.ts'
-import { runSchoolDataCron } from '#app/schools/delete-school.server.ts'
 import { readViewAsCookie } from '#app/utils/view-as-cookie.server.ts'
 // The live topic feed's Durable Object (one per school, ADR 029): a class the runtime finds among the entry's named exports.
 export { CommunityFeed } from '#app/community/live-feed.server.ts'
@@ -198,29 +191,11 @@ export default {
   },
 
   /**
-   * The cron of wrangler.toml ([triggers], every 5 minutes): membership renewals due, domain events
-   * the queues never got, then pending transactions re-checked with their providers (ADR 023).
+   * The cron of wrangler.toml ([triggers], every 5 minutes): app/cron/scheduled.server.ts. Loaded on
+   * the first run, not with the request path: its jobs reach most of the payments and mail code.
    */
   async scheduled(controller, env, ctx) {
-    // Awaited (not waitUntil): the invocation lasts as long as the run. Number(): a Date in test triggers.
-    const now = Number(controller.scheduledTime) || Date.now()
-    await runScheduledBilling(env, now)
-    const pending = await recheckPendingTransactions(env, ctx, now)
-    console.log(JSON.stringify({ event: 'pending_recheck', ...pending }))
-    // Last month's fee statements in the first days of a month (idempotent; app/payments/fee-statements.server.ts).
-    const statements = await runMonthlyFeeStatements(env, now)
-    if (statements) console.log(JSON.stringify({ event: 'fee_statements', ...statements }))
-    // PayU Marketplace registrations still being verified (PayU tells no one when it is done).
-    const payu = await recheckPayuRegistrations({ cloudflare: { env, ctx }, db: noShard(), control: controlDb(env), site: { kind: 'platform' }, memo: new Map() } as unknown as AppLoadContext, now)
-    if (payu.checked) console.log(JSON.stringify({ event: 'payu_registrations_recheck', ...payu }))
-    // Community topic digests whose hour is up (issue 22 item 6).
-    const digests = await sendDueCommunityDigests(env, now)
-    if (digests.due) console.log(JSON.stringify({ event: 'community_digests', ...digests }))
-    // Schools moving between shards (ADR 033): each run takes every open move a bounded step further.
-    const moves = await advanceAllSchoolMoves(env, { maxBatches: 50, batchSize: 100, settleMs: settleMsOf(env) })
-    if (moves.length) console.log(JSON.stringify({ event: 'school_moves', moves }))
-    // Schools past their 14-day deletion grace (issue 27 §8), stale exports re-run, expired ones removed.
-    const schoolData = await runSchoolDataCron(env, now)
-    if (schoolData.deletions.length || schoolData.exports.rerun || schoolData.exports.expired) console.log(JSON.stringify({ event: 'school_data', ...schoolData }))
+    const { runScheduledJobs } = await import('#app/cron/scheduled.server.ts')
+    await runScheduledJobs(controller, env, ctx)
   },
 } satisfies ExportedHandler<Env>
