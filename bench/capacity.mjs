@@ -94,17 +94,20 @@ const D1_WRAPPER = `export default function (env) {
     async first(column) { const r = await this.stmt.first(column); await post({ kind: 'd1', via: 'first', sql: this.sql, params: this.params }); return r }
     async raw(options) { const r = await this.stmt.raw(options); await post({ kind: 'd1', via: 'raw', sql: this.sql, params: this.params }); return r }
   }
-  return {
-    prepare(sql) { return new Statement(inner.prepare(sql), sql, []) },
+  // The database and each D1 Sessions API session of it (the app reads and writes the shards through
+  // withSession, ADR 033): both count their statements.
+  const wrap = (target) => ({
+    prepare(sql) { return new Statement(target.prepare(sql), sql, []) },
     async batch(statements) {
-      const r = await inner.batch(statements.map((s) => s.stmt))
+      const r = await target.batch(statements.map((s) => s.stmt))
       await post({ kind: 'd1-batch', statements: statements.map((s, i) => ({ sql: s.sql, params: s.params, ...meta(r[i]) })) })
       return r
     },
-    async exec(sql) { const r = await inner.exec(sql); await post({ kind: 'd1', via: 'exec', sql, params: [] }); return r },
-    dump() { return inner.dump() },
-    withSession(...a) { return inner.withSession(...a) },
-  }
+    async exec(sql) { const r = await target.exec(sql); await post({ kind: 'd1', via: 'exec', sql, params: [] }); return r },
+    dump() { return target.dump() },
+    withSession(...a) { const session = target.withSession(...a); return { ...wrap(session), getBookmark: () => session.getBookmark() } },
+  })
+  return wrap(inner)
 }`
 
 const R2_WRAPPER = `export default function (env) {
