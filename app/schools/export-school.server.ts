@@ -13,7 +13,6 @@ import type { DatabaseEnv } from '#app/db/shards.server.ts'
 import { controlDb, shardBinding } from '#app/db/shards.server.ts'
 import { getExport, insertExport, listExports, listExportsToSweep, markExportExpired, markExportFailed, markExportReady, type ExportRow } from '#app/models/school-export.server.ts'
 import { readControlRows, readSchoolRowObjects, readTenantRecord } from '#app/models/school-rows.server.ts'
-import { getTenantById } from '#app/models/tenant.server.ts'
 import { newId } from '#app/utils/ids.server.ts'
 import { signClaims, verifyClaims } from '#app/utils/signed-claims.server.ts'
 import { EXPORTED_CONTROL_TABLES, exportedShardTables, redactRow, type SchoolTable } from './school-tables.server.ts'
@@ -57,9 +56,8 @@ export async function listSchoolFiles(bucket: R2Bucket, tenantId: string) {
 }
 
 /** The document's text, in pieces (one table at a time): never one string of the whole school. */
-async function buildDocument(env: SchoolDataEnv, tenant: { id: string; shard: number }, now: number): Promise<string[]> {
-  const school = await readTenantRecord(env.DB, tenant.id)
-  if (!school) throw new Error('unknown school')
+async function buildDocument(env: SchoolDataEnv, school: Record<string, unknown>, now: number): Promise<string[]> {
+  const tenant = { id: String(school.id), shard: Number(school.shard) }
   const parts: string[] = [
     `{"format":${JSON.stringify(EXPORT_FORMAT)},"version":1,"exportedAt":${JSON.stringify(new Date(now).toISOString())},"school":${JSON.stringify(redactRow(school))},"control":{`,
   ]
@@ -85,9 +83,10 @@ async function buildDocument(env: SchoolDataEnv, tenant: { id: string; shard: nu
 /** Writes the export's document and marks it ready (or failed, with the reason). Running it again overwrites the same object. */
 export async function runSchoolExport(env: SchoolDataEnv, row: Pick<ExportRow, 'id' | 'tenantId'>, now = Date.now()): Promise<'ready' | 'failed'> {
   try {
-    const tenant = await getTenantById(controlDb(env), row.tenantId)
-    if (!tenant) throw new Error('unknown school')
-    const body = new Blob(await buildDocument(env, tenant, now), { type: 'application/json' })
+    // The tenant row as stored (the document's "school"), read once: it also names the school's shard.
+    const school = await readTenantRecord(env.DB, row.tenantId)
+    if (!school) throw new Error('unknown school')
+    const body = new Blob(await buildDocument(env, school, now), { type: 'application/json' })
     const key = exportKey(row.tenantId, row.id)
     await env.MEDIA.put(key, body, { httpMetadata: { contentType: 'application/json; charset=utf-8' } })
     await markExportReady(controlDb(env), row.tenantId, row.id, { r2Key: key, sizeBytes: body.size, expiresAt: now + EXPORT_KEEP_MS }, Date.now())
